@@ -1,0 +1,142 @@
+"""Link: resolve record ids into one graph, with references in both directions."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+from .models import (
+    Configuration,
+    Dataset,
+    Evaluation,
+    ModelFamily,
+    Protocol,
+    Question,
+    RecordBase,
+    Source,
+)
+
+R = TypeVar("R", bound=RecordBase)
+
+# (attribute path, expected kind). A path ending in [] is a list of ids.
+REFERENCES: dict[str, list[tuple[str, str]]] = {
+    "source": [],
+    "dataset": [],
+    "model_family": [("papers[]", "source")],
+    "protocol": [("datasets[]", "dataset")],
+    "configuration": [("family", "model_family")],
+    "evaluation": [
+        ("configuration", "configuration"),
+        ("protocol", "protocol"),
+        ("dataset", "dataset"),
+        ("reproduces", "evaluation"),
+    ],
+    "question": [("protocols[]", "protocol"), ("evaluations[]", "evaluation")],
+}
+
+
+@dataclass(frozen=True)
+class Reference:
+    """`source_id` refers to `target_id` through `field` (a field path)."""
+
+    source_id: str
+    field: str
+    target_id: str
+    expected_kind: str
+
+
+def references(record: RecordBase) -> Iterator[Reference]:
+    """Every id a record refers to, including citations' sources."""
+    kind = getattr(record, "kind")
+    for attr, expected in REFERENCES[kind]:
+        name = attr.removesuffix("[]")
+        value = getattr(record, name)
+        if value is None:
+            continue
+        if attr.endswith("[]"):
+            for i, target in enumerate(value):
+                yield Reference(record.id, f"{name}.{i}", target, expected)
+        else:
+            yield Reference(record.id, name, value, expected)
+    for i, citation in enumerate(record.citations):
+        yield Reference(record.id, f"citations.{i}.source", citation.source, "source")
+    if isinstance(record, Evaluation):
+        for i, result in enumerate(record.results):
+            if result.citation is not None:
+                yield Reference(
+                    record.id, f"results.{i}.citation.source", result.citation.source, "source"
+                )
+        for i, concern in enumerate(record.concerns):
+            for j, citation in enumerate(concern.citations):
+                yield Reference(
+                    record.id, f"concerns.{i}.citations.{j}.source", citation.source, "source"
+                )
+    if isinstance(record, Protocol) and record.baselines is not None:
+        for role in ("null_control", "conventional_reference"):
+            for i, target in enumerate(getattr(record.baselines, role).evaluations):
+                yield Reference(
+                    record.id, f"baselines.{role}.evaluations.{i}", target, "evaluation"
+                )
+
+
+@dataclass
+class Catalogue:
+    """All records by id, with reverse links. Built from records that passed validation."""
+
+    by_id: dict[str, RecordBase] = field(default_factory=dict)
+    referrers: dict[str, list[Reference]] = field(default_factory=lambda: defaultdict(list))
+    _by_kind: dict[type[RecordBase], list[RecordBase]] = field(default_factory=dict)
+
+    @classmethod
+    def from_records(cls, records: Iterable[RecordBase]) -> Catalogue:
+        catalogue = cls()
+        for record in records:
+            catalogue.by_id[record.id] = record
+        by_kind: dict[type[RecordBase], list[RecordBase]] = defaultdict(list)
+        for record in sorted(catalogue.by_id.values(), key=lambda r: r.id):
+            by_kind[type(record)].append(record)
+            for ref in references(record):
+                catalogue.referrers[ref.target_id].append(ref)
+        catalogue._by_kind = dict(by_kind)
+        return catalogue
+
+    def get(self, record_id: str, kind: type[R]) -> R:
+        record = self.by_id[record_id]
+        if not isinstance(record, kind):
+            raise TypeError(f"{record_id} is a {type(record).__name__}, not a {kind.__name__}")
+        return record
+
+    def of_kind(self, kind: type[R]) -> list[R]:
+        """Records of one kind, sorted by id (deterministic order)."""
+        return [r for r in self._by_kind.get(kind, []) if isinstance(r, kind)]
+
+    def referring(self, record_id: str, kind: type[R] | None = None) -> list[RecordBase]:
+        """Records that refer to `record_id`, sorted by id, each once."""
+        ids = sorted({ref.source_id for ref in self.referrers.get(record_id, [])})
+        found = [self.by_id[i] for i in ids]
+        return [r for r in found if kind is None or isinstance(r, kind)]
+
+    # Convenience accessors used by derive and render.
+    def evaluations_of(self, protocol_id: str) -> list[Evaluation]:
+        """Evaluations under a protocol, sorted by id."""
+        return self.referring(protocol_id, Evaluation)  # type: ignore[return-value]
+
+    def sources(self) -> list[Source]:
+        return self.of_kind(Source)
+
+    def protocols(self) -> list[Protocol]:
+        return self.of_kind(Protocol)
+
+    def configurations(self) -> list[Configuration]:
+        return self.of_kind(Configuration)
+
+    def datasets(self) -> list[Dataset]:
+        return self.of_kind(Dataset)
+
+    def families(self) -> list[ModelFamily]:
+        return self.of_kind(ModelFamily)
+
+    def questions(self) -> list[Question]:
+        return self.of_kind(Question)
