@@ -88,11 +88,6 @@ class Result(Strict):
     citation: Citation | None = Field(
         default=None, description="Source, locator and verbatim quote of the printed value."
     )
-    aggregation: Text | None = Field(
-        default=None,
-        description="How the printed value combines runs, tasks or folds, where the source "
-        "says; when it does not, `missing_metadata` may give `results.N.aggregation` a reason.",
-    )
     uncertainty: Text | None = reportable("Spread or interval as reported.")
     coverage: Coverage | None = reportable("Samples or tasks scored out of those eligible.")
     estimates: list[Estimate] = Field(
