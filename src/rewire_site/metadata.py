@@ -1,0 +1,138 @@
+"""Technical metadata: every field of a record as label and display text.
+
+The "Technical metadata and extraction receipts" section of each page lists every field a
+record holds, including missing-metadata reasons and the review, in model field order.
+A field left empty because `missing_metadata` gives a reason reads "Not reported" with the
+reason; an optional field that is simply absent is left out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+from enum import Enum
+
+from pydantic import BaseModel
+
+from .derive.display import NOT_REPORTED, missing_text
+from .link import REFERENCES
+from .models import RecordBase
+from .urls import kind_of, record_path
+
+SHOWN_ELSEWHERE = frozenset({"id", "kind", "title", "summary"})
+"""Fields every page shows in its heading (the stable id is shown on its own line)."""
+
+LABELS = {"family": "model family", "sha256": "SHA-256", "url": "URL"}
+
+
+@dataclass(frozen=True)
+class MetaValue:
+    """One displayed value; `href` (relative to the site root) when it names a record."""
+
+    text: str
+    href: str | None = None
+
+
+@dataclass(frozen=True)
+class MetaItem:
+    """One field: its label and one or more values (a list field gives several)."""
+
+    label: str
+    values: tuple[MetaValue, ...]
+
+
+def label(name: str) -> str:
+    """Field name as a reader sees it: 'source_locator' -> 'source locator'."""
+    return LABELS.get(name, name.replace("_", " "))
+
+
+def _scalar(value: object) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, datetime):
+        if value.tzinfo is not None:
+            value = value.astimezone(UTC)
+            return value.replace(tzinfo=None).isoformat() + "Z"
+        return value.isoformat()
+    if isinstance(value, date):
+        return value.isoformat()
+    if isinstance(value, Enum):
+        return str(value.value)
+    return str(value)
+
+
+def _empty(value: object) -> bool:
+    return value is None or (isinstance(value, list | dict | tuple) and not value)
+
+
+def missing_note(record: RecordBase, path: str) -> str | None:
+    """'Not reported (reason: unreported)' when `missing_metadata` explains `path`."""
+    if path not in record.missing_metadata:
+        return None
+    text = missing_text(record, path)
+    return f"{text.label} (reason: {text.reason})"
+
+
+def format_value(value: object, record: RecordBase, path: str) -> str:
+    """A value of any shape as one line of text: nested fields as 'key: value; ...'."""
+    if value is None:
+        return missing_note(record, path) or NOT_REPORTED
+    if isinstance(value, BaseModel):
+        parts = []
+        for name in type(value).model_fields:
+            inner = getattr(value, name)
+            sub = f"{path}.{name}"
+            if _empty(inner) and sub not in record.missing_metadata:
+                continue
+            parts.append(f"{label(name)}: {format_value(inner, record, sub)}")
+        return "; ".join(parts)
+    if isinstance(value, dict):
+        return "; ".join(
+            f"{key}: {format_value(inner, record, f'{path}.{key}')}"
+            for key, inner in sorted(value.items())
+        )
+    if isinstance(value, list | tuple):
+        return "; ".join(format_value(v, record, f"{path}.{i}") for i, v in enumerate(value))
+    return _scalar(value)
+
+
+def _reference_kinds(kind: str) -> dict[str, str]:
+    return {attr.removesuffix("[]"): target for attr, target in REFERENCES[kind]}
+
+
+LAST_FIELDS = ("citations", "limitations", "added", "missing_metadata", "review")
+"""Common fields shown after the kind's own fields, as the seed pages order them."""
+
+
+def field_order(record: RecordBase) -> list[str]:
+    """Field names: areas and contexts, the kind's own fields, then the common tail."""
+    names = [n for n in type(record).model_fields if n not in SHOWN_ELSEWHERE]
+    head = [n for n in names if n not in LAST_FIELDS]
+    return head + [n for n in LAST_FIELDS if n in names]
+
+
+def technical_metadata(record: RecordBase) -> tuple[MetaItem, ...]:
+    """Every field of `record` except those in its heading, in model field order."""
+    kind = kind_of(record)
+    refs = _reference_kinds(kind)
+    items: list[MetaItem] = []
+    for name in field_order(record):
+        value = getattr(record, name)
+        if _empty(value) and name not in record.missing_metadata:
+            continue
+        if name in refs and value is not None:
+            ids = value if isinstance(value, list) else [value]
+            values = tuple(MetaValue(i, record_path(refs[name], i)) for i in ids)
+        elif isinstance(value, list) and value:
+            values = tuple(
+                MetaValue(format_value(v, record, f"{name}.{i}")) for i, v in enumerate(value)
+            )
+        elif isinstance(value, dict) and value and name == "missing_metadata":
+            values = tuple(
+                MetaValue(f"{path}: {format_value(m, record, '')}")
+                for path, m in sorted(value.items())
+            )
+        else:
+            values = (MetaValue(format_value(value, record, name)),)
+        items.append(MetaItem(label(name), values))
+    return tuple(items)

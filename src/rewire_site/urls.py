@@ -1,0 +1,72 @@
+"""Where each page lives in the built site, and relative links between pages.
+
+Every link is relative (the site works from a sub-path such as GitHub Pages' /<repo>/ and
+from a local folder) and names `index.html` explicitly (it works from file:// too).
+"""
+
+from __future__ import annotations
+
+from .models import RECORD_TYPES, RecordBase
+
+KIND_DIRS: dict[str, str] = {
+    "protocol": "protocols",
+    "evaluation": "evaluations",
+    "configuration": "configurations",
+    "dataset": "datasets",
+    "source": "sources",
+    "model_family": "families",
+    "question": "questions",
+}
+"""Record kind -> folder of its pages under the site root."""
+
+KIND_LABELS: dict[str, str] = {
+    "protocol": "Protocol",
+    "evaluation": "Evaluation",
+    "configuration": "Configuration",
+    "dataset": "Dataset",
+    "source": "Source",
+    "model_family": "Model family",
+    "question": "Question",
+}
+
+HOME = "index.html"
+SEARCH = "search/index.html"
+DOWNLOADS = "downloads/index.html"
+
+
+def record_path(kind: str, record_id: str) -> str:
+    """Path of a record's page from the site root, e.g. 'protocols/<id>/index.html'."""
+    return f"{KIND_DIRS[kind]}/{record_id}/index.html"
+
+
+def sorted_path(protocol_id: str, column_id: str) -> str:
+    """Path of a protocol's comparison table pre-sorted by one column (no-JS sorting)."""
+    return f"protocols/{protocol_id}/sorted/{column_id}/index.html"
+
+
+def filter_path(facet: str, value_slug: str) -> str:
+    """Path of the pre-rendered list of evaluations matching one filter value."""
+    return f"filters/{facet}/{value_slug}/index.html"
+
+
+def api_path(kind: str, record_id: str) -> str:
+    """Path of a record's JSON file (the static API)."""
+    return f"api/{kind}/{record_id}.json"
+
+
+def root_of(page_path: str) -> str:
+    """Relative prefix from a page back to the site root: '' or '../../'."""
+    return "../" * page_path.count("/")
+
+
+KIND_OF_TYPE: dict[type[RecordBase], str] = {cls: kind for kind, cls in RECORD_TYPES.items()}
+
+
+def kind_of(record: RecordBase) -> str:
+    """A record's kind ('protocol', 'model_family', ...)."""
+    return KIND_OF_TYPE[type(record)]
+
+
+def page_of(record: RecordBase) -> str:
+    """Path of a record's page from the site root."""
+    return record_path(kind_of(record), record.id)
