@@ -6,6 +6,7 @@ happen only inside `rewire measure ...`, in `measure.cli`.
 
 from __future__ import annotations
 
+from enum import StrEnum
 from pathlib import Path
 
 import typer
@@ -34,6 +35,64 @@ def _main(
     ),
 ) -> None:
     """Rewire command line."""
+
+
+def _register_editor_commands() -> None:
+    """`rewire new` (record skeleton) and `rewire serve` (local preview)."""
+    from .new import new_command
+
+    app.command("new")(new_command)
+
+
+_register_editor_commands()
+
+
+class OutputFormat(StrEnum):
+    text = "text"
+    json = "json"
+
+
+@app.command()
+def validate(
+    paths: list[Path] | None = typer.Argument(  # noqa: B008
+        None, help="Record files or folders (searched for *.yaml). Default: records/."
+    ),
+    strict: bool = typer.Option(False, "--strict", help="Exit 1 on warnings too."),
+    output_format: OutputFormat = typer.Option(  # noqa: B008
+        OutputFormat.text, "--format", help="text: path:line: field: message; json."
+    ),
+    root: Path | None = typer.Option(  # noqa: B008
+        None, "--root", help="Project root (references and artifacts resolve here)."
+    ),
+) -> None:
+    """Check record files: YAML, schema, ids, references, missing-metadata reasons."""
+    from .config import RECORDS_DIR, find_root
+    from .validate import exit_code, render, validate_paths
+
+    project = root or find_root()
+    report = validate_paths(paths or [project / RECORDS_DIR], project)
+    typer.echo(render(report, output_format.value))
+    raise typer.Exit(exit_code(report, strict))
+
+
+@app.command()
+def schema(
+    check: bool = typer.Option(False, "--check", help="Exit 1 when schemas/ is stale."),
+    root: Path | None = typer.Option(None, "--root", help="Project root."),  # noqa: B008
+) -> None:
+    """Write one JSON Schema per record kind into schemas/ (for editors and CI)."""
+    from .config import find_root
+    from .schema import check_schemas, write_schemas
+
+    project = root or find_root()
+    if check:
+        stale = check_schemas(project)
+        for line in stale:
+            typer.echo(line)
+        typer.echo("schemas/ is stale: run `rewire schema`" if stale else "schemas/ is up to date")
+        raise typer.Exit(1 if stale else 0)
+    for path in write_schemas(project):
+        typer.echo(f"wrote {path}")
 
 
 def _register_measure() -> None:

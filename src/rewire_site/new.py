@@ -1,0 +1,358 @@
+"""`rewire new KIND`: write a record skeleton an editor completes.
+
+The skeleton is introspected from the Pydantic model `RECORD_TYPES[kind]`:
+
+- the first line is the schema modeline, then `id` and `kind`;
+- every required field follows, written as `null` with a `# TODO (required)` comment
+  giving its description (and allowed values). `null` is rejected by validation for every
+  required field, so a skeleton that still holds a placeholder cannot pass `rewire validate`
+  and cannot be committed by accident. Required nested objects (a protocol's `metric`,
+  an evaluation's `comparison`) and required non-empty lists (`columns`, `results`) are
+  expanded one level with the same rule;
+- every reportable field (json_schema_extra "reportable") is prompted for: a value, or a
+  missing-metadata reason (unreported, inapplicable, withheld, unknown) and a note. An
+  unanswered prompt (and every prompt under `--defaults`) leaves the field `null` with a
+  `# TODO (reportable)` comment and no reason, which the completeness rule rejects.
+
+Existing files are never overwritten.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import types
+import typing
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from enum import Enum
+from pathlib import Path
+from typing import Any, Literal
+
+import typer
+from pydantic import BaseModel
+from pydantic.fields import FieldInfo
+
+from .config import RECORDS_DIR, SCHEMAS_DIR
+from .models import RECORD_TYPES
+from .models.common import REPORTABLE, SLUG_PATTERN, MissingReason
+
+REASONS = tuple(reason.value for reason in MissingReason)
+COMMON_FIRST = ("title", "summary")
+"""Required common fields written first, in this order, after id and kind."""
+
+CONDITIONAL: dict[str, dict[str, str]] = {
+    "Result": {
+        "value": "required when status is value",
+        "printed_value": "required for a published result",
+    },
+}
+"""Optional fields a model validator requires in the common case: written as TODOs too."""
+
+Ask = Callable[[str], str]
+"""Prompt function: question -> answer ('' when the editor gives none)."""
+
+
+class RecordExists(Exception):
+    """The target file exists; `rewire new` never overwrites."""
+
+
+@dataclass
+class Answer:
+    """What the editor said about one reportable field."""
+
+    value: str | None = None
+    reason: str | None = None
+    note: str | None = None
+
+
+@dataclass
+class Skeleton:
+    """The text of a new record and the answers that shaped it."""
+
+    kind: str
+    record_id: str
+    text: str
+    missing: dict[str, Answer] = field(default_factory=dict)
+    todo: list[str] = field(default_factory=list)
+    """Field paths left as placeholders."""
+
+
+def modeline(kind: str) -> str:
+    return f"# yaml-language-server: $schema=../{SCHEMAS_DIR}/{kind}.schema.json"
+
+
+def default_id(kind: str) -> str:
+    return "new-" + kind.replace("_", "-")
+
+
+def _strip(annotation: Any) -> tuple[Any, bool]:
+    """(annotation without Annotated/Optional wrappers, whether None is allowed)."""
+    optional = False
+    while True:
+        origin = typing.get_origin(annotation)
+        if origin is typing.Annotated:
+            annotation = typing.get_args(annotation)[0]
+        elif origin in (typing.Union, types.UnionType):
+            args = [a for a in typing.get_args(annotation) if a is not type(None)]
+            optional = optional or len(args) < len(typing.get_args(annotation))
+            if len(args) != 1:
+                return annotation, optional
+            annotation = args[0]
+        else:
+            return annotation, optional
+
+
+def _is_model(annotation: Any) -> bool:
+    return isinstance(annotation, type) and issubclass(annotation, BaseModel)
+
+
+def _is_reportable(info: FieldInfo) -> bool:
+    extra = info.json_schema_extra
+    return isinstance(extra, dict) and bool(extra.get(REPORTABLE))
+
+
+def _min_length(info: FieldInfo) -> int:
+    for meta in info.metadata:
+        value = getattr(meta, "min_length", None)
+        if isinstance(value, int):
+            return value
+    return 0
+
+
+def _choices(annotation: Any) -> list[str]:
+    """Allowed values of a Literal or Enum annotation, else []."""
+    if typing.get_origin(annotation) is Literal:
+        return [str(a) for a in typing.get_args(annotation)]
+    if isinstance(annotation, type) and issubclass(annotation, Enum):
+        return [str(m.value) for m in annotation]
+    return []
+
+
+def _type_hint(annotation: Any) -> str:
+    choices = _choices(annotation)
+    if choices:
+        return "one of " + ", ".join(choices)
+    if typing.get_origin(annotation) is list:
+        return "a list"
+    if typing.get_origin(annotation) is dict:
+        return "a mapping"
+    if _is_model(annotation):
+        keys = ", ".join(annotation.model_fields)
+        return f"a mapping with {keys}"
+    names = {
+        str: "text",
+        int: "an integer",
+        float: "a number",
+        bool: "true or false",
+        date: "a date YYYY-MM-DD",
+        datetime: "a UTC time YYYY-MM-DDTHH:MM:SSZ",
+    }
+    return names.get(annotation, "a value")
+
+
+def _comment(text: str | None) -> str:
+    return " ".join((text or "").split())
+
+
+def _scalar(raw: str, annotation: Any) -> str:
+    """YAML for an editor's answer: text stays text (quoted), other types as typed."""
+    if annotation in (int, float, bool, date, datetime):
+        return raw
+    return json.dumps(raw, ensure_ascii=False)
+
+
+class _Writer:
+    def __init__(self, ask: Ask | None) -> None:
+        self.ask = ask
+        self.lines: list[str] = []
+        self.missing: dict[str, Answer] = {}
+        self.todo: list[str] = []
+
+    def required(self, indent: str, name: str, info: FieldInfo, path: str, lead: str) -> None:
+        annotation, _ = _strip(info.annotation)
+        hint = f"# TODO (required): {_comment(info.description)} ({_type_hint(annotation)})"
+        if _is_model(annotation):
+            self.lines.append(f"{lead}{name}:")
+            self.model(indent + "  ", annotation, path + ".")
+            return
+        if typing.get_origin(annotation) is list:
+            (item,) = typing.get_args(annotation) or (Any,)
+            item, _ = _strip(item)
+            self.lines.append(f"{lead}{name}:  {hint}")
+            if _is_model(item):
+                self.model(indent + "    ", item, f"{path}.0.", first_lead=indent + "  - ")
+            else:
+                self.lines.append(f"{indent}  - null  # TODO (required): {_type_hint(item)}")
+                self.todo.append(f"{path}.0")
+            return
+        self.lines.append(f"{lead}{name}: null  {hint}")
+        self.todo.append(path)
+
+    def reportable(self, indent: str, name: str, info: FieldInfo, path: str, lead: str) -> None:
+        annotation, _ = _strip(info.annotation)
+        answer = self._prompt(path, info, annotation)
+        if answer.value is not None:
+            self.lines.append(f"{lead}{name}: {_scalar(answer.value, annotation)}")
+            return
+        if answer.reason is not None:
+            self.missing[path] = answer
+            self.lines.append(f"{lead}{name}: null  # missing: {answer.reason} (missing_metadata)")
+            return
+        self.todo.append(path)
+        self.lines.append(
+            f"{lead}{name}: null  # TODO (reportable): {_comment(info.description)} "
+            f"Give {_type_hint(annotation)}, or a reason under missing_metadata"
+        )
+
+    def _prompt(self, path: str, info: FieldInfo, annotation: Any) -> Answer:
+        if self.ask is None:
+            return Answer()
+        structured = _is_model(annotation) or typing.get_origin(annotation) in (list, dict)
+        options = "/".join(REASONS)
+        if structured:
+            question = (
+                f"{path}: {_comment(info.description)}\n"
+                f"  It takes {_type_hint(annotation)}: edit the file to fill it. "
+                f"Reason it is missing ({options}), or Enter to fill it in later"
+            )
+        else:
+            question = (
+                f"{path}: {_comment(info.description)}\n"
+                f"  Value ({_type_hint(annotation)}), or a reason it is missing ({options}), "
+                "or Enter to fill it in later"
+            )
+        raw = self.ask(question).strip()
+        if not raw:
+            return Answer()
+        if raw in REASONS:
+            note = self.ask(f"  Note for {path} (what the source says instead, or why)").strip()
+            return Answer(reason=raw, note=note or None)
+        if structured:
+            return Answer()
+        return Answer(value=raw)
+
+    def model(
+        self, indent: str, model: type[BaseModel], prefix: str, first_lead: str | None = None
+    ) -> None:
+        order = [n for n in COMMON_FIRST if n in model.model_fields]
+        order += [n for n in model.model_fields if n not in order]
+        first = True
+        for name in order:
+            if name in ("id", "kind", "missing_metadata") and prefix == "":
+                continue
+            info = model.model_fields[name]
+            lead = first_lead if (first and first_lead) else indent
+            if info.is_required():
+                self.required(indent, name, info, prefix + name, lead)
+            elif name in CONDITIONAL.get(model.__name__, ()):
+                self.lines.append(
+                    f"{lead}{name}: null  # TODO ({CONDITIONAL[model.__name__][name]}): "
+                    f"{_comment(info.description)}"
+                )
+                self.todo.append(prefix + name)
+            elif _is_reportable(info):
+                self.reportable(indent, name, info, prefix + name, lead)
+            else:
+                continue
+            first = False
+
+
+def skeleton(kind: str, record_id: str | None = None, ask: Ask | None = None) -> Skeleton:
+    """The skeleton text of a `kind` record. `ask` prompts for reportable fields;
+    None (`--defaults`) leaves every one of them a placeholder."""
+    if kind not in RECORD_TYPES:
+        raise ValueError(f"unknown kind '{kind}': expected one of {', '.join(RECORD_TYPES)}")
+    model = RECORD_TYPES[kind]
+    rid = record_id or default_id(kind)
+    if not re.fullmatch(SLUG_PATTERN, rid):
+        raise ValueError(f"id '{rid}' is not a slug (lowercase letters, digits, single hyphens)")
+    writer = _Writer(ask)
+    writer.model("", model, "")
+    lines = [modeline(kind), f"id: {rid}", f"kind: {kind}", *writer.lines]
+    if writer.missing:
+        lines.append("missing_metadata:")
+        for path, answer in writer.missing.items():
+            lines.append(f"  {path}:")
+            lines.append(f"    reason: {answer.reason}")
+            if answer.note:
+                lines.append(f"    note: {json.dumps(answer.note, ensure_ascii=False)}")
+    else:
+        lines.append("missing_metadata: {}")
+    lines.append("# Each reportable field left null needs an entry in missing_metadata, e.g.:")
+    lines.append("#   comparison.budget:")
+    lines.append(f"#     reason: unreported  # one of: {', '.join(REASONS)}")
+    lines.append("#     note: What the source says instead, or why.")
+    return Skeleton(kind, rid, "\n".join(lines) + "\n", writer.missing, writer.todo)
+
+
+def write_skeleton(out_dir: Path, sk: Skeleton) -> Path:
+    """Write `sk` to `out_dir/<id>.yaml`; raises RecordExists rather than overwrite."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    path = out_dir / f"{sk.record_id}.yaml"
+    try:
+        with path.open("x", encoding="utf-8") as handle:
+            handle.write(sk.text)
+    except FileExistsError as exc:
+        raise RecordExists(f"{path}: already exists; rewire new never overwrites a record") from exc
+    return path
+
+
+def new_command(
+    kind: str = typer.Argument(..., help=f"Record kind: {', '.join(RECORD_TYPES)}."),
+    record_id: str | None = typer.Option(
+        None, "--id", help="Record id (the file name); asked for when not given."
+    ),
+    out: Path = typer.Option(  # noqa: B008 - typer declares options as defaults
+        Path(RECORDS_DIR), "--out", help="Folder to write the record to."
+    ),
+    defaults: bool = typer.Option(
+        False, "--defaults", help="Ask nothing: every reportable field stays a TODO placeholder."
+    ),
+) -> None:
+    """Write a record skeleton: schema modeline, every required field as a TODO placeholder
+    (validation rejects it until filled), and prompts for reportable fields."""
+    if kind not in RECORD_TYPES:
+        typer.echo(
+            f"error: unknown kind '{kind}': expected one of {', '.join(RECORD_TYPES)}", err=True
+        )
+        raise typer.Exit(2)
+    ask: Ask | None = None
+    if not defaults:
+
+        def ask(question: str) -> str:
+            return str(typer.prompt(question, default="", show_default=False))
+
+        if record_id is None:
+            record_id = ask(f"Record id (slug, default {default_id(kind)})") or None
+    try:
+        sk = skeleton(kind, record_id, ask)
+    except ValueError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from exc
+    target = out / f"{sk.record_id}.yaml"
+    if target.exists():
+        typer.echo(
+            f"error: {target}: already exists; rewire new never overwrites a record", err=True
+        )
+        raise typer.Exit(1)
+    try:
+        path = write_skeleton(out, sk)
+    except RecordExists as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(1) from exc
+    typer.echo(f"wrote {path}: {len(sk.todo)} field(s) to fill in (marked TODO)")
+
+
+__all__ = [
+    "REASONS",
+    "Answer",
+    "RecordExists",
+    "Skeleton",
+    "default_id",
+    "modeline",
+    "new_command",
+    "skeleton",
+    "write_skeleton",
+]
