@@ -100,11 +100,16 @@ class ReviewStatus(StrEnum):
 
 class Review(Strict):
     status: ReviewStatus = Field(description="Outcome of the review for the record as a whole.")
-    reviewer: Text = Field(description="Who reviewed (a person or a named agent).")
+    reviewer: Text | None = reportable(
+        "Who reviewed (a person or a named agent). Null only where a source shows a review "
+        "status without its reviewer; `missing_metadata` then says why."
+    )
     reviewer_note: Text | None = Field(
         default=None, description="Who the reviewer is and what kind of review it was."
     )
-    reviewed_at: datetime = Field(description="When the review was made (ISO 8601, UTC).")
+    reviewed_at: datetime | None = reportable(
+        "When the review was made (ISO 8601, UTC); null only with a `missing_metadata` reason."
+    )
     artifact_sha256: Sha256 | None = Field(
         default=None, description="SHA-256 of the source artifact the reviewer inspected."
     )
