@@ -1,0 +1,149 @@
+"""Missing metadata is never a blank: the completeness rule.
+
+A field marked reportable (`json_schema_extra={"reportable": True}`, see
+`models.common.reportable`) either holds a value or the record's `missing_metadata`
+map gives a reason for its exact field path (`comparison.budget`, `results.0.unit`).
+Every key of `missing_metadata` must name a reportable field that exists and is null:
+a value and a reason at once is an error, and so is a reason for a field that is not
+reportable or does not exist (e.g. `results.3.unit` in a record with two results).
+"""
+
+from __future__ import annotations
+
+import types
+import typing
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from pydantic import BaseModel
+
+from .models.common import REPORTABLE
+
+
+@dataclass(frozen=True)
+class Gap:
+    """A breach of the rule: `field` names the field path, or `missing_metadata.<key>`."""
+
+    field: str
+    message: str
+
+
+@dataclass(frozen=True)
+class _FieldPlan:
+    name: str
+    reportable: bool
+    nested: bool
+    """True when the value may hold models that have reportable fields."""
+
+
+def _is_reportable(info: Any) -> bool:
+    extra = info.json_schema_extra
+    return isinstance(extra, dict) and bool(extra.get(REPORTABLE))
+
+
+def _model_types(annotation: Any) -> Iterator[type[BaseModel]]:
+    """Model classes that can appear in a value of `annotation`."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        yield annotation
+        return
+    origin = typing.get_origin(annotation)
+    if origin is typing.Annotated:
+        yield from _model_types(typing.get_args(annotation)[0])
+    elif origin in (list, typing.Union, types.UnionType):
+        for arg in typing.get_args(annotation):
+            yield from _model_types(arg)
+
+
+@cache
+def _plan(model: type[BaseModel]) -> tuple[_FieldPlan, ...]:
+    plans = []
+    for name, info in model.model_fields.items():
+        if name == "missing_metadata":
+            continue
+        nested = any(_plan_has_reportable(t) for t in _model_types(info.annotation))
+        reportable = _is_reportable(info)
+        if reportable or nested:
+            plans.append(_FieldPlan(name, reportable, nested))
+    return tuple(plans)
+
+
+@cache
+def _plan_has_reportable(model: type[BaseModel]) -> bool:
+    return bool(_plan(model))
+
+
+def reportable_fields(record: BaseModel) -> Iterator[tuple[str, bool]]:
+    """(field path, is null) for every reportable field of `record` and its parts."""
+    yield from _walk(record, "")
+
+
+def _walk(model: BaseModel, prefix: str) -> Iterator[tuple[str, bool]]:
+    for plan in _plan(type(model)):
+        value = getattr(model, plan.name)
+        path = f"{prefix}{plan.name}"
+        if plan.reportable:
+            yield path, value is None
+        if plan.nested and value is not None:
+            if isinstance(value, BaseModel):
+                yield from _walk(value, path + ".")
+            elif isinstance(value, list):
+                for i, item in enumerate(value):
+                    if isinstance(item, BaseModel):
+                        yield from _walk(item, f"{path}.{i}.")
+
+
+def _resolve(record: BaseModel, field_path: str) -> tuple[str, Any]:
+    """('reportable'|'plain'|'absent', value) for a dotted field path in `record`."""
+    parts = field_path.split(".")
+    current: Any = record
+    for i, part in enumerate(parts):
+        last = i == len(parts) - 1
+        if isinstance(current, BaseModel):
+            info = type(current).model_fields.get(part)
+            if info is None:
+                return "absent", None
+            value = getattr(current, part)
+            if last:
+                return ("reportable" if _is_reportable(info) else "plain"), value
+            current = value
+        elif isinstance(current, list) and part.isdigit():
+            index = int(part)
+            if index >= len(current):
+                return "absent", None
+            current = current[index]
+            if last:
+                return "plain", current
+        else:
+            return "absent", None
+    return "absent", None  # pragma: no cover - the loop always returns
+
+
+def check(record: BaseModel) -> list[Gap]:
+    """Every breach of the missing-metadata rule in one validated record."""
+    missing: dict[str, Any] = getattr(record, "missing_metadata", {})
+    gaps = [
+        Gap(
+            path,
+            "no value and no reason: give a value, or a `missing_metadata` entry "
+            f"for '{path}' with its reason",
+        )
+        for path, is_null in reportable_fields(record)
+        if is_null and path not in missing
+    ]
+    for key in missing:
+        where = f"missing_metadata.{key}"
+        status, value = _resolve(record, key)
+        if status == "absent":
+            gaps.append(Gap(where, f"'{key}' names no field of this record"))
+        elif status == "plain":
+            gaps.append(
+                Gap(where, f"'{key}' cannot be marked missing: it is not a reportable field")
+            )
+        elif value is not None:
+            gaps.append(Gap(where, f"'{key}' has a value and a missing-metadata reason: keep one"))
+    return gaps
+
+
+__all__ = ["Gap", "check", "reportable_fields"]

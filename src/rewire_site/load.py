@@ -1,0 +1,345 @@
+"""Load one record file: safe YAML, UTF-8, one document, and the line of every field.
+
+The loader reads libyaml's event stream (PyYAML's C parser) and builds plain values
+(dict, list, str, int, float, bool, None) and the map field path -> line in one pass.
+It accepts only the YAML types a record needs and reports, rather than raises, every
+problem it finds, with its line:
+
+- bytes that are not UTF-8; syntax errors; an empty file; more than one document;
+- any tag outside str/int/float/bool/null/timestamp/seq/map (so no Python object tags);
+- duplicate keys (at the second key), keys that are not scalars, merge keys (`<<`);
+- aliases whose expansion would exceed `MAX_NODES` nodes ("billion laughs"), aliases
+  used before their anchor is complete (recursive), nesting deeper than `MAX_DEPTH`.
+
+Timestamps stay the strings they were written as; Pydantic parses dates and datetimes
+from them (so `2026-02-30` is reported by validation at its field, and a date-like
+value in a text field stays text, as an editor's YAML extension sees it). Other plain
+scalars resolve as PyYAML's safe loader resolves them (YAML 1.1: `yes` is true).
+
+Field paths are dotted with list indices (`results.0.unit`); a mapping entry's line is
+the line of its key, a list item's the line where the item starts, and `""` (the whole
+record) the line where the top-level mapping starts.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+from yaml import events
+from yaml.constructor import SafeConstructor
+from yaml.nodes import ScalarNode
+from yaml.resolver import Resolver
+
+from .problems import Problem
+
+MAX_NODES = 100_000
+"""Most nodes one file may expand to, aliases included."""
+MAX_DEPTH = 64
+"""Deepest nesting of mappings and lists."""
+
+_Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+_TAG = "tag:yaml.org,2002:"
+STR, INT, FLOAT, BOOL, NULL, TIMESTAMP, MAP, SEQ, MERGE = (
+    _TAG + name
+    for name in ("str", "int", "float", "bool", "null", "timestamp", "map", "seq", "merge")
+)
+_SCALAR_TAGS = frozenset({STR, INT, FLOAT, BOOL, NULL, TIMESTAMP})
+_IMPLICIT: dict[Any, list[tuple[str, Any]]] = Resolver.yaml_implicit_resolvers
+_IMPLICIT_ANY = _IMPLICIT.get(None, [])
+_CONSTRUCTOR = SafeConstructor()
+
+
+@dataclass
+class LoadedFile:
+    """One parsed file. `data` is None when the file could not be parsed at all."""
+
+    path: Path
+    data: Any
+    lines: dict[str, int]
+    problems: list[Problem] = field(default_factory=list)
+    nonfinite: list[str] = field(default_factory=list)
+    """Field paths whose value is a NaN or infinite number."""
+    sha256: str = ""
+    """SHA-256 of the file's bytes."""
+
+    def line(self, field_path: str) -> int:
+        return line_of(self.lines, field_path)
+
+
+def line_of(lines: dict[str, int], field_path: str) -> int:
+    """Line of `field_path`, else of its nearest parent that has one, else 1."""
+    path = field_path
+    while True:
+        line = lines.get(path)
+        if line is not None:
+            return line
+        if not path:
+            return 1
+        cut = path.rfind(".")
+        path = path[:cut] if cut > 0 else ""
+
+
+def join(prefix: str, key: object) -> str:
+    """Child path of `prefix`: `join("results", 0) == "results.0"`."""
+    return f"{prefix}.{key}" if prefix else str(key)
+
+
+class _Stop(Exception):
+    """A problem after which the rest of the file cannot be read."""
+
+    def __init__(self, line: int, field: str, message: str) -> None:
+        super().__init__(message)
+        self.line, self.field, self.message = line, field, message
+
+
+def _line(event: Any) -> int:
+    return int(event.start_mark.line) + 1
+
+
+class _Builder:
+    """Recursive descent over libyaml events: values and line map in one pass."""
+
+    def __init__(self, text: str, path: Path) -> None:
+        self.path = path
+        self.parser = _Loader(text)
+        self.next_event = self.parser.get_event
+        self.lines: dict[str, int] = {}
+        self.problems: list[Problem] = []
+        self.nonfinite: list[str] = []
+        self.anchors: dict[str, tuple[Any, int]] = {}
+        self.nodes = 0
+
+    def problem(self, line: int, field_path: str, message: str) -> None:
+        self.problems.append(Problem(self.path, line, field_path, message))
+
+    def document(self) -> Any:
+        try:
+            event = self.next_event()  # StreamStart
+            event = self.next_event()
+            if isinstance(event, events.StreamEndEvent):
+                self.problem(1, "", "the file is empty: a record is one YAML mapping")
+                return None
+            root = self.next_event()
+            self.lines[""] = _line(root)
+            data, _ = self.node(root, "", 0)
+            self.next_event()  # DocumentEnd
+            event = self.next_event()
+            if not isinstance(event, events.StreamEndEvent):
+                raise _Stop(
+                    _line(event),
+                    "",
+                    "more than one YAML document in the file; a record file holds exactly one",
+                )
+            return data
+        finally:
+            self.parser.dispose()
+
+    def node(self, event: Any, path: str, depth: int) -> tuple[Any, int]:
+        """Value and expanded size (in nodes) of the node that starts with `event`."""
+        if isinstance(event, events.ScalarEvent):
+            value = self.scalar(event, path)
+            size = 1
+        elif isinstance(event, events.MappingStartEvent):
+            value, size = self.mapping(event, path, depth + 1)
+        elif isinstance(event, events.SequenceStartEvent):
+            value, size = self.sequence(event, path, depth + 1)
+        elif isinstance(event, events.AliasEvent):
+            anchored = self.anchors.get(str(event.anchor))
+            if anchored is None:
+                raise _Stop(
+                    _line(event),
+                    path,
+                    f"alias *{event.anchor} has no complete anchor before it "
+                    "(undefined or recursive)",
+                )
+            value, size = anchored
+            self.nodes += size
+            if self.nodes > MAX_NODES:
+                raise _Stop(
+                    _line(event),
+                    path,
+                    f"aliases expand the file to more than {MAX_NODES} nodes; "
+                    "write the values out instead",
+                )
+            return value, size
+        else:  # pragma: no cover - libyaml yields no other event here
+            raise _Stop(_line(event), path, f"unexpected YAML event {type(event).__name__}")
+        anchor = event.anchor
+        if anchor is not None:
+            self.anchors[anchor] = (value, size)
+        return value, size
+
+    def count(self, event: Any, path: str, depth: int) -> None:
+        self.nodes += 1
+        if self.nodes > MAX_NODES:
+            raise _Stop(_line(event), path, f"the file has more than {MAX_NODES} nodes")
+        if depth > MAX_DEPTH:
+            raise _Stop(_line(event), path, f"nesting deeper than {MAX_DEPTH} levels")
+
+    def check_tag(self, event: Any, path: str, allowed: str) -> None:
+        tag = event.tag
+        if tag is not None and tag != "!" and tag != allowed:
+            raise _Stop(_line(event), path, f"YAML tag {tag!r} is not allowed in records")
+
+    def mapping(self, start: Any, path: str, depth: int) -> tuple[dict[Any, Any], int]:
+        self.count(start, path, depth)
+        self.check_tag(start, path, MAP)
+        result: dict[Any, Any] = {}
+        size = 1
+        lines = self.lines
+        while True:
+            key_event = self.next_event()
+            if isinstance(key_event, events.MappingEndEvent):
+                return result, size
+            key_line = _line(key_event)
+            if isinstance(key_event, events.ScalarEvent):
+                if key_event.value == "<<" and key_event.implicit[0] and key_event.tag is None:
+                    raise _Stop(key_line, path, "merge keys (<<) are not supported in records")
+                key = self.scalar(key_event, path)
+            else:
+                self.node(key_event, join(path, "?"), depth)
+                self.problem(key_line, path, "a key must be a plain scalar, not a list or mapping")
+                key = None
+            child = join(path, key)
+            if key is not None and key in result:
+                first = lines.get(child)
+                where = f" (first at line {first})" if first else ""
+                self.problem(key_line, child, f"duplicate key {key!r}{where}")
+                self.node(self.next_event(), child, depth)
+                continue
+            if key is None:
+                self.node(self.next_event(), child, depth)
+                continue
+            lines[child] = key_line
+            value, value_size = self.node(self.next_event(), child, depth)
+            result[key] = value
+            size += value_size + 1
+
+    def sequence(self, start: Any, path: str, depth: int) -> tuple[list[Any], int]:
+        self.count(start, path, depth)
+        self.check_tag(start, path, SEQ)
+        result: list[Any] = []
+        size = 1
+        lines = self.lines
+        while True:
+            event = self.next_event()
+            if isinstance(event, events.SequenceEndEvent):
+                return result, size
+            child = join(path, len(result))
+            lines[child] = _line(event)
+            value, value_size = self.node(event, child, depth)
+            result.append(value)
+            size += value_size
+
+    def scalar(self, event: Any, path: str) -> Any:
+        self.nodes += 1
+        value: str = event.value
+        tag = event.tag
+        if tag is None or tag == "!":
+            if not event.implicit[0]:
+                return value  # quoted or block scalar: text
+            tag = STR
+            for candidate, regexp in _IMPLICIT.get(value[:1], _IMPLICIT_ANY):
+                if regexp.match(value):
+                    tag = candidate
+                    break
+            if tag == STR:
+                return value
+        if tag in (STR, TIMESTAMP):
+            return value
+        if tag not in _SCALAR_TAGS:
+            raise _Stop(_line(event), path, f"YAML tag {tag!r} is not allowed in records")
+        if tag == NULL:
+            return None
+        try:
+            if tag == BOOL:
+                return _CONSTRUCTOR.construct_yaml_bool(ScalarNode(tag, value))
+            if tag == INT:
+                return _CONSTRUCTOR.construct_yaml_int(ScalarNode(tag, value))
+            number = _CONSTRUCTOR.construct_yaml_float(ScalarNode(tag, value))
+        except (ValueError, KeyError) as error:
+            raise _Stop(
+                _line(event), path, f"{value!r} is not a valid {tag[len(_TAG) :]}"
+            ) from error
+        if not math.isfinite(number):
+            self.nonfinite.append(path)
+        return number
+
+
+def _decode(raw: bytes, path: Path) -> tuple[str | None, Problem | None]:
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = raw[: error.start].count(b"\n") + 1
+        return None, Problem(
+            path, line, "", f"not UTF-8: byte 0x{raw[error.start]:02x} cannot be decoded"
+        )
+    return text.removeprefix("\ufeff"), None
+
+
+def _yaml_problem(error: yaml.YAMLError, text: str, path: Path) -> Problem:
+    mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
+    if mark is not None:
+        line = int(mark.line) + 1
+    elif isinstance(position := getattr(error, "position", None), int):
+        line = text[:position].count("\n") + 1
+    else:
+        line = 1
+    parts = [
+        str(part)
+        for part in (getattr(error, "context", None), getattr(error, "problem", None))
+        if part
+    ]
+    message = ", ".join(parts) if parts else str(error).splitlines()[0]
+    lines = text.splitlines()
+    if 0 < line <= len(lines) and "\t" in lines[line - 1]:
+        message += " (a tab on this line: YAML is indented with spaces only)"
+    return Problem(path, line, "", f"YAML syntax error: {message}")
+
+
+def parse_text(text: str, path: Path) -> LoadedFile:
+    """Parse YAML text that was read from `path` (used in messages only)."""
+    builder = _Builder(text, path)
+    data: Any = None
+    try:
+        data = builder.document()
+    except _Stop as stop:
+        builder.problems.append(Problem(path, stop.line, stop.field, stop.message))
+        data = None
+    except yaml.YAMLError as error:
+        builder.problems.append(_yaml_problem(error, text, path))
+        data = None
+    except RecursionError:
+        builder.problems.append(Problem(path, 1, "", "the YAML is nested too deeply"))
+        data = None
+    return LoadedFile(path, data, builder.lines, builder.problems, builder.nonfinite)
+
+
+def parse_bytes(raw: bytes, path: Path) -> LoadedFile:
+    """Decode (strict UTF-8) and parse the bytes of a file."""
+    text, problem = _decode(raw, path)
+    if text is None:
+        assert problem is not None
+        loaded = LoadedFile(path, None, {}, [problem])
+    else:
+        loaded = parse_text(text, path)
+    loaded.sha256 = hashlib.sha256(raw).hexdigest()
+    return loaded
+
+
+def load_file(path: Path) -> LoadedFile:
+    """Read and parse one file; a file that cannot be read is a problem, not an exception."""
+    try:
+        raw = path.read_bytes()
+    except OSError as error:
+        return LoadedFile(path, None, {}, [Problem(path, 1, "", f"cannot read: {error.strerror}")])
+    return parse_bytes(raw, path)
+
+
+__all__ = ["MAX_DEPTH", "MAX_NODES", "LoadedFile", "join", "line_of", "load_file", "parse_bytes"]
