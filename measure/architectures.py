@@ -1,0 +1,201 @@
+"""Architectures of the models Rewire measures, built with random weights (no hub access).
+
+Configurations are transcribed from the checkpoints' `config.json` as reported by public
+copies (see `shared/research/gpu-facts.md`); random weights are valid for memory and time.
+torch and transformers are imported inside the functions that need them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover
+    import torch
+
+
+@dataclass(frozen=True)
+class Architecture:
+    """One model's architecture and the facts a measurement needs about it."""
+
+    key: str
+    """Short key used on the command line and in record ids, e.g. `nt-2-5b`."""
+    name: str
+    """Model name as the literature prints it."""
+    family: str
+    """Kind of transformers model: `esm` or `bert-prelayernorm`."""
+    config: dict[str, Any]
+    published_parameters: float
+    """Parameter count the literature states (with the MLM head)."""
+    checkpoint: str
+    """Hub id of the checkpoint whose config.json the dimensions come from."""
+    max_tokens: int
+    """Longest input in tokens the position embeddings allow."""
+    tokenisation: str
+    """How nucleotides become tokens."""
+    attention_modules: tuple[str, ...] = ("query", "key", "value")
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+
+def _esm(hidden: int, layers: int, heads: int, ffn: int) -> dict[str, Any]:
+    return {
+        "vocab_size": 4105,
+        "hidden_size": hidden,
+        "num_hidden_layers": layers,
+        "num_attention_heads": heads,
+        "intermediate_size": ffn,
+        "max_position_embeddings": 1002,
+        "position_embedding_type": "absolute",
+        "token_dropout": True,
+        "emb_layer_norm_before": False,
+        "pad_token_id": 1,
+        "mask_token_id": 2,
+        "layer_norm_eps": 1e-12,
+        "hidden_dropout_prob": 0.0,
+        "attention_probs_dropout_prob": 0.0,
+        "tie_word_embeddings": False,
+    }
+
+
+def _gena(hidden: int, layers: int, heads: int, ffn: int) -> dict[str, Any]:
+    return {
+        "vocab_size": 32000,
+        "hidden_size": hidden,
+        "num_hidden_layers": layers,
+        "num_attention_heads": heads,
+        "intermediate_size": ffn,
+        "max_position_embeddings": 512,
+        "type_vocab_size": 2,
+        "pad_token_id": 3,
+        "layer_norm_eps": 1e-12,
+        "hidden_dropout_prob": 0.1,
+        "attention_probs_dropout_prob": 0.1,
+        "tie_word_embeddings": True,
+    }
+
+
+NT_TOKENS = "non-overlapping 6-mers with a prepended CLS; leftover bases become single tokens"
+GENA_TOKENS = (
+    "BPE, about 8.8 nucleotides per token (model card: 512 tokens ~ 4.5 kb), plus CLS and SEP"
+)
+GENA_NOTE = (
+    "Built as transformers' RobertaPreLayerNorm (BERT with pre-layer-norm, as GENA-LM's own "
+    "modelling code); position ids are passed from 0 as in BERT, so all 512 positions are usable."
+)
+
+ARCHITECTURES: dict[str, Architecture] = {
+    a.key: a
+    for a in (
+        Architecture(
+            key="nt-2-5b",
+            name="NT 2.5B",
+            family="esm",
+            config=_esm(2560, 32, 20, 10240),
+            published_parameters=2.5e9,
+            checkpoint="InstaDeepAI/nucleotide-transformer-2.5b-multi-species",
+            max_tokens=1000,
+            tokenisation=NT_TOKENS,
+        ),
+        Architecture(
+            key="nt-500m",
+            name="NT 500M",
+            family="esm",
+            config=_esm(1280, 24, 20, 5120),
+            published_parameters=500e6,
+            checkpoint="InstaDeepAI/nucleotide-transformer-500m-human-ref",
+            max_tokens=1000,
+            tokenisation=NT_TOKENS,
+        ),
+        Architecture(
+            key="gena-lm-110m",
+            name="GENA-LM 110M",
+            family="bert-prelayernorm",
+            config=_gena(768, 12, 12, 3072),
+            published_parameters=110e6,
+            checkpoint="AIRI-Institute/gena-lm-bert-base-t2t",
+            max_tokens=512,
+            tokenisation=GENA_TOKENS,
+            notes=(GENA_NOTE,),
+        ),
+    )
+}
+
+TINY: dict[str, Architecture] = {
+    "tiny-esm": Architecture(
+        key="tiny-esm",
+        name="tiny ESM (tests)",
+        family="esm",
+        config={**_esm(32, 2, 4, 64), "vocab_size": 4105},
+        published_parameters=0.0,
+        checkpoint="none (test configuration)",
+        max_tokens=1000,
+        tokenisation=NT_TOKENS,
+    ),
+    "tiny-gena": Architecture(
+        key="tiny-gena",
+        name="tiny BERT pre-LN (tests)",
+        family="bert-prelayernorm",
+        config={**_gena(32, 2, 4, 64), "vocab_size": 1000},
+        published_parameters=0.0,
+        checkpoint="none (test configuration)",
+        max_tokens=512,
+        tokenisation=GENA_TOKENS,
+    ),
+}
+
+
+def get_architecture(key: str) -> Architecture:
+    """The architecture with this key (tiny test architectures included)."""
+    found = ARCHITECTURES.get(key) or TINY.get(key)
+    if found is None:
+        known = ", ".join(sorted(ARCHITECTURES))
+        raise KeyError(f"unknown model {key!r}; known: {known}")
+    return found
+
+
+def hf_config(arch: Architecture) -> Any:
+    """The transformers configuration object of an architecture."""
+    if arch.family == "esm":
+        from transformers import EsmConfig
+
+        return EsmConfig(**arch.config)
+    if arch.family == "bert-prelayernorm":
+        from transformers import RobertaPreLayerNormConfig
+
+        return RobertaPreLayerNormConfig(**arch.config)
+    raise ValueError(f"unknown family {arch.family!r}")
+
+
+def build_model(
+    arch: Architecture,
+    *,
+    device: str | torch.device = "cpu",
+    attn_implementation: str = "eager",
+) -> Any:
+    """A masked-language model of this architecture with random weights, built on `device`
+    (use "meta" to count parameters without allocating them)."""
+    import torch
+    from transformers import AutoModelForMaskedLM
+
+    config = hf_config(arch)
+    with torch.device(device):
+        model = AutoModelForMaskedLM.from_config(  # type: ignore[no-untyped-call]
+            config, attn_implementation=attn_implementation
+        )
+    return model
+
+
+def count_parameters(model: Any, *, trainable_only: bool = False) -> int:
+    """Parameters of a model, tied weights counted once."""
+    return sum(p.numel() for p in model.parameters() if p.requires_grad or not trainable_only)
+
+
+def parameter_count(arch: Architecture) -> int:
+    """Parameter count of an architecture with its MLM head, counted on the meta device."""
+    return count_parameters(build_model(arch, device="meta"))
+
+
+def position_ids_needed(arch: Architecture) -> bool:
+    """Whether the forward pass must be given position ids from 0 (BERT-style positions on a
+    RoBERTa-style embedding that would otherwise start after the padding index)."""
+    return arch.family == "bert-prelayernorm"

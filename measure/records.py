@@ -1,0 +1,125 @@
+"""Write measurement records: validate them with `rewire_site` first, never overwrite.
+
+A recipe builds plain dictionaries (evaluation and configuration records, shaped as
+`rewire_site.models` define them); `write_records` stages them as YAML files, validates the
+staged files against the catalogue under `root` (models, missing-metadata rule, references,
+artifact hashes), and only when all of them pass moves them into `records/`, refusing any
+path that already exists. Raw logs become artifacts under `artifacts/measurements/<run-id>/`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from rewire_site.config import ARTIFACTS_DIR, RECORDS_DIR
+from rewire_site.models import RECORD_ADAPTER
+from rewire_site.problems import Problem, RecordsInvalid
+
+MEASUREMENTS_DIR = "measurements"
+
+
+class RecordExists(FileExistsError):
+    """A record or artifact with this path already exists: measurements never overwrite."""
+
+
+@dataclass(frozen=True)
+class ArtifactFile:
+    path: str
+    """Relative to the repository root."""
+    sha256: str
+    size_bytes: int
+
+
+def sha256_file(path: Path) -> str:
+    """SHA-256 of a file's bytes."""
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def artifact_path(run_id: str, name: str) -> str:
+    """Where a raw log of a run lives, relative to the repository root."""
+    return f"{ARTIFACTS_DIR}/{MEASUREMENTS_DIR}/{run_id}/{name}"
+
+
+def store_artifact(source: Path, root: Path, run_id: str, name: str) -> ArtifactFile:
+    """Copy a raw log into the artifacts folder. An existing file with the same bytes is
+    kept (a re-run that resumes); one with other bytes is never overwritten."""
+    relative = artifact_path(run_id, name)
+    target = root / relative
+    digest = sha256_file(source)
+    if target.exists():
+        if sha256_file(target) != digest:
+            raise RecordExists(f"{relative}: exists with other content; not overwritten")
+    else:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        temporary = target.with_name(target.name + ".part")
+        shutil.copyfile(source, temporary)
+        temporary.replace(target)
+    return ArtifactFile(path=relative, sha256=digest, size_bytes=target.stat().st_size)
+
+
+def record_kind_schema(kind: str) -> str:
+    return f"../schemas/{kind}.schema.json"
+
+
+def to_yaml(record: dict[str, Any]) -> str:
+    """One YAML document with the schema modeline first, keys in the given order."""
+    body = yaml.safe_dump(record, sort_keys=False, allow_unicode=True, width=92)
+    return f"# yaml-language-server: $schema={record_kind_schema(record['kind'])}\n{body}"
+
+
+def check_models(records: Sequence[dict[str, Any]]) -> list[str]:
+    """Pydantic validation of each record; messages naming the record and field."""
+    messages: list[str] = []
+    for record in records:
+        try:
+            RECORD_ADAPTER.validate_python(record)
+        except Exception as error:  # pydantic.ValidationError, reported whole
+            messages.append(f"{record.get('id', '?')}: {error}")
+    return messages
+
+
+def write_records(records: Sequence[dict[str, Any]], root: Path) -> list[Path]:
+    """Validate `records` against the catalogue under `root`, then write them as new files.
+
+    Raises `RecordExists` when any target file exists (nothing is written then) and
+    `RecordsInvalid` with every problem when validation fails (nothing is written then).
+    """
+    from rewire_site.validate import validate_paths
+
+    folder = root / RECORDS_DIR
+    ids = [str(record["id"]) for record in records]
+    if len(ids) != len(set(ids)):
+        raise RecordsInvalid([Problem(folder, 0, "id", "duplicate ids among new records")])
+    existing = [folder / f"{record_id}.yaml" for record_id in ids]
+    taken = [path for path in existing if path.exists()]
+    if taken:
+        names = ", ".join(str(path.relative_to(root)) for path in taken)
+        raise RecordExists(f"records exist and are never overwritten: {names}")
+    with tempfile.TemporaryDirectory(prefix="rewire-measure-") as staging:
+        staged = []
+        for record in records:
+            path = Path(staging) / f"{record['id']}.yaml"
+            path.write_text(to_yaml(record), encoding="utf-8")
+            staged.append(path)
+        report = validate_paths(staged, root)
+        if not report.ok:
+            raise RecordsInvalid(report.errors)
+        folder.mkdir(parents=True, exist_ok=True)
+        written: list[Path] = []
+        for path, target in zip(staged, existing, strict=True):
+            with target.open("x", encoding="utf-8") as handle:  # "x": never overwrite
+                handle.write(path.read_text(encoding="utf-8"))
+            written.append(target)
+    return written
