@@ -1,0 +1,160 @@
+"""Display helpers shared by the derived facts: rounding, labels, missing-metadata text.
+
+Display rounding never changes a stored value: these functions only make strings.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from ..link import Catalogue
+from ..models import RECORD_TYPES, Citation, Origin, RecordBase, Source
+from ..models.common import CitationRole, MissingReason, ReviewStatus
+
+NOT_REPORTED = "Not reported"
+OUT_OF_MEMORY = "Out of memory"
+
+ORIGIN_LABELS: dict[Origin, str] = {
+    Origin.author_reported: "Author-reported evaluation",
+    Origin.independent_paper: "Independent external evaluation",
+    Origin.rewire_measurement: "Rewire measurement",
+}
+"""Evidence origin -> label used on every page (as the seed pages read)."""
+
+ORIGIN_COUNT_LABELS: dict[Origin, str] = {
+    Origin.author_reported: "Author-reported evaluations",
+    Origin.independent_paper: "External evaluations",
+    Origin.rewire_measurement: "Rewire measurements",
+}
+"""Evidence origin -> plural label for counts ("External evaluations: 4")."""
+
+REVIEW_LABELS: dict[ReviewStatus, str] = {
+    ReviewStatus.unreviewed: "not reviewed",
+    ReviewStatus.source_checked: "source checked",
+    ReviewStatus.disputed: "disputed",
+}
+
+ROLE_LABELS: dict[CitationRole, str] = {
+    CitationRole.original: "Original source",
+    CitationRole.context_only: "Context-only reference",
+}
+
+MISSING_LABELS: dict[MissingReason, str] = {
+    MissingReason.unreported: "Not reported",
+    MissingReason.inapplicable: "Not applicable",
+    MissingReason.withheld: "Withheld",
+    MissingReason.unknown: "Unknown",
+}
+"""Short text shown in place of a missing value, by reason."""
+
+MISSING_LONG_LABELS: dict[MissingReason, str] = {
+    MissingReason.unreported: "Not reported by the source",
+    MissingReason.inapplicable: "Not applicable",
+    MissingReason.withheld: "Withheld by the source",
+    MissingReason.unknown: "Not yet established by Rewire",
+}
+
+DIRECTION_LABELS = {"lower": "lower is better", "higher": "higher is better"}
+
+
+def display_number(value: float, digits: int = 3) -> str:
+    """Round for display to `digits` significant digits without dropping integer digits
+    (33.88 -> "33.9", 1.18 -> "1.18", 20.0 -> "20", 1234.5 -> "1234")."""
+    if value == 0 or not math.isfinite(value):
+        return "0" if value == 0 else str(value)
+    magnitude = math.floor(math.log10(abs(value)))
+    decimals = max(0, digits - 1 - magnitude)
+    text = f"{value:.{decimals}f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    if text in ("-0", ""):
+        text = "0"
+    return text
+
+
+def plural(count: int, singular: str, plural_form: str | None = None) -> str:
+    """'1 evaluation', '4 evaluations'."""
+    word = singular if count == 1 else (plural_form or singular + "s")
+    return f"{count} {word}"
+
+
+def review_label(record: RecordBase) -> str:
+    """'source checked', 'not reviewed', ... for the record as a whole."""
+    if record.review is None:
+        return REVIEW_LABELS[ReviewStatus.unreviewed]
+    return REVIEW_LABELS[record.review.status]
+
+
+@dataclass(frozen=True)
+class MissingText:
+    """Why a field has no value, as shown to a reader."""
+
+    reason: str
+    """MissingReason value ('unreported', ...), or 'unstated' when no reason is recorded."""
+    label: str
+    """Short text: 'Not reported', 'Not applicable', ..."""
+    long_label: str
+    """Longer text: 'Not reported by the source', ..."""
+    note: str | None
+    """The editor's note from `missing_metadata`, if any."""
+
+
+def missing_text(record: RecordBase, path: str) -> MissingText:
+    """The text for a null field at `path` (dotted field path) of `record`."""
+    missing = record.missing_metadata.get(path)
+    if missing is None:
+        return MissingText("unstated", NOT_REPORTED, NOT_REPORTED, None)
+    return MissingText(
+        missing.reason.value,
+        MISSING_LABELS[missing.reason],
+        MISSING_LONG_LABELS[missing.reason],
+        missing.note,
+    )
+
+
+@dataclass(frozen=True)
+class CitationView:
+    """A citation resolved against its source record."""
+
+    source_id: str
+    source_title: str
+    short_citation: str
+    url: str
+    locator: str
+    quote: str | None
+    role: str
+    """'original' or 'context_only'."""
+    role_label: str
+    """'Original source' or 'Context-only reference'."""
+    version: str
+    """The source artifact's version string as retrieved."""
+
+
+def cite(citation: Citation, catalogue: Catalogue) -> CitationView:
+    """Resolve a citation. The link stage guarantees the source exists."""
+    source = catalogue.get(citation.source, Source)
+    return CitationView(
+        source_id=source.id,
+        source_title=source.title,
+        short_citation=source.short_citation,
+        url=source.url,
+        locator=citation.locator,
+        quote=citation.quote,
+        role=citation.role.value,
+        role_label=ROLE_LABELS[citation.role],
+        version=source.version,
+    )
+
+
+def column_header(metric_label: str, column_label: str) -> str:
+    """'Peak memory (Training, ..., stage + Checkpointing (...))'."""
+    return f"{metric_label} ({column_label})"
+
+
+_KINDS: dict[type[RecordBase], str] = {cls: kind for kind, cls in RECORD_TYPES.items()}
+
+
+def kind_of(record: RecordBase) -> str:
+    """The record's kind ('evaluation', 'model_family', ...)."""
+    return _KINDS[type(record)]

@@ -1,0 +1,356 @@
+"""Readiness checks: four per evaluation, each a list of requirements computed from the
+record's content and from what the builder itself checked.
+
+A requirement is met only when code checked it: "File checksums match the recorded files"
+is met only when the builder hashed every artifact file and each hash matched (the caller
+passes those hashes: `release.hash_artifacts`). Requirements about per-sample predictions
+are not applicable to memory and run-time measurements (they have no per-sample
+predictions) and otherwise unmet, because no record carries predictions the code checks.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Literal
+
+from ..link import Catalogue
+from ..models import Evaluation, Protocol
+from ..models.evaluation import Origin
+from .display import missing_text, plural
+
+RequirementState = Literal["met", "unmet", "not_applicable"]
+ArtifactState = Literal["match", "mismatch", "not_hashed"]
+
+STATE_LABELS: dict[str, str] = {
+    "met": "met",
+    "unmet": "not yet verified",
+    "not_applicable": "not applicable",
+}
+CHECK_STATUS_LABELS: dict[str, str] = {
+    "met": "Evidence complete",
+    "unmet": "Evidence incomplete",
+    "not_applicable": "Not applicable",
+}
+READINESS_NOTE = (
+    "These checks assess whether the evidence supports a reproducible investigation; "
+    "a source-checked score alone does not meet them."
+)
+NO_MANIFEST = "No verified artifact manifest is linked to this exact record."
+
+_RESOURCE_UNITS = {
+    "byte", "kilobyte", "megabyte", "gigabyte", "terabyte", "kibibyte", "mebibyte",
+    "gibibyte", "tebibyte", "microsecond", "millisecond", "second", "minute", "hour", "day",
+    "token-per-second", "sample-per-second", "sequence-per-second", "step-per-second",
+    "joule", "kilojoule", "watt", "kilowatt-hour", "gpu-hour",
+}  # fmt: skip
+_RESOURCE_METRIC = re.compile(r"memory|runtime|run-time|wall-time|latency|throughput|energy")
+
+CHECKS: tuple[tuple[str, str, str], ...] = (
+    ("replay_metrics", "Replay metrics",
+     "Exact outcomes, predictions, identifiers and evaluator are connected."),
+    ("investigate_discrepancies", "Investigate discrepancies",
+     "Replay evidence includes annotations and an assessment of dependence. Unknown "
+     "independence permits descriptive analysis only."),
+    ("run_locally", "Run locally",
+     "A pinned recipe describes the inputs, environment and resource requirements."),
+    ("validate_independently", "Validate independently",
+     "Separate data and exposure records support an independent test."),
+)  # fmt: skip
+"""(key, name, description) of the four checks, in page order."""
+
+
+@dataclass(frozen=True)
+class Requirement:
+    key: str
+    """Stable key, e.g. 'checksums', 'predictions', 'recipe'."""
+    label: str
+    """'File checksums match the recorded files', ..."""
+    state: RequirementState
+    state_label: str
+    """'met', 'not yet verified' or 'not applicable'."""
+    reason: str
+    """Why, from the record's content or the builder's own check."""
+
+    @property
+    def text(self) -> str:
+        """'File checksums match the recorded files: not yet verified'."""
+        return f"{self.label}: {self.state_label}"
+
+
+@dataclass(frozen=True)
+class Check:
+    key: str
+    name: str
+    description: str
+    state: RequirementState
+    """met: every requirement met or not applicable; not_applicable: every requirement
+    of this check's own (beyond the shared replay ones) is not applicable; else unmet."""
+    status_label: str
+    """'Evidence complete', 'Evidence incomplete' or 'Not applicable'."""
+    verified_label: str
+    """'Verified' or 'Not verified'."""
+    requirements: tuple[Requirement, ...]
+
+    @property
+    def met(self) -> bool:
+        return self.state == "met"
+
+    @property
+    def unresolved(self) -> tuple[Requirement, ...]:
+        return tuple(r for r in self.requirements if r.state == "unmet")
+
+
+@dataclass(frozen=True)
+class ArtifactStatus:
+    path: str
+    description: str
+    recorded_sha256: str
+    computed_sha256: str | None
+    """What the builder computed; None when it found no file to hash."""
+    state: ArtifactState
+
+
+@dataclass(frozen=True)
+class Readiness:
+    evaluation_id: str
+    checks: tuple[Check, ...]
+    met_count: int
+    total: int
+    summary: str
+    """'0 of 4 readiness checks met.'"""
+    artifacts: tuple[ArtifactStatus, ...]
+    artifact_note: str
+    """'No verified artifact manifest is linked to this exact record.' or what the
+    builder found when it hashed the files."""
+
+    @property
+    def verified(self) -> bool:
+        return self.met_count == self.total
+
+
+def is_resource_metric(protocol: Protocol) -> bool:
+    """Memory, time, throughput or energy: measured from the run, with no per-sample
+    predictions."""
+    unit = protocol.metric.unit.strip().lower().removesuffix("s")
+    return unit in _RESOURCE_UNITS or bool(_RESOURCE_METRIC.search(protocol.metric.id))
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:] + "."
+
+
+def _req(key: str, label: str, state: RequirementState, reason: str) -> Requirement:
+    return Requirement(key, label, state, STATE_LABELS[state], reason)
+
+
+def artifact_statuses(
+    evaluation: Evaluation, artifact_hashes: Mapping[str, str | None]
+) -> tuple[ArtifactStatus, ...]:
+    out = []
+    for artifact in evaluation.artifacts:
+        computed = artifact_hashes.get(artifact.path)
+        if computed is None:
+            state: ArtifactState = "not_hashed"
+        else:
+            state = "match" if computed == artifact.sha256 else "mismatch"
+        out.append(
+            ArtifactStatus(artifact.path, artifact.description, artifact.sha256, computed, state)
+        )
+    return tuple(out)
+
+
+def _checksums(statuses: tuple[ArtifactStatus, ...]) -> Requirement:
+    label = "File checksums match the recorded files"
+    if not statuses:
+        return _req("checksums", label, "unmet", "No artifact files are recorded.")
+    bad = [s for s in statuses if s.state != "match"]
+    if not bad:
+        return _req(
+            "checksums", label, "met",
+            f"The builder hashed {plural(len(statuses), 'file')}; each matches its "
+            "recorded SHA-256.",
+        )  # fmt: skip
+    parts = [
+        f"{s.path}: not found by the builder"
+        if s.state == "not_hashed"
+        else f"{s.path}: file hashes to {s.computed_sha256}, recorded {s.recorded_sha256}"
+        for s in bad
+    ]
+    return _req("checksums", label, "unmet", "; ".join(parts) + ".")
+
+
+def _score_meaning(evaluation: Evaluation, protocol: Protocol) -> Requirement:
+    label = "Score meaning and direction are confirmed"
+    metric = protocol.metric
+    problems = []
+    if protocol.metric_definition is None:
+        problems.append("the protocol does not define how the metric is computed")
+    for i, result in enumerate(evaluation.results):
+        if result.unit is None:
+            problems.append(f"results.{i} states no unit")
+        elif result.unit.strip().lower() != metric.unit.strip().lower():
+            problems.append(f"results.{i} unit {result.unit!r} is not {metric.unit!r}")
+        if result.direction is None:
+            problems.append(f"results.{i}: the source does not state which way is better")
+        elif result.direction != metric.direction:
+            problems.append(
+                f"results.{i} direction {result.direction!r} is not {metric.direction!r}"
+            )
+    if problems:
+        return _req("score_meaning", label, "unmet", _sentence("; ".join(problems)))
+    return _req(
+        "score_meaning", label, "met",
+        f"Every result states unit {metric.unit} and direction {metric.direction}, as the "
+        "protocol's metric definition does.",
+    )  # fmt: skip
+
+
+def _per_sample(resource: bool, protocol: Protocol) -> tuple[Requirement, ...]:
+    what = f"{protocol.metric.label} is measured from the run"
+    if resource:
+        na: RequirementState = "not_applicable"
+        return (
+            _req("predictions", "Predictions are matched to the right samples", na,
+                 f"{what}; it has no per-sample predictions."),
+            _req("recomputed", "Metrics are recomputed from the saved predictions", na,
+                 f"{what}, not computed from predictions."),
+        )  # fmt: skip
+    return (
+        _req("predictions", "Predictions are matched to the right samples", "unmet",
+             "No per-sample predictions with sample identifiers are linked for the builder "
+             "to check."),
+        _req("recomputed", "Metrics are recomputed from the saved predictions", "unmet",
+             "Rewire does not yet recompute metrics from saved predictions."),
+    )  # fmt: skip
+
+
+def _investigate(resource: bool) -> tuple[Requirement, ...]:
+    if resource:
+        why = "No samples are scored, so there is nothing to annotate or assess for dependence."
+        return (
+            _req("annotations", "Sample annotations are recorded", "not_applicable", why),
+            _req("dependence", "Dependence between samples is assessed", "not_applicable", why),
+        )
+    return (
+        _req("annotations", "Sample annotations are recorded", "unmet",
+             "No sample annotations are recorded."),
+        _req("dependence", "Dependence between samples is assessed", "unmet",
+             "No assessment of dependence between samples is recorded."),
+    )  # fmt: skip
+
+
+def _run_locally(evaluation: Evaluation, protocol: Protocol) -> tuple[Requirement, ...]:
+    env = evaluation.environment
+    recipe = protocol.recipe
+    label = "A pinned run recipe exists"
+    if evaluation.origin == Origin.rewire_measurement and env is not None:
+        pinned = _req(
+            "recipe", label, "met",
+            f"Produced by `{env.command}` at commit {env.git_commit}, with package versions "
+            f"and seed {env.seed} recorded.",
+        )  # fmt: skip
+    elif recipe is not None:
+        pinned = _req(
+            "recipe", label, "unmet",
+            f"The protocol's recipe (`{recipe.command}`) reproduces the protocol; this "
+            "published result was not produced by it.",
+        )  # fmt: skip
+    else:
+        why = missing_text(protocol, "recipe")
+        note = f" ({why.long_label}: {why.note})" if why.note else ""
+        pinned = _req(
+            "recipe", label, "unmet", f"No runnable recipe is linked to the protocol{note}."
+        )
+    label = "Compute requirements are estimated"
+    if recipe is not None and recipe.estimated_minutes is not None:
+        compute = _req(
+            "compute", label, "met",
+            f"The recipe needs {recipe.hardware}, about {recipe.estimated_minutes:g} minutes.",
+        )  # fmt: skip
+    elif env is not None:
+        minutes = (env.ended_at - env.started_at).total_seconds() / 60
+        compute = _req(
+            "compute", label, "met",
+            f"The run used {env.gpu_count} × {env.gpu} for {minutes:.1f} minutes.",
+        )  # fmt: skip
+    else:
+        compute = _req("compute", label, "unmet", "No compute estimate is recorded.")
+    return pinned, compute
+
+
+def _validate(resource: bool, protocol: Protocol) -> tuple[Requirement, ...]:
+    if resource:
+        why = (
+            f"{protocol.metric.label} does not score held-out samples; an independent run "
+            "is a reproduction."
+        )
+        return (
+            _req("validation_data", "Independent validation data exist", "not_applicable", why),
+            _req("overlap", "Overlap with training data is checked", "not_applicable", why),
+        )
+    return (
+        _req("validation_data", "Independent validation data exist", "unmet",
+             "No exposure records show which data the model was trained on."),
+        _req("overlap", "Overlap with training data is checked", "unmet",
+             "Overlap between the dataset and the model's training data is not checked."),
+    )  # fmt: skip
+
+
+def _check(index: int, shared: tuple[Requirement, ...], own: tuple[Requirement, ...]) -> Check:
+    key, name, description = CHECKS[index]
+    requirements = shared + own
+    state: RequirementState
+    if any(r.state == "unmet" for r in requirements):
+        state = "unmet"
+    elif all(r.state == "not_applicable" for r in own):
+        state = "not_applicable"
+    else:
+        state = "met"
+    return Check(
+        key, name, description, state, CHECK_STATUS_LABELS[state],
+        "Verified" if state == "met" else "Not verified", requirements,
+    )  # fmt: skip
+
+
+def readiness(
+    evaluation: Evaluation,
+    catalogue: Catalogue,
+    artifact_hashes: Mapping[str, str | None],
+) -> Readiness:
+    """The four readiness checks of `evaluation`. `artifact_hashes` maps an artifact path
+    (relative to the repository root, as recorded) to the SHA-256 the builder computed
+    from the file, or None when it found no file."""
+    protocol = catalogue.get(evaluation.protocol, Protocol)
+    resource = is_resource_metric(protocol)
+    statuses = artifact_statuses(evaluation, artifact_hashes)
+    checksums = _checksums(statuses)
+    predictions, recomputed = _per_sample(resource, protocol)
+    meaning = _score_meaning(evaluation, protocol)
+    replay = (checksums, predictions, meaning, recomputed)
+    base = (checksums, predictions, meaning)
+    checks = (
+        _check(0, (), replay),
+        _check(1, replay, _investigate(resource)),
+        _check(2, base, _run_locally(evaluation, protocol)),
+        _check(3, base, _validate(resource, protocol)),
+    )
+    met = sum(c.met for c in checks)
+    if not statuses:
+        note = NO_MANIFEST
+    else:
+        matching = sum(s.state == "match" for s in statuses)
+        note = (
+            f"{matching} of {plural(len(statuses), 'artifact file')} match their recorded "
+            "SHA-256, hashed by the builder."
+        )
+    return Readiness(
+        evaluation_id=evaluation.id,
+        checks=checks,
+        met_count=met,
+        total=len(checks),
+        summary=f"{met} of {len(checks)} readiness checks met.",
+        artifacts=statuses,
+        artifact_note=note,
+    )

@@ -1,0 +1,434 @@
+"""Comparison tables and the rows of 'Exact evaluated configurations and original
+reported results'.
+
+A comparison table has one row per configuration and one column per protocol result
+column that holds any result. It is sorted by one column in the metric's direction
+(rows without a value in that column last); best in column ignores results that a flag
+takes out of comparisons and results that did not fit in memory. Display rounding
+never changes the stored value: each cell keeps the value, the printed value and its
+citation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from ..link import Catalogue
+from ..models import Configuration, Dataset, Evaluation, Protocol, Result
+from .concerns import Flag, excluded, flags_by_evaluation
+from .display import (
+    DIRECTION_LABELS,
+    NOT_REPORTED,
+    ORIGIN_LABELS,
+    OUT_OF_MEMORY,
+    CitationView,
+    cite,
+    column_header,
+    display_number,
+    missing_text,
+    plural,
+    review_label,
+)
+
+CellStatus = Literal["value", "not_reported", "out_of_memory"]
+Flags = Mapping[str, tuple[Flag, ...]]
+
+
+@dataclass(frozen=True)
+class TableColumn:
+    """A protocol result column shown in a comparison table."""
+
+    id: str
+    label: str
+    """The column's own label, e.g. a Figure 3 stage."""
+    header: str
+    """Metric label and column label: 'Peak memory (Training, ...)'."""
+    description: str | None
+    unit: str
+    direction: str
+    """'lower' or 'higher': which way is better."""
+    direction_label: str
+    """'lower is better' or 'higher is better'."""
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One configuration's result in one column."""
+
+    column_id: str
+    status: CellStatus
+    value: float | None
+    """The stored value, unrounded; None unless status is 'value'."""
+    display: str
+    """Rounded for display ('33.9'), 'Out of memory' or 'Not reported'."""
+    printed_value: str | None
+    """The value exactly as the source printed it."""
+    unit: str | None
+    citation: CitationView | None
+    evaluation_id: str | None
+    origin_label: str | None
+    excluded: bool
+    """True: a flag takes this result out of comparisons (it stays visible)."""
+    flag_labels: tuple[str, ...]
+    """Labels of the flags that concern this result."""
+    best: bool
+    """True: best in column among comparable results."""
+
+
+@dataclass(frozen=True)
+class TableRow:
+    """A configuration's results under the protocol."""
+
+    configuration_id: str
+    configuration_title: str
+    evaluation_ids: tuple[str, ...]
+    cells: tuple[Cell, ...]
+    """One per table column, in column order."""
+
+
+@dataclass(frozen=True)
+class ComparisonTable:
+    """A protocol's results, rows configurations, columns result columns."""
+
+    protocol_id: str
+    protocol_title: str
+    metric_label: str
+    unit: str
+    direction: str
+    dataset_ids: tuple[str, ...]
+    dataset_titles: tuple[str, ...]
+    columns: tuple[TableColumn, ...]
+    rows: tuple[TableRow, ...]
+    sort_column: str | None
+    """Id of the column the rows are sorted by; None when no column holds a result."""
+    sort_text: str
+    """'Sorted by Peak memory (...) (lower is better).' or '' without columns."""
+    evaluation_count: int
+    result_count: int
+    excluded_count: int
+    """Results that stay visible but leave comparisons."""
+    counts_text: str
+    """'4 recorded evaluations, 4 metric rows'."""
+    short_counts_text: str
+    """'4 evaluations · 4 results'."""
+
+
+def _cell(
+    evaluation: Evaluation,
+    result: Result,
+    found: tuple[Flag, ...],
+    catalogue: Catalogue,
+) -> Cell:
+    if result.status == "value" and result.value is not None:
+        status: CellStatus = "value"
+        display = display_number(result.value)
+    else:
+        status, display = "out_of_memory", OUT_OF_MEMORY
+    return Cell(
+        column_id=result.column,
+        status=status,
+        value=result.value,
+        display=display,
+        printed_value=result.printed_value,
+        unit=result.unit,
+        citation=cite(result.citation, catalogue) if result.citation else None,
+        evaluation_id=evaluation.id,
+        origin_label=ORIGIN_LABELS[evaluation.origin],
+        excluded=excluded(found, result.column),
+        flag_labels=tuple(f.label for f in found if f.affects(result.column)),
+        best=False,
+    )
+
+
+def _empty(column_id: str) -> Cell:
+    return Cell(
+        column_id,
+        "not_reported",
+        None,
+        NOT_REPORTED,
+        None,
+        None,
+        None,
+        None,
+        None,
+        False,
+        (),
+        False,
+    )
+
+
+def _select(
+    protocol: Protocol,
+    catalogue: Catalogue,
+    dataset_id: str | None,
+    evaluations: Iterable[Evaluation] | None,
+) -> list[Evaluation]:
+    chosen = catalogue.evaluations_of(protocol.id) if evaluations is None else list(evaluations)
+    chosen = [e for e in chosen if e.protocol == protocol.id]
+    if dataset_id is not None:
+        chosen = [e for e in chosen if e.dataset == dataset_id]
+    return sorted(chosen, key=lambda e: e.id)
+
+
+def comparison_table(
+    protocol: Protocol,
+    catalogue: Catalogue,
+    sort_by: str | None = None,
+    *,
+    dataset_id: str | None = None,
+    flags: Flags | None = None,
+    evaluations: Iterable[Evaluation] | None = None,
+) -> ComparisonTable:
+    """The comparison table of `protocol`'s evaluations (all, or those on `dataset_id`,
+    or the given `evaluations`), sorted by column `sort_by` (default: the first shown
+    column). `flags` (from `flags_by_evaluation`) avoids recomputing flags."""
+    chosen = _select(protocol, catalogue, dataset_id, evaluations)
+    if flags is None:
+        flags = flags_by_evaluation(catalogue, chosen)
+    used = {r.column for e in chosen for r in e.results}
+    columns = tuple(
+        TableColumn(
+            id=c.id,
+            label=c.label,
+            header=column_header(protocol.metric.label, c.label),
+            description=c.description,
+            unit=protocol.metric.unit,
+            direction=protocol.metric.direction,
+            direction_label=DIRECTION_LABELS[protocol.metric.direction],
+        )
+        for c in protocol.columns
+        if c.id in used
+    )
+    column_ids = [c.id for c in columns]
+    if sort_by is not None and sort_by not in column_ids:
+        raise ValueError(
+            f"cannot sort {protocol.id} by {sort_by!r}: shown columns are {column_ids}"
+        )
+    sort_column = sort_by or (column_ids[0] if column_ids else None)
+
+    # Group results into rows: one per configuration, a further row only when two
+    # evaluations of one configuration report the same column.
+    groups: dict[str, list[dict[str, Cell]]] = {}
+    evaluation_ids: dict[tuple[str, int], list[str]] = {}
+    result_count = 0
+    for evaluation in chosen:
+        found = flags.get(evaluation.id, ())
+        rows = groups.setdefault(evaluation.configuration, [])
+        columns_here = {r.column for r in evaluation.results}
+        index = next((i for i, row in enumerate(rows) if not columns_here & row.keys()), None)
+        if index is None:
+            rows.append({})
+            index = len(rows) - 1
+        for result in evaluation.results:
+            rows[index][result.column] = _cell(evaluation, result, found, catalogue)
+            result_count += 1
+        evaluation_ids.setdefault((evaluation.configuration, index), []).append(evaluation.id)
+
+    lower = protocol.metric.direction == "lower"
+    best: dict[str, float] = {}
+    for rows in groups.values():
+        for row in rows:
+            for column_id, cell in row.items():
+                if cell.status != "value" or cell.excluded or cell.value is None:
+                    continue
+                current = best.get(column_id)
+                if current is None or (cell.value < current if lower else cell.value > current):
+                    best[column_id] = cell.value
+
+    table_rows: list[TableRow] = []
+    for configuration_id, rows in groups.items():
+        configuration = catalogue.by_id.get(configuration_id)
+        title = (
+            configuration.title if isinstance(configuration, Configuration) else configuration_id
+        )
+        for index, row in enumerate(rows):
+            cells = []
+            for column_id in column_ids:
+                cell = row.get(column_id) or _empty(column_id)
+                if (
+                    cell.status == "value"
+                    and not cell.excluded
+                    and cell.value == best.get(column_id)
+                ):
+                    cell = replace(cell, best=True)
+                cells.append(cell)
+            table_rows.append(
+                TableRow(
+                    configuration_id,
+                    title,
+                    tuple(evaluation_ids[(configuration_id, index)]),
+                    tuple(cells),
+                )
+            )
+
+    if sort_column is not None:
+        position = column_ids.index(sort_column)
+
+        def key(row: TableRow) -> tuple[int, float, str, str]:
+            cell = row.cells[position]
+            if cell.status == "value" and cell.value is not None:
+                value = cell.value if lower else -cell.value
+                return (
+                    1 if cell.excluded else 0,
+                    value,
+                    row.configuration_title,
+                    row.configuration_id,
+                )
+            group = 2 if cell.status == "out_of_memory" else 3
+            return (group, 0.0, row.configuration_title, row.configuration_id)
+
+        table_rows.sort(key=key)
+    else:
+        table_rows.sort(key=lambda r: (r.configuration_title, r.configuration_id))
+
+    sort_text = ""
+    if sort_column is not None:
+        column = columns[column_ids.index(sort_column)]
+        sort_text = f"Sorted by {column.header} ({column.direction_label})."
+    dataset_ids = tuple(dict.fromkeys(e.dataset for e in chosen))
+    dataset_titles = tuple(_title(catalogue, d) for d in dataset_ids)
+    return ComparisonTable(
+        protocol_id=protocol.id,
+        protocol_title=protocol.title,
+        metric_label=protocol.metric.label,
+        unit=protocol.metric.unit,
+        direction=protocol.metric.direction,
+        dataset_ids=dataset_ids,
+        dataset_titles=dataset_titles,
+        columns=columns,
+        rows=tuple(table_rows),
+        sort_column=sort_column,
+        sort_text=sort_text,
+        evaluation_count=len(chosen),
+        result_count=result_count,
+        excluded_count=sum(c.excluded for r in table_rows for c in r.cells),
+        counts_text=f"{plural(len(chosen), 'recorded evaluation')}, "
+        f"{plural(result_count, 'metric row')}",
+        short_counts_text=f"{plural(len(chosen), 'evaluation')} · {plural(result_count, 'result')}",
+    )
+
+
+def _title(catalogue: Catalogue, record_id: str) -> str:
+    record = catalogue.by_id.get(record_id)
+    return record.title if record is not None else record_id
+
+
+@dataclass(frozen=True)
+class EvaluationRow:
+    """One result of one evaluation, with what a reader needs to judge it."""
+
+    evaluation_id: str
+    evaluation_title: str
+    configuration_id: str
+    configuration_title: str
+    protocol_id: str
+    protocol_title: str
+    dataset_id: str
+    dataset_title: str
+    column_id: str
+    column_header: str
+    status: CellStatus
+    value: float | None
+    display: str
+    """Rounded for display, or 'Out of memory'."""
+    printed_value: str | None
+    unit: str
+    """The result's unit, or why it is missing ('Not reported')."""
+    direction: str
+    """'lower' or 'higher' (the result's, else the protocol's)."""
+    uncertainty: str
+    """As reported, or 'Not reported by the source' (or another missing reason)."""
+    coverage: str
+    """'12 scored / 18 eligible', or 'Not reported scored / Not reported eligible'."""
+    aggregation: str
+    """The evaluation's aggregation, or why it is missing."""
+    origin: str
+    origin_label: str
+    review_label: str
+    """Record review: 'Source checked', 'Not reviewed', 'Disputed'."""
+    citation: CitationView | None
+    flags: tuple[Flag, ...]
+    """Flags that concern this result."""
+    excluded: bool
+    note: str | None
+
+
+def evaluation_rows(
+    evaluations: Iterable[Evaluation],
+    catalogue: Catalogue,
+    *,
+    flags: Flags | None = None,
+) -> tuple[EvaluationRow, ...]:
+    """Rows of the 'Exact evaluated configurations' table: evaluations sorted by id,
+    results in protocol column order."""
+    chosen = sorted(evaluations, key=lambda e: e.id)
+    if flags is None:
+        flags = flags_by_evaluation(catalogue, chosen)
+    out: list[EvaluationRow] = []
+    for evaluation in chosen:
+        protocol = catalogue.get(evaluation.protocol, Protocol)
+        order = {c.id: i for i, c in enumerate(protocol.columns)}
+        labels = {c.id: c.label for c in protocol.columns}
+        found = flags.get(evaluation.id, ())
+        dataset = catalogue.by_id.get(evaluation.dataset)
+        indexed = sorted(enumerate(evaluation.results), key=lambda p: order.get(p[1].column, 0))
+        for i, result in indexed:
+            out.append(
+                _evaluation_row(evaluation, i, result, protocol, labels, found, dataset, catalogue)
+            )
+    return tuple(out)
+
+
+def _evaluation_row(
+    evaluation: Evaluation,
+    i: int,
+    result: Result,
+    protocol: Protocol,
+    labels: dict[str, str],
+    found: tuple[Flag, ...],
+    dataset: object,
+    catalogue: Catalogue,
+) -> EvaluationRow:
+    if result.coverage is not None:
+        coverage = f"{result.coverage.scored} scored / {result.coverage.eligible} eligible"
+    else:
+        why = missing_text(evaluation, f"results.{i}.coverage").label
+        coverage = f"{why} scored / {why} eligible"
+    aggregation = evaluation.comparison.aggregation or (
+        missing_text(evaluation, "comparison.aggregation").label
+    )
+    configuration = catalogue.by_id.get(evaluation.configuration)
+    value_status: CellStatus = "value" if result.status == "value" else "out_of_memory"
+    return EvaluationRow(
+        evaluation_id=evaluation.id,
+        evaluation_title=evaluation.title,
+        configuration_id=evaluation.configuration,
+        configuration_title=configuration.title if configuration else evaluation.configuration,
+        protocol_id=protocol.id,
+        protocol_title=protocol.title,
+        dataset_id=evaluation.dataset,
+        dataset_title=dataset.title if isinstance(dataset, Dataset) else evaluation.dataset,
+        column_id=result.column,
+        column_header=column_header(
+            protocol.metric.label, labels.get(result.column, result.column)
+        ),
+        status=value_status,
+        value=result.value,
+        display=display_number(result.value) if result.value is not None else OUT_OF_MEMORY,
+        printed_value=result.printed_value,
+        unit=result.unit or missing_text(evaluation, f"results.{i}.unit").label,
+        direction=result.direction or protocol.metric.direction,
+        uncertainty=result.uncertainty
+        or missing_text(evaluation, f"results.{i}.uncertainty").long_label,
+        coverage=coverage,
+        aggregation=aggregation,
+        origin=evaluation.origin.value,
+        origin_label=ORIGIN_LABELS[evaluation.origin],
+        review_label=review_label(evaluation).capitalize(),
+        citation=cite(result.citation, catalogue) if result.citation else None,
+        flags=tuple(f for f in found if f.affects(result.column)),
+        excluded=excluded(found, result.column),
+        note=result.note,
+    )

@@ -1,0 +1,31 @@
+"""Tiny record sets named by scenario, under `tests/fixtures/<scenario>/records/`, read
+through the real loader (`validate.load_catalogue`).
+
+- seed_memory: the training peak-memory protocol of seed page 000 with its four
+  published evaluations (two columns of four hold results).
+- ia3_conflict: the IA3 run-time protocol of seed page 003, both evaluations carrying the
+  recorded source conflict; a question links to the protocol.
+- reproduction: a protocol with a tolerance, a published evaluation and a Rewire
+  measurement on an H200 that reproduces it (one column within tolerance, one beyond, one
+  out of memory), with a raw log artifact under `artifacts/`.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+from rewire_site.link import Catalogue
+from rewire_site.validate import load_catalogue
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+def scenario_root(name: str) -> Path:
+    return FIXTURES / name
+
+
+@cache
+def load_scenario(name: str) -> Catalogue:
+    catalogue, _ = load_catalogue(scenario_root(name))
+    return catalogue

@@ -1,0 +1,125 @@
+"""Concern flags (derive/concerns.py): recorded and computed."""
+
+from __future__ import annotations
+
+import pytest
+from scenarios import load_scenario
+
+from rewire_site.derive.concerns import accelerators, excluded, flags, flags_by_evaluation
+from rewire_site.link import Catalogue
+from rewire_site.models import Configuration, Evaluation, Protocol
+from rewire_site.models.common import Missing, MissingReason
+
+
+def _replace(catalogue: Catalogue, *records: object) -> Catalogue:
+    by_id = dict(catalogue.by_id)
+    for record in records:
+        by_id[record.id] = record  # type: ignore[attr-defined]
+    return Catalogue.from_records(by_id.values())
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("NVIDIA H100 (section 2.4); 'H100 94GB GPUs' (section 4)", {"H100"}),
+        ("one node of eight A100 GPUs", {"A100"}),
+        ("NVIDIA H200", {"H200"}),
+        ("one H100 or H200", {"H100", "H200"}),
+        ("NVIDIA L40S and a T4", {"L40S", "T4"}),
+        ("AMD MI300X", {"MI300X"}),
+        ("bf16 on a GPU, FP16 weights", set()),
+        (None, set()),
+    ],
+)
+def test_accelerator_names_are_normalised(text: str | None, names: set[str]) -> None:
+    assert accelerators(text) == names
+
+
+def test_recorded_conflict_is_shown_with_its_text_and_citations() -> None:
+    catalogue = load_scenario("ia3_conflict")
+    found = flags(catalogue.get("eval-nt-500m-ia3-runtime", Evaluation), catalogue)
+    assert len(found) == 1
+    flag = found[0]
+    assert flag.recorded and flag.excludes_from_comparisons
+    assert flag.label == "Evidence concern"
+    assert flag.text.startswith("Fine-tuning time conflicts within the article.")
+    assert flag.concern_id == "runtime-conflict"
+    assert flag.citations[0].locator.endswith("Discussion, paragraph 3")
+    assert excluded(found, "mean-run")
+
+
+def test_matching_hardware_raises_no_flag_and_differing_hardware_does() -> None:
+    catalogue = load_scenario("reproduction")
+    published = flags(catalogue.get("eval-nt-published", Evaluation), catalogue)
+    assert "hardware_differs" not in [f.kind for f in published]
+    measured = flags(catalogue.get("eval-nt-rewire", Evaluation), catalogue)
+    hardware = [f for f in measured if f.kind == "hardware_differs"]
+    assert len(hardware) == 1
+    assert "H200" in hardware[0].text and "H100" in hardware[0].text
+    assert hardware[0].excludes_from_comparisons and not hardware[0].recorded
+    assert excluded(measured, "checkpointing")
+
+
+def test_configuration_accelerator_is_compared_when_no_environment() -> None:
+    catalogue = load_scenario("seed_memory")
+    configuration = catalogue.get("config-nt-checkpointing", Configuration)
+    hardware = configuration.hardware.model_copy(update={"accelerator": "NVIDIA A100"})  # type: ignore[union-attr]
+    changed = _replace(catalogue, configuration.model_copy(update={"hardware": hardware}))
+    found = flags(changed.get("eval-nt-checkpointing", Evaluation), changed)
+    assert [f.kind for f in found if f.kind == "hardware_differs"] == ["hardware_differs"]
+
+
+def test_unstated_result_unit_is_flagged_and_leaves_comparisons() -> None:
+    catalogue = load_scenario("seed_memory")
+    evaluation = catalogue.get("eval-nt-checkpointing", Evaluation)
+    result = evaluation.results[0].model_copy(update={"unit": None})
+    missing = dict(evaluation.missing_metadata)
+    missing["results.0.unit"] = Missing(reason=MissingReason.unreported, note="Axis unlabelled")
+    changed = evaluation.model_copy(update={"results": [result], "missing_metadata": missing})
+    found = flags(changed, catalogue)
+    unit = [f for f in found if f.kind == "unit_unstated"]
+    assert len(unit) == 1
+    assert unit[0].columns == ("checkpointing",)
+    assert "Not reported by the source: Axis unlabelled" in unit[0].text
+    assert excluded(found, "checkpointing") and not excluded(found, "deepspeed")
+
+
+def test_length_unit_flag_until_a_setting_states_it() -> None:
+    catalogue = load_scenario("seed_memory")
+    evaluation = catalogue.get("eval-gena-checkpointing", Evaluation)
+    kinds = [f.kind for f in flags(evaluation, catalogue)]
+    assert kinds == ["length_unit_unstated"]
+    stated = evaluation.model_copy(update={"settings": {"length_unit": "nucleotides"}})
+    assert flags(stated, catalogue) == ()
+    unknown = evaluation.model_copy(update={"settings": {"length_unit": "unstated"}})
+    assert [f.kind for f in flags(unknown, catalogue)] == ["length_unit_unstated"]
+    # A protocol without a sequence length raises no such flag.
+    ia3 = load_scenario("ia3_conflict")
+    assert all(
+        f.kind != "length_unit_unstated" for e in ia3.of_kind(Evaluation) for f in flags(e, ia3)
+    )
+
+
+def test_reproduction_beyond_tolerance_is_flagged_per_column() -> None:
+    catalogue = load_scenario("reproduction")
+    found = flags(catalogue.get("eval-nt-rewire", Evaluation), catalogue)
+    off = [f for f in found if f.kind == "reproduction_disagrees"]
+    # checkpointing 31 vs 33.88 is within 10%; deepspeed 14 vs 11.49 is 21.8% off.
+    assert [f.columns for f in off] == [("deepspeed",)]
+    assert "measured 14, published 11.49" in off[0].text
+    assert "beyond the protocol's tolerance of ±10%" in off[0].text
+    assert not off[0].excludes_from_comparisons
+
+
+def test_no_tolerance_means_no_reproduction_flag() -> None:
+    catalogue = load_scenario("reproduction")
+    protocol = catalogue.get("repro-peak-memory", Protocol)
+    changed = _replace(catalogue, protocol.model_copy(update={"tolerance": None}))
+    found = flags(changed.get("eval-nt-rewire", Evaluation), changed)
+    assert "reproduction_disagrees" not in [f.kind for f in found]
+
+
+def test_flags_by_evaluation_covers_every_evaluation() -> None:
+    catalogue = load_scenario("seed_memory")
+    found = flags_by_evaluation(catalogue)
+    assert sorted(found) == [e.id for e in catalogue.of_kind(Evaluation)]

@@ -1,0 +1,187 @@
+"""Comparison tables and evaluation rows (derive/tables.py)."""
+
+from __future__ import annotations
+
+import pytest
+from scenarios import load_scenario
+
+from rewire_site.derive.concerns import flags_by_evaluation
+from rewire_site.derive.display import display_number
+from rewire_site.derive.tables import ComparisonTable, comparison_table, evaluation_rows
+from rewire_site.models import Evaluation, Protocol
+
+CHECKPOINTING = (
+    "Peak memory (Training, sequence length 1000, batch size 16, stage + Checkpointing "
+    "(FlashAttention and activation checkpointing))"
+)
+
+
+def _table(scenario: str, protocol_id: str, sort_by: str | None = None) -> ComparisonTable:
+    catalogue = load_scenario(scenario)
+    return comparison_table(catalogue.get(protocol_id, Protocol), catalogue, sort_by)
+
+
+def _grid(table: ComparisonTable) -> list[tuple[str, list[str]]]:
+    return [(r.configuration_id, [c.display for c in r.cells]) for r in table.rows]
+
+
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [
+        (33.88, "33.9"),
+        (1.18, "1.18"),
+        (20.0, "20"),
+        (11.49, "11.5"),
+        (2.49, "2.49"),
+        (0.0012345, "0.00123"),
+        (1234.5, "1234"),
+        (0.0, "0"),
+        (-2.5, "-2.5"),
+        (1.10, "1.1"),
+    ],
+)
+def test_display_number_rounds_to_three_significant_digits(value: float, shown: str) -> None:
+    assert display_number(value) == shown
+
+
+def test_seed_memory_table_reads_as_the_seed_page() -> None:
+    table = _table("seed_memory", "training-peak-memory")
+    # Only the two columns that hold results, in protocol order.
+    assert [c.id for c in table.columns] == ["checkpointing", "deepspeed"]
+    assert table.columns[0].header == CHECKPOINTING
+    assert table.sort_column == "checkpointing"
+    assert table.sort_text == f"Sorted by {CHECKPOINTING} (lower is better)."
+    assert _grid(table) == [
+        ("config-gena-checkpointing", ["1.18", "Not reported"]),
+        ("config-nt-checkpointing", ["33.9", "Not reported"]),
+        ("config-gena-deepspeed", ["Not reported", "2.49"]),
+        ("config-nt-deepspeed", ["Not reported", "11.5"]),
+    ]
+    best = [(r.configuration_id, c.column_id) for r in table.rows for c in r.cells if c.best]
+    assert best == [
+        ("config-gena-checkpointing", "checkpointing"),
+        ("config-gena-deepspeed", "deepspeed"),
+    ]
+    assert table.counts_text == "4 recorded evaluations, 4 metric rows"
+    assert table.short_counts_text == "4 evaluations · 4 results"
+    assert table.dataset_ids == ("synthetic-dna",)
+
+
+def test_cells_keep_the_stored_value_printed_value_and_citation() -> None:
+    table = _table("seed_memory", "training-peak-memory")
+    cell = table.rows[1].cells[0]
+    assert (cell.display, cell.value, cell.printed_value) == ("33.9", 33.88, "33.88")
+    assert cell.citation is not None
+    assert cell.citation.quote == "the NT 2.5B checkpoint (33.88 → 11.49 GB)"
+    assert cell.citation.source_id == "saadat-fellay-2026"
+    assert cell.evaluation_id == "eval-nt-checkpointing"
+    assert cell.origin_label == "Independent external evaluation"
+    empty = table.rows[0].cells[1]
+    assert (empty.status, empty.value, empty.citation, empty.best) == (
+        "not_reported",
+        None,
+        None,
+        False,
+    )
+
+
+def test_sort_by_another_column_puts_rows_without_a_value_last() -> None:
+    table = _table("seed_memory", "training-peak-memory", sort_by="deepspeed")
+    assert [r.configuration_id for r in table.rows] == [
+        "config-gena-deepspeed",
+        "config-nt-deepspeed",
+        "config-gena-checkpointing",
+        "config-nt-checkpointing",
+    ]
+    assert table.sort_text.startswith(
+        "Sorted by Peak memory (Training, sequence length 1000, batch size 16, stage + DeepSpeed"
+    )
+
+
+def test_sorting_follows_the_metric_direction() -> None:
+    catalogue = load_scenario("seed_memory")
+    protocol = catalogue.get("training-peak-memory", Protocol)
+    metric = protocol.metric.model_copy(update={"direction": "higher"})
+    higher = protocol.model_copy(update={"metric": metric})
+    table = comparison_table(higher, catalogue)
+    assert [r.configuration_id for r in table.rows][:2] == [
+        "config-nt-checkpointing",
+        "config-gena-checkpointing",
+    ]
+    assert table.rows[0].cells[0].best and not table.rows[1].cells[0].best
+    assert table.sort_text.endswith("(higher is better).")
+
+
+def test_unknown_sort_column_is_an_error_naming_the_shown_columns() -> None:
+    with pytest.raises(ValueError, match=r"baseline.*checkpointing"):
+        _table("seed_memory", "training-peak-memory", sort_by="baseline")
+
+
+def test_recorded_conflict_keeps_results_visible_but_out_of_best_in_column() -> None:
+    table = _table("ia3_conflict", "nt-ia3-runtime")
+    assert _grid(table) == [("config-nt-500m-ia3", ["20"]), ("config-nt-2-5b-ia3", ["50"])]
+    cells = [r.cells[0] for r in table.rows]
+    assert all(c.excluded and not c.best for c in cells)
+    assert all(c.flag_labels == ("Evidence concern",) for c in cells)
+    assert table.excluded_count == 2
+
+
+def test_out_of_memory_and_flagged_measurement_never_best() -> None:
+    table = _table("reproduction", "repro-peak-memory", sort_by="checkpointing")
+    # The H200 measurement leaves comparisons (hardware differs), so the published
+    # value is best although the measurement is lower.
+    assert _grid(table) == [
+        ("config-nt-published", ["Not reported", "33.9", "11.5"]),
+        ("config-nt-rewire", ["Out of memory", "31", "14"]),
+    ]
+    published, measured = table.rows
+    assert [c.best for c in published.cells] == [False, True, True]
+    assert [c.best for c in measured.cells] == [False, False, False]
+    assert measured.cells[0].status == "out_of_memory"
+    assert table.result_count == 5
+
+
+def test_two_evaluations_of_one_configuration_and_column_get_two_rows() -> None:
+    catalogue = load_scenario("seed_memory")
+    original = catalogue.get("eval-nt-checkpointing", Evaluation)
+    copy = original.model_copy(update={"id": "eval-nt-checkpointing-again"})
+    protocol = catalogue.get("training-peak-memory", Protocol)
+    table = comparison_table(
+        protocol, catalogue, evaluations=[*catalogue.evaluations_of(protocol.id), copy]
+    )
+    rows = [r for r in table.rows if r.configuration_id == "config-nt-checkpointing"]
+    assert [r.evaluation_ids for r in rows] == [
+        ("eval-nt-checkpointing",),
+        ("eval-nt-checkpointing-again",),
+    ]
+    assert table.counts_text == "5 recorded evaluations, 5 metric rows"
+
+
+def test_evaluation_rows_for_the_ia3_protocol() -> None:
+    catalogue = load_scenario("ia3_conflict")
+    found = flags_by_evaluation(catalogue)
+    rows = evaluation_rows(catalogue.evaluations_of("nt-ia3-runtime"), catalogue, flags=found)
+    assert [r.evaluation_id for r in rows] == [
+        "eval-nt-2-5b-ia3-runtime",
+        "eval-nt-500m-ia3-runtime",
+    ]
+    row = rows[0]
+    assert (row.display, row.unit, row.direction) == ("50", "minute", "lower")
+    assert row.column_header == "Runtime (Mean wall time per IA3 fine-tuning run)"
+    assert row.uncertainty == "Not reported by the source"
+    assert row.coverage == "Not reported scored / Not reported eligible"
+    assert row.aggregation == "Not reported"
+    assert row.origin_label == "Author-reported evaluation"
+    assert row.review_label == "Source checked"
+    assert row.excluded and [f.label for f in row.flags] == ["Evidence concern"]
+
+
+def test_evaluation_rows_follow_protocol_column_order() -> None:
+    catalogue = load_scenario("reproduction")
+    rows = evaluation_rows([catalogue.get("eval-nt-rewire", Evaluation)], catalogue)
+    assert [(r.column_id, r.display) for r in rows] == [
+        ("baseline", "Out of memory"),
+        ("checkpointing", "31"),
+        ("deepspeed", "14"),
+    ]
+    assert rows[1].uncertainty == "Not yet established by Rewire"
