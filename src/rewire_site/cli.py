@@ -40,8 +40,10 @@ def _main(
 def _register_editor_commands() -> None:
     """`rewire new` (record skeleton) and `rewire serve` (local preview)."""
     from .new import new_command
+    from .serve import serve_command
 
     app.command("new")(new_command)
+    app.command("serve")(serve_command)
 
 
 _register_editor_commands()

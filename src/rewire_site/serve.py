@@ -1,0 +1,229 @@
+"""`rewire serve`: build the site, serve it on 127.0.0.1, rebuild when records or
+templates change.
+
+The server is the standard library's `http.server` (threaded), serving the site folder
+by path on every request, so the atomic swap of a rebuild (write.py) is picked up at the
+next request. Changes are watched with `watchfiles` when it is installed, else by polling
+modification times. A failed rebuild prints its problems and keeps serving the last good
+site (the build never touches the folder it failed to replace).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from .config import RECORDS_DIR, SITE_DIR, TEMPLATES_DIR, find_root
+from .problems import RecordsInvalid
+
+Builder = Callable[[], None]
+"""Builds the site into its folder; raises on failure (RecordsInvalid with problems)."""
+Log = Callable[[str], None]
+
+POLL_SECONDS = 0.3
+SETTLE_SECONDS = 0.15
+"""After a change is seen, wait until the files stop changing for this long."""
+
+Snapshot = dict[str, tuple[int, int]]
+
+
+def snapshot(folders: Iterable[Path]) -> Snapshot:
+    """(mtime in ns, size) of every file under `folders`, by path."""
+    state: Snapshot = {}
+    for folder in folders:
+        if not folder.is_dir():
+            continue
+        for path in sorted(folder.rglob("*")):
+            with contextlib.suppress(FileNotFoundError):
+                if path.is_file():
+                    stat = path.stat()
+                    state[str(path)] = (stat.st_mtime_ns, stat.st_size)
+    return state
+
+
+def poll_changes(folders: list[Path], stop: threading.Event) -> Iterator[set[str]]:
+    """Yield the set of changed paths each time files under `folders` change."""
+    before = snapshot(folders)
+    while not stop.wait(POLL_SECONDS):
+        now = snapshot(folders)
+        if now == before:
+            continue
+        while not stop.wait(SETTLE_SECONDS):  # let an editor finish writing
+            settled = snapshot(folders)
+            if settled == now:
+                break
+            now = settled
+        changed = {p for p in before.keys() | now.keys() if before.get(p) != now.get(p)}
+        before = now
+        yield changed
+
+
+def watchfiles_changes(folders: list[Path], stop: threading.Event) -> Iterator[set[str]]:
+    """Like `poll_changes`, through watchfiles (inotify and friends)."""
+    import watchfiles
+
+    existing = [str(f) for f in folders if f.is_dir()]
+    for changes in watchfiles.watch(*existing, stop_event=stop, debounce=200, step=50):
+        yield {path for _, path in changes}
+
+
+def have_watchfiles() -> bool:
+    try:
+        import watchfiles  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+class _Handler(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:  # quiet: the log is rebuilds
+        pass
+
+
+class Preview:
+    """A running preview: server thread + watcher thread. `start()`, then `stop()`."""
+
+    def __init__(
+        self,
+        site_dir: Path,
+        watched: list[Path],
+        builder: Builder,
+        port: int = 8000,
+        poll: bool | None = None,
+        log: Log = print,
+    ) -> None:
+        self.site_dir = site_dir
+        self.watched = watched
+        self.builder = builder
+        self.log = log
+        self.poll = (not have_watchfiles()) if poll is None else poll
+        self.builds = 0
+        """Successful builds so far (the first included)."""
+        self.failures = 0
+        self.rebuilt = threading.Condition()
+        self._stop = threading.Event()
+        handler = functools.partial(_Handler, directory=str(site_dir))
+        self.server = ThreadingHTTPServer(("127.0.0.1", port), handler)
+        self.server.daemon_threads = True
+        self._threads: list[threading.Thread] = []
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server.server_address[1]}/"
+
+    def build(self) -> bool:
+        """Build once; on failure print the problems and keep the last good site."""
+        started = time.perf_counter()
+        try:
+            self.builder()
+        except RecordsInvalid as exc:
+            self._failed(str(exc), [str(p) for p in exc.problems])
+            return False
+        except Exception as exc:  # a template error must not stop the preview
+            self._failed(f"{type(exc).__name__}: {exc}", [])
+            return False
+        with self.rebuilt:
+            self.builds += 1
+            self.rebuilt.notify_all()
+        self.log(f"built in {time.perf_counter() - started:.2f} s; serving {self.url}")
+        return True
+
+    def _failed(self, headline: str, lines: list[str]) -> None:
+        self.log(f"build failed: {headline}; still serving the last good site")
+        for line in lines:
+            self.log(f"  {line}")
+        with self.rebuilt:
+            self.failures += 1
+            self.rebuilt.notify_all()
+
+    def _watch(self) -> None:
+        changes = poll_changes if self.poll else watchfiles_changes
+        for changed in changes(self.watched, self._stop):
+            names = ", ".join(sorted(Path(p).name for p in changed)[:5])
+            self.log(f"changed: {names}; rebuilding")
+            self.build()
+
+    def start(self) -> None:
+        """Serve and watch in background threads (the first build is the caller's)."""
+        for target in (self.server.serve_forever, self._watch):
+            thread = threading.Thread(target=target, daemon=True)
+            thread.start()
+            self._threads.append(thread)
+
+    def wait_for(self, builds: int = 0, failures: int = 0, timeout: float = 30.0) -> bool:
+        """Wait until at least `builds` successes and `failures` failures happened."""
+        with self.rebuilt:
+            return self.rebuilt.wait_for(
+                lambda: self.builds >= builds and self.failures >= failures, timeout
+            )
+
+    def stop(self) -> None:
+        self._stop.set()
+        self.server.shutdown()
+        self.server.server_close()
+        for thread in self._threads:
+            thread.join(timeout=5)
+
+
+def site_builder(root: Path, records: Path, site_dir: Path) -> Builder:
+    """The real build (build.py), as a zero-argument function."""
+
+    def build() -> None:
+        from .build import build_site
+
+        build_site(root, site_dir, records_dir=records)
+
+    return build
+
+
+def serve_command(
+    port: int = typer.Option(8000, "--port", help="Port on 127.0.0.1."),
+    records: Path | None = typer.Option(  # noqa: B008 - typer declares options as defaults
+        None, "--records", help="Records folder (default: records/ of the project)."
+    ),
+    root: Path | None = typer.Option(  # noqa: B008
+        None, "--root", help="Project root (default: found from the current folder)."
+    ),
+    poll: bool = typer.Option(False, "--poll", help="Poll modification times (no watchfiles)."),
+) -> None:
+    """Build the site, serve it on 127.0.0.1 and rebuild when a record or template changes."""
+    project = (root or find_root()).resolve()
+    records_dir = (records or project / RECORDS_DIR).resolve()
+    site_dir = project / SITE_DIR
+    watched = [records_dir, project / TEMPLATES_DIR]
+    preview = Preview(
+        site_dir, watched, site_builder(project, records_dir, site_dir), port, poll or None
+    )
+    if not preview.build() and not site_dir.is_dir():
+        typer.echo("no site to serve: fix the problems above and run again", err=True)
+        preview.server.server_close()
+        raise typer.Exit(1)
+    preview.start()
+    how = "polling" if preview.poll else "watchfiles"
+    typer.echo(f"serving {site_dir} at {preview.url} ({how}); Ctrl-C stops")
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        typer.echo("stopping")
+    finally:
+        preview.stop()
+
+
+__all__ = [
+    "Preview",
+    "have_watchfiles",
+    "poll_changes",
+    "serve_command",
+    "site_builder",
+    "snapshot",
+    "watchfiles_changes",
+]
