@@ -1,0 +1,633 @@
+"""One typed context per page type, built from the records and the derived facts.
+
+Templates receive one of these as `page` and only display it. Every link in a context is
+relative to the site root; templates prefix `page.root`. Builders take the catalogue and
+`SiteFacts` (what the derive stage computed once for the whole build) and do no scan of
+the whole catalogue per page.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TypedDict
+
+from .derive.concerns import Flag
+from .derive.display import (
+    ORIGIN_COUNT_LABELS,
+    ORIGIN_LABELS,
+    display_number,
+    missing_text,
+    review_label,
+)
+from .derive.evidence import EvidenceTable, SourceList, evidence_table, iso_utc, sources_of
+from .derive.readiness import Readiness, readiness
+from .derive.reproduction import (
+    Reproduction,
+    protocol_reproductions,
+    reproduction,
+    reproductions_of,
+)
+from .derive.tables import comparison_table, evaluation_rows
+from .link import Catalogue
+from .metadata import MetaItem, technical_metadata
+from .models import (
+    Configuration,
+    Dataset,
+    Evaluation,
+    ModelFamily,
+    Origin,
+    Protocol,
+    Question,
+    RecordBase,
+    Source,
+)
+from .sections import (
+    ComparisonView,
+    Facet,
+    FacetOption,
+    Link,
+    ResultsTable,
+    comparison_view,
+    correction_url,
+    results_table,
+)
+from .urls import KIND_LABELS, api_path, filter_path, kind_of, record_path, root_of, sorted_path
+
+FACETS: tuple[tuple[str, str], ...] = (
+    ("model", "Tested model or method"),
+    ("protocol", "Protocol"),
+    ("dataset", "Dataset"),
+    ("setup", "Evaluation setup"),
+    ("metric", "Metric"),
+    ("origin", "Evidence origin"),
+)
+"""Filter facets, in form order: key and label."""
+
+
+@dataclass(frozen=True)
+class SiteFacts:
+    """What the derive stage computed once for the whole build."""
+
+    release_id: str
+    flags: Mapping[str, tuple[Flag, ...]]
+    """Evaluation id -> concern flags."""
+    artifact_hashes: Mapping[str, str | None]
+    """Artifact path -> SHA-256 the builder computed (None: no file found)."""
+    facet_index: Mapping[str, Mapping[str, tuple[str, ...]]]
+    """Facet key -> evaluation id -> value tokens."""
+    facet_labels: Mapping[str, Mapping[str, str]]
+    """Facet key -> value token -> label shown to readers."""
+    downloads: tuple[Link, ...]
+    """The release's CSV downloads, in display order."""
+    release_download: Link
+    """The release and checksums CSV."""
+
+
+# ----------------------------------------------------------------- contexts
+
+
+@dataclass(frozen=True)
+class Page:
+    template: str
+    path: str
+    """Output path under the site root, e.g. 'protocols/<id>/index.html'."""
+    root: str
+    """Relative prefix back to the site root: '' or '../../'."""
+    title: str
+    description: str
+    release_id: str
+    nav: str
+    """Navigation item marked current: 'home', 'search', 'downloads' or ''."""
+
+
+@dataclass(frozen=True)
+class RecordPage(Page):
+    kind: str
+    kind_label: str
+    record_id: str
+    summary: str
+    """Markdown."""
+    review_label: str
+    """'source checked', 'not reviewed', 'disputed'."""
+    limitations: tuple[str, ...]
+    evidence: EvidenceTable
+    sources: SourceList
+    metadata: tuple[MetaItem, ...]
+    related: tuple[RelatedLink, ...]
+    correction_url: str
+    api_href: str
+    downloads: tuple[Link, ...]
+    release_download: Link
+
+
+@dataclass(frozen=True)
+class RelatedLink:
+    relation: str
+    """'uses data', 'assessment', 'configuration of', 'system', 'assessed by', ..."""
+    text: str
+    href: str
+
+
+@dataclass(frozen=True)
+class Fact:
+    """A labelled value; `missing` when the value is a missing-metadata text."""
+
+    label: str
+    value: str
+    missing: bool = False
+    markdown: bool = False
+
+
+@dataclass(frozen=True)
+class ProtocolPage(RecordPage):
+    protocol: Protocol
+    comparison: ComparisonView
+    results: ResultsTable
+    facts: tuple[Fact, ...]
+    datasets: tuple[Link, ...]
+    recipe_missing: str
+    """Why there is no recipe ('' when there is one)."""
+    origin_counts: tuple[Fact, ...]
+    questions: tuple[Link, ...]
+    evaluations: tuple[Link, ...]
+    recipe_minutes: str
+    reproductions: tuple[Reproduction, ...]
+
+
+@dataclass(frozen=True)
+class SortedPage(Page):
+    """A protocol's comparison table pre-sorted by one column (sorting without JS)."""
+
+    protocol_title: str
+    protocol_href: str
+    comparison: ComparisonView
+
+
+@dataclass(frozen=True)
+class EvaluationPage(RecordPage):
+    evaluation: Evaluation
+    status_line: str
+    """'Published result; transcribed, not reproduced.' or what a measurement is."""
+    results: ResultsTable
+    flags: tuple[Flag, ...]
+    readiness: Readiness
+    procedure: tuple[Fact, ...]
+    conditions_unreported: bool
+    """True when a comparison condition is missing (automatic comparison is blocked)."""
+    configuration: Link
+    protocol: Link
+    dataset: Link
+    reproduction_facts: tuple[Fact, ...]
+    recipe_command: str | None
+    recipe_missing: str
+    environment: tuple[Fact, ...]
+    reproductions: tuple[Reproduction, ...]
+    """The measurement's reproduction, or the reproductions of this published result."""
+
+
+@dataclass(frozen=True)
+class ConfigurationPage(RecordPage):
+    configuration: Configuration
+    results: ResultsTable
+    family: Link
+    facts: tuple[Fact, ...]
+
+
+@dataclass(frozen=True)
+class DatasetPage(RecordPage):
+    dataset: Dataset
+    results: ResultsTable
+    facts: tuple[Fact, ...]
+    protocols: tuple[Link, ...]
+
+
+@dataclass(frozen=True)
+class FamilyPage(RecordPage):
+    family: ModelFamily
+    results: ResultsTable
+    facts: tuple[Fact, ...]
+    configurations: tuple[Link, ...]
+    papers: tuple[Link, ...]
+
+
+@dataclass(frozen=True)
+class SourcePage(RecordPage):
+    source: Source
+    facts: tuple[Fact, ...]
+    citing: tuple[Link, ...]
+
+
+@dataclass(frozen=True)
+class QuestionPage(RecordPage):
+    question: Question
+    results: ResultsTable
+    protocols: tuple[Link, ...]
+
+
+# ----------------------------------------------------------------- helpers
+
+
+def _value(record: RecordBase, path: str, value: object | None) -> Fact:
+    label = path.rsplit(".", 1)[-1].replace("_", " ")
+    if value is None:
+        return Fact(label, missing_text(record, path).label, missing=True)
+    return Fact(label, str(value))
+
+
+def _facets(facts: SiteFacts, evaluation_ids: list[str]) -> tuple[Facet, ...]:
+    """Filter facets of a page: the values its evaluations have, with counts."""
+    out = []
+    for key, label in FACETS:
+        index = facts.facet_index.get(key, {})
+        counts: dict[str, int] = {}
+        for evaluation_id in evaluation_ids:
+            for token in index.get(evaluation_id, ()):
+                counts[token] = counts.get(token, 0) + 1
+        labels = facts.facet_labels.get(key, {})
+        options = tuple(
+            FacetOption(token, labels.get(token, token), n, filter_path(key, token))
+            for token, n in sorted(counts.items(), key=lambda p: (labels.get(p[0], p[0]), p[0]))
+        )
+        out.append(Facet(key, label, options))
+    return tuple(out)
+
+
+def _results(
+    table_id: str, caption: str, evaluations: list[Evaluation], catalogue: Catalogue,
+    facts: SiteFacts,
+) -> ResultsTable:  # fmt: skip
+    rows = evaluation_rows(evaluations, catalogue, flags=facts.flags)
+    ids = sorted({e.id for e in evaluations})
+    return results_table(table_id, caption, rows, _facets(facts, ids), facts.facet_index)
+
+
+def _link(catalogue: Catalogue, record_id: str) -> Link:
+    record = catalogue.by_id[record_id]
+    return Link(record.title, record_path(kind_of(record), record_id))
+
+
+class _Common(TypedDict):
+    template: str
+    path: str
+    root: str
+    title: str
+    description: str
+    release_id: str
+    nav: str
+    kind: str
+    kind_label: str
+    record_id: str
+    summary: str
+    review_label: str
+    limitations: tuple[str, ...]
+    evidence: EvidenceTable
+    sources: SourceList
+    metadata: tuple[MetaItem, ...]
+    related: tuple[RelatedLink, ...]
+    correction_url: str
+    api_href: str
+    downloads: tuple[Link, ...]
+    release_download: Link
+
+
+def _evaluations(catalogue: Catalogue, record_id: str) -> list[Evaluation]:
+    """Evaluations that refer to `record_id`, sorted by id."""
+    return [e for e in catalogue.referring(record_id, Evaluation) if isinstance(e, Evaluation)]
+
+
+def _common(
+    record: RecordBase, catalogue: Catalogue, facts: SiteFacts, template: str,
+    related: tuple[RelatedLink, ...],
+) -> _Common:  # fmt: skip
+    kind = kind_of(record)
+    path = record_path(kind, record.id)
+    return _Common(
+        {
+            "template": template,
+            "path": path,
+            "root": root_of(path),
+            "title": record.title,
+            "description": record.summary,
+            "release_id": facts.release_id,
+            "nav": "",
+            "kind": kind,
+            "kind_label": KIND_LABELS[kind],
+            "record_id": record.id,
+            "summary": record.summary,
+            "review_label": review_label(record),
+            "limitations": tuple(record.limitations),
+            "evidence": evidence_table(record, catalogue),
+            "sources": sources_of(record, catalogue),
+            "metadata": technical_metadata(record),
+            "related": related,
+            "correction_url": correction_url(record),
+            "api_href": api_path(kind, record.id),
+            "downloads": facts.downloads,
+            "release_download": facts.release_download,
+        }
+    )
+
+
+# ----------------------------------------------------------------- builders
+
+
+def protocol_page(
+    protocol: Protocol, catalogue: Catalogue, facts: SiteFacts,
+    related: tuple[RelatedLink, ...],
+) -> ProtocolPage:  # fmt: skip
+    evaluations = catalogue.evaluations_of(protocol.id)
+    flags = {e.id: facts.flags.get(e.id, ()) for e in evaluations}
+    table = comparison_table(protocol, catalogue, flags=flags, evaluations=evaluations)
+    origins: dict[Origin, int] = {}
+    for evaluation in evaluations:
+        origins[evaluation.origin] = origins.get(evaluation.origin, 0) + 1
+    origin_counts = tuple(
+        Fact(ORIGIN_COUNT_LABELS[o], str(origins[o])) for o in Origin if o in origins
+    )
+    recipe_missing = ""
+    if protocol.recipe is None:
+        why = missing_text(protocol, "recipe")
+        recipe_missing = f"{why.long_label}{': ' + why.note if why.note else ''}"
+    page_facts = (
+        Fact("measurement", protocol.measurement, markdown=True),
+        Fact("metric", f"{protocol.metric.label} ({protocol.metric.id})"),
+        Fact("unit", protocol.metric.unit),
+        Fact("direction", f"{protocol.metric.direction} is better"),
+        _value(protocol, "metric_definition", protocol.metric_definition),
+        _value(protocol, "hardware", protocol.hardware),
+        Fact("version", protocol.version),
+        _value(protocol, "replicates", protocol.replicates),
+        Fact(
+            "tolerance",
+            f"±{protocol.tolerance:.0%}" if protocol.tolerance is not None else "Not set",
+            missing=protocol.tolerance is None,
+        ),
+        Fact("source locator", protocol.source_locator),
+    )
+    return ProtocolPage(
+        **_common(protocol, catalogue, facts, "protocol.html", related),
+        protocol=protocol,
+        comparison=comparison_view(table, facts.facet_index),
+        results=_results("result-rows", "Exact evaluated configurations and original reported "
+                         "results", evaluations, catalogue, facts),
+        facts=page_facts,
+        datasets=tuple(_link(catalogue, d) for d in protocol.datasets),
+        recipe_missing=recipe_missing,
+        origin_counts=origin_counts,
+        questions=tuple(_link(catalogue, q.id) for q in catalogue.referring(protocol.id, Question)),
+        evaluations=tuple(_link(catalogue, e.id) for e in evaluations),
+        reproductions=protocol_reproductions(protocol, catalogue),
+        recipe_minutes=(
+            display_number(protocol.recipe.estimated_minutes)
+            if protocol.recipe is not None and protocol.recipe.estimated_minutes is not None
+            else ""
+        ),
+    )  # fmt: skip
+
+
+def sorted_pages(protocol: Protocol, catalogue: Catalogue, facts: SiteFacts) -> list[SortedPage]:
+    """The comparison table of `protocol` sorted by each shown column in turn."""
+    evaluations = catalogue.evaluations_of(protocol.id)
+    flags = {e.id: facts.flags.get(e.id, ()) for e in evaluations}
+    first = comparison_table(protocol, catalogue, flags=flags, evaluations=evaluations)
+    pages = []
+    for column in first.columns:
+        table = comparison_table(
+            protocol, catalogue, column.id, flags=flags, evaluations=evaluations
+        )
+        path = sorted_path(protocol.id, column.id)
+        pages.append(
+            SortedPage(
+                template="protocol_sorted.html",
+                path=path,
+                root=root_of(path),
+                title=f"{protocol.title}: sorted by {column.header}",
+                description=table.sort_text,
+                release_id=facts.release_id,
+                nav="",
+                protocol_title=protocol.title,
+                protocol_href=record_path("protocol", protocol.id),
+                comparison=comparison_view(table, facts.facet_index),
+            )
+        )
+    return pages
+
+
+STATUS_LINES = {
+    Origin.author_reported: "Published result; transcribed, not reproduced.",
+    Origin.independent_paper: "Published result; transcribed, not reproduced.",
+    Origin.rewire_measurement: "Rewire measurement; run by Rewire, not transcribed.",
+}
+
+COMPARISON_FIELDS = (
+    "split", "population", "inputs", "adaptation", "aggregation", "budget",
+    "dataset_version", "metric_implementation",
+)  # fmt: skip
+
+
+def evaluation_page(
+    evaluation: Evaluation, catalogue: Catalogue, facts: SiteFacts,
+    related: tuple[RelatedLink, ...],
+) -> EvaluationPage:  # fmt: skip
+    protocol = catalogue.get(evaluation.protocol, Protocol)
+    procedure = [
+        Fact("origin", ORIGIN_LABELS[evaluation.origin]),
+        Fact("version", evaluation.version),
+    ]
+    unreported = False
+    for name in COMPARISON_FIELDS:
+        value = getattr(evaluation.comparison, name)
+        fact = _value(evaluation, f"comparison.{name}", value)
+        unreported = unreported or fact.missing
+        procedure.append(fact)
+    procedure.insert(8, Fact("protocol id", evaluation.protocol))
+    recipe_missing = ""
+    if protocol.recipe is None:
+        why = missing_text(protocol, "recipe")
+        recipe_missing = f"{why.long_label}{': ' + why.note if why.note else ''}"
+    environment: tuple[Fact, ...] = ()
+    env = evaluation.environment
+    if env is not None:
+        packages = "; ".join(f"{k} {v}" for k, v in sorted(env.packages.items()))
+        environment = (
+            Fact("GPU", f"{env.gpu_count} × {env.gpu} ({env.gpu_memory_gb:g} GB)"),
+            Fact("driver", env.driver),
+            Fact("CUDA", env.cuda),
+            Fact("Python", env.python),
+            Fact("packages", packages),
+            Fact("attention backend", env.attention_backend or "Not recorded",
+                 missing=env.attention_backend is None),
+            Fact("host CPU", env.host_cpu),
+            Fact("git commit", env.git_commit),
+            Fact("command", env.command),
+            Fact("seed", str(env.seed)),
+            Fact("started at", env.started_at.isoformat()),
+            Fact("ended at", env.ended_at.isoformat()),
+        )  # fmt: skip
+    return EvaluationPage(
+        **_common(evaluation, catalogue, facts, "evaluation.html", related),
+        evaluation=evaluation,
+        status_line=STATUS_LINES[evaluation.origin],
+        results=_results("result-rows", "Exact evaluated configurations and original reported "
+                         "results", [evaluation], catalogue, facts),
+        flags=facts.flags.get(evaluation.id, ()),
+        readiness=readiness(evaluation, catalogue, facts.artifact_hashes),
+        procedure=tuple(procedure),
+        conditions_unreported=unreported,
+        configuration=_link(catalogue, evaluation.configuration),
+        protocol=_link(catalogue, evaluation.protocol),
+        dataset=_link(catalogue, evaluation.dataset),
+        reproduction_facts=(
+            _value(evaluation, "comparison.split", evaluation.comparison.split),
+            _value(evaluation, "comparison.adaptation", evaluation.comparison.adaptation),
+            Fact("scoring implementation", _value(
+                evaluation, "comparison.metric_implementation",
+                evaluation.comparison.metric_implementation).value),
+        ),
+        recipe_command=protocol.recipe.command if protocol.recipe else None,
+        recipe_missing=recipe_missing,
+        environment=environment,
+        reproductions=(
+            (made,)
+            if (made := reproduction(evaluation, catalogue)) is not None
+            else reproductions_of(evaluation, catalogue)
+        ),
+    )  # fmt: skip
+
+
+def configuration_page(
+    configuration: Configuration, catalogue: Catalogue, facts: SiteFacts,
+    related: tuple[RelatedLink, ...],
+) -> ConfigurationPage:  # fmt: skip
+    evaluations = _evaluations(catalogue, configuration.id)
+    c = configuration
+    hardware = c.hardware.description if c.hardware is not None else None
+    page_facts = (
+        Fact("reported name", c.reported_name),
+        Fact("method types", "; ".join(c.method_types)),
+        Fact("parameters", c.parameters or "Not stated", missing=c.parameters is None),
+        _value(c, "checkpoint", c.checkpoint),
+        _value(c, "version", c.version),
+        _value(c, "hardware", hardware),
+        Fact("fine tuning", c.fine_tuning, markdown=True) if c.fine_tuning is not None
+        else _value(c, "fine_tuning", None),
+        _value(c, "training_setting", c.training_setting),
+        *(Fact(f"setting: {k.replace('_', ' ')}", v) for k, v in sorted(c.settings.items())),
+        *((Fact("provenance note", c.provenance_note),) if c.provenance_note else ()),
+    )  # fmt: skip
+    return ConfigurationPage(
+        **_common(c, catalogue, facts, "configuration.html", related),
+        configuration=c,
+        results=_results("result-rows", "Evaluations of this configuration and their original "
+                         "reported results", evaluations, catalogue, facts),
+        family=_link(catalogue, c.family),
+        facts=page_facts,
+    )  # fmt: skip
+
+
+def dataset_page(
+    dataset: Dataset, catalogue: Catalogue, facts: SiteFacts,
+    related: tuple[RelatedLink, ...],
+) -> DatasetPage:  # fmt: skip
+    d = dataset
+    evaluations = _evaluations(catalogue, d.id)
+    splits = "; ".join(
+        s.name
+        + (f" ({s.size} samples)" if s.size is not None else "")
+        + (f": {s.note}" if s.note else "")
+        for s in d.splits
+    )
+    page_facts = (
+        Fact("description", d.description, markdown=True),
+        Fact("synthetic", "yes: generated, not collected" if d.synthetic else "no: collected"),
+        _value(d, "version", d.version),
+        _value(d, "generator", d.generator),
+        _value(d, "seed", d.seed),
+        _value(d, "access", d.access),
+        _value(d, "licence", d.licence),
+        *((Fact("splits", splits),) if d.splits else ()),
+        *((Fact("tasks", "; ".join(d.tasks)),) if d.tasks else ()),
+    )
+    return DatasetPage(
+        **_common(d, catalogue, facts, "dataset.html", related),
+        dataset=d,
+        results=_results("result-rows", "Evaluations on this dataset", evaluations, catalogue,
+                         facts),
+        facts=page_facts,
+        protocols=tuple(_link(catalogue, p.id) for p in catalogue.referring(d.id, Protocol)),
+    )  # fmt: skip
+
+
+def family_page(
+    family: ModelFamily, catalogue: Catalogue, facts: SiteFacts,
+    related: tuple[RelatedLink, ...],
+) -> FamilyPage:  # fmt: skip
+    f = family
+    configurations = catalogue.referring(f.id, Configuration)
+    evaluations = [e for c in configurations for e in _evaluations(catalogue, c.id)]
+    checkpoints = tuple(
+        Fact("checkpoint", "; ".join(
+            x for x in (cp.name, cp.parameters, cp.url, cp.note) if x))
+        for cp in f.checkpoints
+    )  # fmt: skip
+    page_facts = (
+        Fact("name", f.name),
+        Fact("developers", "; ".join(f.developers)),
+        _value(f, "architecture", f.architecture),
+        _value(f, "tokenisation", f.tokenisation),
+        *checkpoints,
+    )
+    return FamilyPage(
+        **_common(f, catalogue, facts, "family.html", related),
+        family=f,
+        results=_results("result-rows", "Evaluations of configurations in this family",
+                         evaluations, catalogue, facts),
+        facts=page_facts,
+        configurations=tuple(_link(catalogue, c.id) for c in configurations),
+        papers=tuple(_link(catalogue, p) for p in f.papers),
+    )  # fmt: skip
+
+
+def source_page(
+    source: Source, catalogue: Catalogue, facts: SiteFacts,
+    related: tuple[RelatedLink, ...],
+) -> SourcePage:  # fmt: skip
+    s = source
+    retrieved = iso_utc(s.retrieved_at) or missing_text(s, "retrieved_at").label
+    page_facts = (
+        Fact("short citation", s.short_citation),
+        Fact("venue", s.venue),
+        *((Fact("authors", "; ".join(s.authors)),) if s.authors else ()),
+        *((Fact("affiliations", "; ".join(s.affiliations)),) if s.affiliations else ()),
+        _value(s, "published", s.published),
+        Fact("version", s.version),
+        Fact("URL", s.url),
+        _value(s, "retrieval_url", s.retrieval_url),
+        Fact("retrieved at", retrieved, missing=s.retrieved_at is None),
+        _value(s, "sha256", s.sha256),
+        _value(s, "hash_scope", s.hash_scope),
+        _value(s, "independence", s.independence),
+    )
+    return SourcePage(
+        **_common(s, catalogue, facts, "source.html", related),
+        source=s,
+        facts=page_facts,
+        citing=tuple(_link(catalogue, r.id) for r in catalogue.referring(s.id)),
+    )
+
+
+def question_page(
+    question: Question, catalogue: Catalogue, facts: SiteFacts,
+    related: tuple[RelatedLink, ...],
+) -> QuestionPage:  # fmt: skip
+    q = question
+    evaluations = [catalogue.get(e, Evaluation) for e in q.evaluations]
+    return QuestionPage(
+        **_common(q, catalogue, facts, "question.html", related),
+        question=q,
+        results=_results(
+            "result-rows", "Evaluations that bear on this decision", evaluations, catalogue, facts
+        ),
+        protocols=tuple(_link(catalogue, p) for p in q.protocols),
+    )

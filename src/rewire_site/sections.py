@@ -1,0 +1,222 @@
+"""Display views of the sections several page types share.
+
+Each view wraps a derived fact (from `derive`) with what only the page needs: links
+relative to the site root, element ids, the data attributes that the sort and filter
+script reads. Nothing here computes a fact about the records; `derive` does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from . import config
+from .derive.display import plural
+from .derive.tables import Cell, ComparisonTable, EvaluationRow, TableColumn, TableRow
+from .models import RecordBase
+from .urls import record_path, sorted_path
+
+
+@dataclass(frozen=True)
+class Link:
+    """A link; `href` is relative to the site root (templates prefix `page.root`)."""
+
+    text: str
+    href: str
+
+
+@dataclass(frozen=True)
+class FacetOption:
+    value: str
+    """Token in the rows' `data-facet-<key>` attribute."""
+    label: str
+    count: int
+    """Rows on this page with this value."""
+    href: str | None
+    """Pre-rendered page listing every evaluation with this value (works without JS)."""
+
+
+@dataclass(frozen=True)
+class Facet:
+    key: str
+    """'model', 'protocol', 'dataset', 'setup', 'metric' or 'origin'."""
+    label: str
+    options: tuple[FacetOption, ...]
+
+
+@dataclass(frozen=True)
+class ResultRowView:
+    """One row of 'Exact evaluated configurations and original reported results'."""
+
+    row: EvaluationRow
+    anchor: str
+    """Element id: the comparison cells link here ('result-<evaluation>-<column>')."""
+    evaluation_href: str
+    configuration_href: str
+    protocol_href: str
+    dataset_href: str
+    source_href: str | None
+    facet_values: tuple[tuple[str, str], ...]
+    """(facet key, space-separated value tokens) -> `data-facet-<key>` attributes."""
+
+
+@dataclass(frozen=True)
+class ResultsTable:
+    """The evaluation rows of a page, with their filter form."""
+
+    id: str
+    """Table element id (the filter form's target)."""
+    form_id: str
+    caption: str
+    rows: tuple[ResultRowView, ...]
+    evaluation_count: int
+    counts_text: str
+    """'1 evaluation · 1 result'."""
+    facets: tuple[Facet, ...]
+
+
+@dataclass(frozen=True)
+class ColumnView:
+    column: TableColumn
+    sort_href: str
+    """Page with the table pre-sorted by this column (no-JS sorting)."""
+    sorted: bool
+    """True for the column the table is sorted by (aria-sort)."""
+    aria_sort: str
+    """'ascending' or 'descending' (in the metric's direction) when sorted, else ''."""
+
+
+@dataclass(frozen=True)
+class CellView:
+    cell: Cell
+    href: str | None
+    """The evaluation row that shows the printed value and its source."""
+    sort_value: str
+    """Stored value as text for the sort script; empty for no value or an excluded one."""
+
+
+@dataclass(frozen=True)
+class ComparisonRowView:
+    row: TableRow
+    configuration_href: str
+    evaluations: tuple[Link, ...]
+    cells: tuple[CellView, ...]
+    facet_values: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class ComparisonView:
+    """A protocol's comparison table, ready to display."""
+
+    id: str
+    table: ComparisonTable
+    columns: tuple[ColumnView, ...]
+    rows: tuple[ComparisonRowView, ...]
+    datasets: tuple[Link, ...]
+
+
+def result_anchor(evaluation_id: str, column_id: str) -> str:
+    return f"result-{evaluation_id}-{column_id}"
+
+
+def correction_url(record: RecordBase) -> str:
+    """'Suggest a correction': the record's YAML in the repository."""
+    base = config.REPOSITORY_URL.rstrip("/")
+    return f"{base}/blob/{config.DEFAULT_BRANCH}/{config.RECORDS_DIR}/{record.id}.yaml"
+
+
+def facet_values_of(
+    facets: Mapping[str, Mapping[str, tuple[str, ...]]], evaluation_ids: Iterable[str]
+) -> tuple[tuple[str, str], ...]:
+    """Data attributes of a row that stands for `evaluation_ids`: per facet, the union of
+    their values. `facets` maps facet key -> evaluation id -> value tokens."""
+    ids = list(evaluation_ids)
+    out = []
+    for key in facets:
+        values = sorted({v for i in ids for v in facets[key].get(i, ())})
+        out.append((key, " ".join(values)))
+    return tuple(out)
+
+
+def results_table(
+    table_id: str,
+    caption: str,
+    rows: Sequence[EvaluationRow],
+    facets: tuple[Facet, ...],
+    facet_index: Mapping[str, Mapping[str, tuple[str, ...]]],
+) -> ResultsTable:
+    views = tuple(
+        ResultRowView(
+            row=row,
+            anchor=result_anchor(row.evaluation_id, row.column_id),
+            evaluation_href=record_path("evaluation", row.evaluation_id),
+            configuration_href=record_path("configuration", row.configuration_id),
+            protocol_href=record_path("protocol", row.protocol_id),
+            dataset_href=record_path("dataset", row.dataset_id),
+            source_href=record_path("source", row.citation.source_id) if row.citation else None,
+            facet_values=facet_values_of(facet_index, [row.evaluation_id]),
+        )
+        for row in rows
+    )
+    evaluations = len({r.evaluation_id for r in rows})
+    return ResultsTable(
+        id=table_id,
+        form_id=f"{table_id}-filters",
+        caption=caption,
+        rows=views,
+        evaluation_count=evaluations,
+        counts_text=f"{plural(evaluations, 'evaluation')} · {plural(len(rows), 'result')}",
+        facets=facets,
+    )
+
+
+def comparison_view(
+    table: ComparisonTable,
+    facet_index: Mapping[str, Mapping[str, tuple[str, ...]]],
+    table_id: str = "comparison",
+) -> ComparisonView:
+    columns = tuple(
+        ColumnView(
+            column=c,
+            sort_href=sorted_path(table.protocol_id, c.id),
+            sorted=c.id == table.sort_column,
+            aria_sort=(
+                ("ascending" if c.direction == "lower" else "descending")
+                if c.id == table.sort_column
+                else ""
+            ),
+        )
+        for c in table.columns
+    )
+    rows = tuple(
+        ComparisonRowView(
+            row=row,
+            configuration_href=record_path("configuration", row.configuration_id),
+            evaluations=tuple(
+                Link("Evaluation", record_path("evaluation", e)) for e in row.evaluation_ids
+            ),
+            cells=tuple(
+                CellView(
+                    cell=cell,
+                    href=(
+                        record_path("evaluation", cell.evaluation_id)
+                        + "#"
+                        + result_anchor(cell.evaluation_id, cell.column_id)
+                        if cell.evaluation_id
+                        else None
+                    ),
+                    sort_value=(
+                        repr(cell.value) if cell.value is not None and not cell.excluded else ""
+                    ),
+                )
+                for cell in row.cells
+            ),
+            facet_values=facet_values_of(facet_index, row.evaluation_ids),
+        )
+        for row in table.rows
+    )
+    datasets = tuple(
+        Link(title, record_path("dataset", i))
+        for i, title in zip(table.dataset_ids, table.dataset_titles, strict=True)
+    )
+    return ComparisonView(table_id, table, columns, rows, datasets)
