@@ -25,13 +25,49 @@ Display helpers (`display.py`)
     ORIGIN_LABELS, ORIGIN_COUNT_LABELS, missing_text(record, path) -> MissingText,
     cite(citation, catalogue) -> CitationView, kind_of(record) -> str
 Agreement (`agreement.py`)
-    agreement(measured, published, tolerance) -> Agreement
+    agreement(measured, published, tolerance) -> Agreement(state: agrees | disagrees |
+        no_tolerance | not_comparable, ratio, ratio_display, tolerance, text)
+Reproduction (`reproduction.py`)
+    reproduction(measured_evaluation, catalogue) -> Reproduction | None (pairs:
+        ReproductionPair(published_*, measured_*, agreement, estimates)..., summary,
+        chart: Chart(ticks: ChartTick..., groups: ChartGroup(bars: ChartBar...)...) | None)
+    reproductions_of(published_evaluation, catalogue) -> tuple[Reproduction, ...]
+    protocol_reproductions(protocol, catalogue) -> tuple[Reproduction, ...]
+Coverage (`coverage.py`)
+    catalogue_counts(catalogue) -> CatalogueCounts; protocols_by_area(catalogue) ->
+    tuple[AreaGroup, ...]; newest_records(catalogue, limit=10) -> tuple[NewestRecord, ...];
+    reproduction_sites(catalogue) -> tuple[ReproductionSite, ...];
+    baseline_coverage(protocol, catalogue) -> BaselineCoverage(roles: BaselineRoleView...,
+        summary, origin_counts, recipe_text); protocol_coverage(catalogue, flags=None) ->
+        tuple[ProtocolCoverage, ...] (the protocol coverage CSV rows)
+Filters (`filters.py`)
+    filter_index(catalogue) -> FilterIndex(index: facet -> evaluation id -> tokens,
+        labels: facet -> token -> label; .options(key, ids), .matching(selection, ids));
+    FACETS (key, label) in form order
+Related (`related.py`)
+    related(record, catalogue) -> tuple[Related(relation, record_id, kind, title,
+        direction), ...]
 """
 
 from __future__ import annotations
 
 from .agreement import Agreement, agreement
 from .concerns import Flag, accelerators, excluded, flags, flags_by_evaluation
+from .coverage import (
+    AreaGroup,
+    BaselineCoverage,
+    BaselineRoleView,
+    CatalogueCounts,
+    NewestRecord,
+    ProtocolCoverage,
+    ReproductionSite,
+    baseline_coverage,
+    catalogue_counts,
+    newest_records,
+    protocol_coverage,
+    protocols_by_area,
+    reproduction_sites,
+)
 from .display import (
     NOT_REPORTED,
     ORIGIN_COUNT_LABELS,
@@ -53,6 +89,7 @@ from .evidence import (
     evidence_table,
     sources_of,
 )
+from .filters import FACETS, FacetOption, FilterIndex, filter_index
 from .readiness import (
     READINESS_NOTE,
     ArtifactStatus,
@@ -61,6 +98,18 @@ from .readiness import (
     Requirement,
     is_resource_metric,
     readiness,
+)
+from .related import Related, related
+from .reproduction import (
+    Chart,
+    ChartBar,
+    ChartGroup,
+    ChartTick,
+    Reproduction,
+    ReproductionPair,
+    protocol_reproductions,
+    reproduction,
+    reproductions_of,
 )
 from .tables import (
     Cell,
@@ -73,22 +122,39 @@ from .tables import (
 )
 
 __all__ = [
+    "FACETS",
     "NOT_REPORTED",
     "ORIGIN_COUNT_LABELS",
     "ORIGIN_LABELS",
     "READINESS_NOTE",
     "Agreement",
+    "AreaGroup",
     "ArtifactStatus",
+    "BaselineCoverage",
+    "BaselineRoleView",
+    "CatalogueCounts",
     "Cell",
+    "Chart",
+    "ChartBar",
+    "ChartGroup",
+    "ChartTick",
     "Check",
     "CitationView",
     "ComparisonTable",
     "EvaluationRow",
     "EvidenceRow",
     "EvidenceTable",
+    "FacetOption",
+    "FilterIndex",
     "Flag",
     "MissingText",
+    "NewestRecord",
+    "ProtocolCoverage",
     "Readiness",
+    "Related",
+    "Reproduction",
+    "ReproductionPair",
+    "ReproductionSite",
     "Requirement",
     "SourceEntry",
     "SourceList",
@@ -96,19 +162,30 @@ __all__ = [
     "TableRow",
     "accelerators",
     "agreement",
+    "baseline_coverage",
+    "catalogue_counts",
     "cite",
     "comparison_table",
     "display_number",
     "evaluation_rows",
     "evidence_table",
     "excluded",
+    "filter_index",
     "flags",
     "flags_by_evaluation",
     "is_resource_metric",
     "kind_of",
     "missing_text",
+    "newest_records",
     "plural",
+    "protocol_coverage",
+    "protocol_reproductions",
+    "protocols_by_area",
     "readiness",
+    "related",
+    "reproduction",
+    "reproduction_sites",
+    "reproductions_of",
     "review_label",
     "sources_of",
 ]

@@ -1,0 +1,343 @@
+"""Coverage: the catalogue at a glance (home page), baseline coverage of a protocol, and
+one coverage row per protocol (the protocol coverage CSV)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from ..link import Catalogue
+from ..models import Evaluation, Protocol
+from ..models.evaluation import Origin
+from ..models.protocol import BaselineRole
+from .concerns import Flag, excluded, flags_by_evaluation
+from .display import ORIGIN_COUNT_LABELS, MissingText, kind_of, missing_text, plural
+from .reproduction import reproduction
+
+KIND_LABELS: dict[str, str] = {
+    "protocol": "Protocols",
+    "evaluation": "Evaluations",
+    "configuration": "Configurations",
+    "model_family": "Model families",
+    "dataset": "Datasets",
+    "source": "Sources",
+    "question": "Questions",
+}
+ROLE_NAMES = {"null_control": "Null control", "conventional_reference": "Conventional reference"}
+ROLE_STATUS_LABELS = {
+    "proposed": "Proposed control: requires review",
+    "reviewed": "Reviewed selection rule: not yet measured",
+    "measured": "Measured by Rewire",
+    "inapplicable": "Not applicable to this protocol",
+}
+ROLE_NOTES = {
+    "proposed": "This is a suggested selection rule, not a validated method or a measured score.",
+    "reviewed": "The selection rule was reviewed; no measured score is implied.",
+    "measured": "The linked Rewire measurements score this role.",
+    "inapplicable": "No such control applies to this protocol.",
+}
+NO_RECIPE = "No execution recipe linked to this protocol."
+
+
+@dataclass(frozen=True)
+class KindCount:
+    kind: str
+    label: str
+    count: int
+
+
+@dataclass(frozen=True)
+class CatalogueCounts:
+    kinds: tuple[KindCount, ...]
+    """One per record kind, in KIND_LABELS order."""
+    result_count: int
+    measurement_count: int
+    """Evaluations of origin rewire_measurement."""
+    text: str
+    """'2 protocols, 6 evaluations, 8 results'."""
+
+
+@dataclass(frozen=True)
+class ProtocolSummary:
+    id: str
+    title: str
+    metric_label: str
+    evaluation_count: int
+    measurement_count: int
+
+
+@dataclass(frozen=True)
+class AreaGroup:
+    area: str
+    """Area slug; '' for protocols without an area."""
+    label: str
+    protocols: tuple[ProtocolSummary, ...]
+
+
+@dataclass(frozen=True)
+class NewestRecord:
+    id: str
+    kind: str
+    title: str
+    added: str
+    """ISO date."""
+
+
+@dataclass(frozen=True)
+class ReproductionSite:
+    """A protocol where Rewire measurements reproduce published evaluations."""
+
+    protocol_id: str
+    protocol_title: str
+    measurement_ids: tuple[str, ...]
+    agree_count: int
+    disagree_count: int
+    column_count: int
+    """Columns compared, over all its reproductions."""
+
+
+@dataclass(frozen=True)
+class BaselineRoleView:
+    key: str
+    name: str
+    """'Null control' or 'Conventional reference'."""
+    status: str
+    status_label: str
+    """'Proposed control: requires review', ..."""
+    proposal: str
+    selection_rule: str
+    note: str
+    measured_evaluation_ids: tuple[str, ...]
+    """Rewire measurements the role lists (only those that exist and are measurements)."""
+
+
+@dataclass(frozen=True)
+class OriginCount:
+    origin: str
+    label: str
+    """'External evaluations', 'Author-reported evaluations', 'Rewire measurements'."""
+    count: int
+
+
+@dataclass(frozen=True)
+class BaselineCoverage:
+    protocol_id: str
+    roles: tuple[BaselineRoleView, ...]
+    missing: MissingText | None
+    """Why the protocol records no baselines, when it does not."""
+    active_count: int
+    measured_count: int
+    summary: str
+    """'0 of 2 active baseline roles have published Rewire measurements in this release.'"""
+    origin_counts: tuple[OriginCount, ...]
+    """Evaluations by origin, only origins present."""
+    recipe_command: str | None
+    recipe_text: str
+    """'No execution recipe linked to this protocol.' or 'Execution recipe: `...`'."""
+
+
+@dataclass(frozen=True)
+class ProtocolCoverage:
+    """One row of the protocol coverage CSV."""
+
+    protocol_id: str
+    title: str
+    areas: str
+    metric: str
+    unit: str
+    direction: str
+    datasets: str
+    columns_total: int
+    columns_with_results: int
+    evaluations: int
+    author_reported: int
+    independent_paper: int
+    rewire_measurement: int
+    results: int
+    excluded_results: int
+    configurations: int
+    recipe: str
+    null_control: str
+    conventional_reference: str
+    baseline_roles_measured: int
+    reproductions: int
+
+
+_ACRONYMS = {"dna": "DNA", "rna": "RNA", "gpu": "GPU", "atac": "ATAC", "chip": "ChIP"}
+
+
+def area_label(area: str) -> str:
+    """'dna-genomes' -> 'DNA genomes'; '' -> 'No area'."""
+    if not area:
+        return "No area"
+    words = [_ACRONYMS.get(w, w) for w in area.split("-")]
+    return " ".join([words[0][:1].upper() + words[0][1:], *words[1:]])
+
+
+def catalogue_counts(catalogue: Catalogue) -> CatalogueCounts:
+    by_kind = Counter(kind_of(r) for r in catalogue.by_id.values())
+    evaluations = catalogue.of_kind(Evaluation)
+    results = sum(len(e.results) for e in evaluations)
+    measured = sum(e.origin == Origin.rewire_measurement for e in evaluations)
+    kinds = tuple(KindCount(k, label, by_kind.get(k, 0)) for k, label in KIND_LABELS.items())
+    text = ", ".join(
+        [
+            plural(by_kind.get("protocol", 0), "protocol"),
+            plural(by_kind.get("evaluation", 0), "evaluation"),
+            plural(results, "result"),
+        ]
+    )
+    return CatalogueCounts(kinds, results, measured, text)
+
+
+def protocols_by_area(catalogue: Catalogue) -> tuple[AreaGroup, ...]:
+    """Protocols grouped by area (areas sorted; a protocol in two areas shows in both)."""
+    groups: dict[str, list[ProtocolSummary]] = {}
+    for protocol in catalogue.protocols():
+        evaluations = catalogue.evaluations_of(protocol.id)
+        summary = ProtocolSummary(
+            protocol.id,
+            protocol.title,
+            protocol.metric.label,
+            len(evaluations),
+            sum(e.origin == Origin.rewire_measurement for e in evaluations),
+        )
+        for area in protocol.areas or [""]:
+            groups.setdefault(area, []).append(summary)
+    return tuple(
+        AreaGroup(area, area_label(area), tuple(found))
+        for area, found in sorted(groups.items(), key=lambda kv: (kv[0] == "", kv[0]))
+    )
+
+
+def newest_records(catalogue: Catalogue, limit: int = 10) -> tuple[NewestRecord, ...]:
+    """Records with an `added` date, newest first (ties by id)."""
+    dated = [(r.added, r) for r in catalogue.by_id.values() if r.added is not None]
+    dated.sort(key=lambda pair: (-pair[0].toordinal(), pair[1].id))
+    return tuple(
+        NewestRecord(r.id, kind_of(r), r.title, added.isoformat()) for added, r in dated[:limit]
+    )
+
+
+def reproduction_sites(catalogue: Catalogue) -> tuple[ReproductionSite, ...]:
+    """Protocols where reproductions exist, by protocol id."""
+    by_protocol: dict[str, list[Evaluation]] = {}
+    for evaluation in catalogue.of_kind(Evaluation):
+        if evaluation.origin == Origin.rewire_measurement and evaluation.reproduces:
+            by_protocol.setdefault(evaluation.protocol, []).append(evaluation)
+    sites = []
+    for protocol_id in sorted(by_protocol):
+        made = [r for e in by_protocol[protocol_id] if (r := reproduction(e, catalogue))]
+        protocol = catalogue.get(protocol_id, Protocol)
+        sites.append(
+            ReproductionSite(
+                protocol_id,
+                protocol.title,
+                tuple(r.measured_evaluation_id for r in made),
+                sum(r.agree_count for r in made),
+                sum(r.disagree_count for r in made),
+                sum(len(r.pairs) for r in made),
+            )
+        )
+    return tuple(sites)
+
+
+def _role(key: str, role: BaselineRole, catalogue: Catalogue) -> BaselineRoleView:
+    measured = tuple(
+        i
+        for i in role.evaluations
+        if isinstance(e := catalogue.by_id.get(i), Evaluation)
+        and e.origin == Origin.rewire_measurement
+    )
+    return BaselineRoleView(
+        key=key,
+        name=ROLE_NAMES[key],
+        status=role.status,
+        status_label=ROLE_STATUS_LABELS[role.status],
+        proposal=role.proposal,
+        selection_rule=role.selection_rule,
+        note=ROLE_NOTES[role.status],
+        measured_evaluation_ids=measured,
+    )
+
+
+def _origin_counts(evaluations: list[Evaluation]) -> tuple[OriginCount, ...]:
+    counts = Counter(e.origin for e in evaluations)
+    return tuple(
+        OriginCount(o.value, ORIGIN_COUNT_LABELS[o], counts[o]) for o in Origin if counts[o]
+    )
+
+
+def baseline_coverage(protocol: Protocol, catalogue: Catalogue) -> BaselineCoverage:
+    roles: tuple[BaselineRoleView, ...] = ()
+    missing = None
+    if protocol.baselines is None:
+        missing = missing_text(protocol, "baselines")
+    else:
+        roles = (
+            _role("null_control", protocol.baselines.null_control, catalogue),
+            _role("conventional_reference", protocol.baselines.conventional_reference, catalogue),
+        )
+    active = [r for r in roles if r.status != "inapplicable"]
+    measured = sum(bool(r.measured_evaluation_ids) for r in active)
+    noun = "baseline role has" if len(active) == 1 else "baseline roles have"
+    recipe = protocol.recipe
+    return BaselineCoverage(
+        protocol_id=protocol.id,
+        roles=roles,
+        missing=missing,
+        active_count=len(active),
+        measured_count=measured,
+        summary=f"{measured} of {len(active)} active {noun} published Rewire measurements "
+        "in this release.",
+        origin_counts=_origin_counts(catalogue.evaluations_of(protocol.id)),
+        recipe_command=recipe.command if recipe else None,
+        recipe_text=f"Execution recipe: `{recipe.command}`." if recipe else NO_RECIPE,
+    )
+
+
+def protocol_coverage(
+    catalogue: Catalogue, flags: Mapping[str, tuple[Flag, ...]] | None = None
+) -> tuple[ProtocolCoverage, ...]:
+    """One coverage row per protocol, by protocol id. Pass `flags` (from
+    `flags_by_evaluation`) when already computed."""
+    found = flags_by_evaluation(catalogue) if flags is None else flags
+    rows = []
+    for protocol in catalogue.protocols():
+        evaluations = catalogue.evaluations_of(protocol.id)
+        origins = Counter(e.origin for e in evaluations)
+        used = {r.column for e in evaluations for r in e.results}
+        out = sum(excluded(found.get(e.id, ()), r.column) for e in evaluations for r in e.results)
+        baselines = baseline_coverage(protocol, catalogue)
+        status = {r.key: r.status for r in baselines.roles}
+        missing = baselines.missing.reason if baselines.missing else ""
+        rows.append(
+            ProtocolCoverage(
+                protocol_id=protocol.id,
+                title=protocol.title,
+                areas=";".join(protocol.areas),
+                metric=protocol.metric.label,
+                unit=protocol.metric.unit,
+                direction=protocol.metric.direction,
+                datasets=";".join(protocol.datasets),
+                columns_total=len(protocol.columns),
+                columns_with_results=sum(c.id in used for c in protocol.columns),
+                evaluations=len(evaluations),
+                author_reported=origins[Origin.author_reported],
+                independent_paper=origins[Origin.independent_paper],
+                rewire_measurement=origins[Origin.rewire_measurement],
+                results=sum(len(e.results) for e in evaluations),
+                excluded_results=out,
+                configurations=len({e.configuration for e in evaluations}),
+                recipe=protocol.recipe.command if protocol.recipe else "",
+                null_control=status.get("null_control", missing),
+                conventional_reference=status.get("conventional_reference", missing),
+                baseline_roles_measured=baselines.measured_count,
+                reproductions=sum(
+                    e.origin == Origin.rewire_measurement and e.reproduces is not None
+                    for e in evaluations
+                ),
+            )
+        )
+    return tuple(rows)

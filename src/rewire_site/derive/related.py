@@ -1,0 +1,76 @@
+"""Related records in both directions, with relation labels as the seed pages read
+("uses data", "assessment", "configuration of", "system", "assessed by")."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from ..link import Catalogue, Reference, references
+from ..models import RecordBase
+from .display import kind_of
+
+# (kind of the referring record, field) -> (label seen from it, label seen from the target)
+RELATIONS: dict[tuple[str, str], tuple[str, str]] = {
+    ("protocol", "datasets"): ("uses data", "used by"),
+    ("protocol", "baselines"): ("baseline measurement", "baseline of"),
+    ("evaluation", "protocol"): ("protocol", "assessment"),
+    ("evaluation", "configuration"): ("tested configuration", "system"),
+    ("evaluation", "dataset"): ("uses data", "assessment"),
+    ("evaluation", "reproduces"): ("reproduces", "reproduced by"),
+    ("configuration", "family"): ("configuration of", "configuration"),
+    ("model_family", "papers"): ("introduced in", "introduces"),
+    ("question", "protocols"): ("bears on", "assessed by"),
+    ("question", "evaluations"): ("bears on", "assessed by"),
+}
+CITED_BY = "cited by"
+_CITATION_FIELDS = {"citations", "results", "concerns"}
+
+
+@dataclass(frozen=True)
+class Related:
+    relation: str
+    record_id: str
+    kind: str
+    title: str
+    direction: Literal["out", "in"]
+    """out: this record refers to it; in: it refers to this record."""
+
+
+def _field(reference: Reference) -> str:
+    return reference.field.split(".", 1)[0]
+
+
+def related(record: RecordBase, catalogue: Catalogue) -> tuple[Related, ...]:
+    """Records `record` refers to (except the sources it cites, listed under 'Sources and
+    history'), then records that refer to it, each relation and record once."""
+    kind = kind_of(record)
+    seen: set[tuple[str, str]] = set()
+    out: list[Related] = []
+    for ref in references(record):
+        name = _field(ref)
+        if name in _CITATION_FIELDS:
+            continue
+        label = RELATIONS.get((kind, name), (name.replace("_", " "), ""))[0]
+        target = catalogue.by_id.get(ref.target_id)
+        if target is None or (label, target.id) in seen:
+            continue
+        seen.add((label, target.id))
+        out.append(Related(label, target.id, kind_of(target), target.title, "out"))
+    incoming: list[Related] = []
+    for ref in catalogue.referrers.get(record.id, []):
+        source = catalogue.by_id.get(ref.source_id)
+        if source is None:
+            continue
+        name = _field(ref)
+        if name in _CITATION_FIELDS:
+            label = CITED_BY
+        else:
+            label = RELATIONS.get((kind_of(source), name), ("", name.replace("_", " ")))[1]
+        if (label, source.id) in seen:
+            continue
+        seen.add((label, source.id))
+        incoming.append(Related(label, source.id, kind_of(source), source.title, "in"))
+    order = {label: i for i, label in enumerate(dict.fromkeys(r[1] for r in RELATIONS.values()))}
+    incoming.sort(key=lambda r: (order.get(r.relation, len(order)), r.title, r.record_id))
+    return tuple(out + incoming)

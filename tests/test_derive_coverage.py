@@ -1,0 +1,105 @@
+"""Home-page counts, baseline coverage and protocol coverage (derive/coverage.py)."""
+
+from __future__ import annotations
+
+from scenarios import load_scenario
+
+from rewire_site.derive.coverage import (
+    KIND_LABELS,
+    area_label,
+    baseline_coverage,
+    catalogue_counts,
+    newest_records,
+    protocol_coverage,
+    protocols_by_area,
+    reproduction_sites,
+)
+from rewire_site.models import RECORD_TYPES, Protocol
+
+
+def test_counts_cover_every_kind() -> None:
+    assert set(KIND_LABELS) == set(RECORD_TYPES)
+    counts = catalogue_counts(load_scenario("seed_memory"))
+    by_kind = {k.kind: k.count for k in counts.kinds}
+    assert by_kind == {
+        "protocol": 1,
+        "evaluation": 4,
+        "configuration": 4,
+        "model_family": 2,
+        "dataset": 1,
+        "source": 1,
+        "question": 0,
+    }
+    assert counts.text == "1 protocol, 4 evaluations, 4 results"
+    assert catalogue_counts(load_scenario("reproduction")).measurement_count == 1
+
+
+def test_protocols_by_area_and_newest_records() -> None:
+    catalogue = load_scenario("reproduction")
+    groups = protocols_by_area(catalogue)
+    assert [(g.area, g.label) for g in groups] == [("dna-genomes", "DNA genomes")]
+    summary = groups[0].protocols[0]
+    assert (summary.id, summary.evaluation_count, summary.measurement_count) == (
+        "repro-peak-memory",
+        2,
+        1,
+    )
+    newest = newest_records(catalogue, limit=2)
+    assert [(r.id, r.added) for r in newest] == [
+        ("config-nt-rewire", "2026-11-20"),
+        ("eval-nt-rewire", "2026-11-20"),
+    ]
+    assert area_label("") == "No area"
+
+
+def test_reproduction_sites() -> None:
+    sites = reproduction_sites(load_scenario("reproduction"))
+    assert [
+        (s.protocol_id, s.measurement_ids, s.agree_count, s.disagree_count, s.column_count)
+        for s in sites
+    ] == [("repro-peak-memory", ("eval-nt-rewire",), 1, 1, 2)]
+    assert reproduction_sites(load_scenario("seed_memory")) == ()
+
+
+def test_baseline_coverage_reads_as_the_seed_page() -> None:
+    catalogue = load_scenario("seed_memory")
+    found = baseline_coverage(catalogue.get("training-peak-memory", Protocol), catalogue)
+    assert found.summary == (
+        "0 of 2 active baseline roles have published Rewire measurements in this release."
+    )
+    assert [r.name for r in found.roles] == ["Null control", "Conventional reference"]
+    null = found.roles[0]
+    assert null.status_label == "Proposed control: requires review"
+    assert null.proposal == "Unintegrated representation using protocol preprocessing"
+    assert null.note == (
+        "This is a suggested selection rule, not a validated method or a measured score."
+    )
+    assert [(o.label, o.count) for o in found.origin_counts] == [("External evaluations", 4)]
+    assert found.recipe_text == "No execution recipe linked to this protocol."
+
+
+def test_inapplicable_roles_are_not_active_and_measured_roles_count() -> None:
+    ia3 = load_scenario("ia3_conflict")
+    found = baseline_coverage(ia3.get("nt-ia3-runtime", Protocol), ia3)
+    assert found.summary == (
+        "0 of 1 active baseline role has published Rewire measurements in this release."
+    )
+    assert [(o.label, o.count) for o in found.origin_counts] == [("Author-reported evaluations", 2)]
+    assert found.recipe_text == "Execution recipe: `rewire measure run nt-ia3`."
+    repro = load_scenario("reproduction")
+    measured = baseline_coverage(repro.get("repro-peak-memory", Protocol), repro)
+    assert measured.measured_count == 1
+    assert measured.roles[0].measured_evaluation_ids == ("eval-nt-rewire",)
+
+
+def test_protocol_coverage_rows() -> None:
+    (row,) = protocol_coverage(load_scenario("ia3_conflict"))
+    assert (row.protocol_id, row.columns_total, row.columns_with_results) == (
+        "nt-ia3-runtime",
+        1,
+        1,
+    )
+    assert (row.evaluations, row.author_reported, row.results, row.excluded_results) == (2, 2, 2, 2)
+    assert (row.null_control, row.conventional_reference) == ("proposed", "inapplicable")
+    (seed,) = protocol_coverage(load_scenario("seed_memory"))
+    assert (seed.columns_total, seed.columns_with_results, seed.recipe) == (4, 2, "")
