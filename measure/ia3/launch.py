@@ -14,6 +14,7 @@ import argparse
 import json
 import os
 import shlex
+import signal
 import subprocess
 import sys
 import time
@@ -109,6 +110,12 @@ def launch(setup: Setup, out_dir: Path, extra_args: Sequence[str] = (), echo: bo
             command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env
         )
         assert proc.stdout is not None
+
+        def _stop(signum: int, _frame: object) -> None:  # `timeout` reaches torchrun too
+            proc.terminate()
+            raise SystemExit(128 + signum)
+
+        signal.signal(signal.SIGTERM, _stop)
         for line in proc.stdout:
             sink.write(line)
             if echo:
