@@ -1,0 +1,210 @@
+"""Downloads: gzip CSVs and the static JSON API.
+
+Every file is byte-deterministic: CSVs with '\\n' line ends and fixed column order, rows
+in id order, floats written exactly (`repr`); gzip with mtime 0, no file name and the
+'unknown' OS byte, whatever the zlib build. `pandas.read_csv` reads each CSV as it is.
+
+- downloads/protocol-coverage.csv.gz: one row per protocol (`derive.protocol_coverage`)
+- downloads/model-evaluation-matrix.csv.gz: one row per evaluation result
+- downloads/sources.csv.gz: one row per source
+- downloads/release.csv.gz: the release id and every other output file's SHA-256
+- api/<kind>/<id>.json per record, and api/index.json listing them
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import gzip
+import io
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from .derive.concerns import Flag, excluded, flags_by_evaluation
+from .derive.coverage import ProtocolCoverage, protocol_coverage
+from .derive.display import kind_of
+from .link import Catalogue
+from .models import Configuration, Evaluation, ModelFamily, Protocol, RecordBase, Source
+from .release import ManifestEntry, Release
+
+Flags = Mapping[str, tuple[Flag, ...]]
+
+PROTOCOL_COVERAGE = "downloads/protocol-coverage.csv.gz"
+EVALUATION_MATRIX = "downloads/model-evaluation-matrix.csv.gz"
+SOURCE_TABLE = "downloads/sources.csv.gz"
+RELEASE_TABLE = "downloads/release.csv.gz"
+API_INDEX = "api/index.json"
+
+
+@dataclass(frozen=True)
+class Download:
+    path: str
+    label: str
+    """Link text, as the seed pages read."""
+
+
+DOWNLOADS: tuple[Download, ...] = (
+    Download(PROTOCOL_COVERAGE, "Protocol coverage CSV (gzip)"),
+    Download(EVALUATION_MATRIX, "Model evaluation matrix (gzip)"),
+    Download(SOURCE_TABLE, "Source table (gzip)"),
+    Download(RELEASE_TABLE, "Release and checksums (gzip)"),
+)
+
+
+def gzip_bytes(data: bytes) -> bytes:
+    """Deterministic gzip: no file name, mtime 0, OS byte 255, level 9."""
+    buffer = io.BytesIO()
+    with gzip.GzipFile(filename="", mode="wb", fileobj=buffer, compresslevel=9, mtime=0) as out:
+        out.write(data)
+    return buffer.getvalue()
+
+
+def _cell(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return repr(value)
+    return str(value)
+
+
+def csv_bytes(header: Sequence[str], rows: Iterable[Sequence[object]]) -> bytes:
+    """UTF-8 CSV, '\\n' line ends, minimal quoting; None is an empty field."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(header)
+    for row in rows:
+        if len(row) != len(header):
+            raise ValueError(f"CSV row has {len(row)} fields, header {len(header)}: {row!r}")
+        writer.writerow([_cell(v) for v in row])
+    return buffer.getvalue().encode("utf-8")
+
+
+def protocol_coverage_csv(catalogue: Catalogue, flags: Flags | None = None) -> bytes:
+    rows = protocol_coverage(catalogue, flags)
+    header = [f.name for f in dataclasses.fields(ProtocolCoverage)]
+    return csv_bytes(header, (dataclasses.astuple(r) for r in rows))
+
+
+MATRIX_HEADER = (
+    "evaluation_id", "evaluation_title", "configuration_id", "reported_name", "family_id",
+    "family", "protocol_id", "dataset_id", "origin", "column_id", "column_label", "metric",
+    "unit", "direction", "status", "value", "printed_value", "uncertainty",
+    "coverage_scored", "coverage_eligible", "excluded_from_comparisons", "flags",
+    "source_id", "locator", "reproduces",
+)  # fmt: skip
+
+
+def evaluation_matrix_csv(catalogue: Catalogue, flags: Flags | None = None) -> bytes:
+    """One row per evaluation result, evaluations by id, results in record order."""
+    found = flags_by_evaluation(catalogue) if flags is None else flags
+    rows = []
+    for evaluation in catalogue.of_kind(Evaluation):
+        configuration = catalogue.by_id.get(evaluation.configuration)
+        name = family_id = family = None
+        if isinstance(configuration, Configuration):
+            name, family_id = configuration.reported_name, configuration.family
+            record = catalogue.by_id.get(family_id)
+            family = record.name if isinstance(record, ModelFamily) else None
+        protocol = catalogue.get(evaluation.protocol, Protocol)
+        labels = {c.id: c.label for c in protocol.columns}
+        mine = found.get(evaluation.id, ())
+        for result in evaluation.results:
+            rows.append(
+                (
+                    evaluation.id, evaluation.title, evaluation.configuration, name,
+                    family_id, family, protocol.id, evaluation.dataset,
+                    evaluation.origin.value, result.column, labels.get(result.column),
+                    protocol.metric.label, result.unit, result.direction or
+                    protocol.metric.direction, result.status, result.value,
+                    result.printed_value, result.uncertainty,
+                    result.coverage.scored if result.coverage else None,
+                    result.coverage.eligible if result.coverage else None,
+                    excluded(mine, result.column),
+                    ";".join(f.label for f in mine if f.affects(result.column)),
+                    result.citation.source if result.citation else None,
+                    result.citation.locator if result.citation else None,
+                    evaluation.reproduces,
+                )
+            )  # fmt: skip
+    return csv_bytes(MATRIX_HEADER, rows)
+
+
+SOURCE_HEADER = (
+    "source_id", "title", "short_citation", "venue", "authors", "published", "version",
+    "url", "retrieval_url", "retrieved_at", "sha256", "hash_scope", "cited_by_records",
+)  # fmt: skip
+
+
+def source_table_csv(catalogue: Catalogue) -> bytes:
+    rows = []
+    for source in catalogue.of_kind(Source):
+        citing = {ref.source_id for ref in catalogue.referrers.get(source.id, [])}
+        rows.append(
+            (
+                source.id, source.title, source.short_citation, source.venue,
+                ";".join(source.authors),
+                source.published.isoformat() if source.published else None,
+                source.version, source.url, source.retrieval_url,
+                source.retrieved_at.isoformat() if source.retrieved_at else None,
+                source.sha256, source.hash_scope, len(citing),
+            )
+        )  # fmt: skip
+    return csv_bytes(SOURCE_HEADER, rows)
+
+
+RELEASE_HEADER = ("release_id", "release_date", "content_sha256", "path", "sha256", "size_bytes")
+
+
+def release_csv(release: Release, entries: Iterable[ManifestEntry]) -> bytes:
+    """The release and every output file (except this one) with its SHA-256."""
+    rows = [
+        (release.id, release.date, release.content_sha256, e.path, e.sha256, e.size_bytes)
+        for e in sorted(entries, key=lambda e: e.path)
+        if e.path != RELEASE_TABLE
+    ]
+    return csv_bytes(RELEASE_HEADER, rows)
+
+
+def download_files(catalogue: Catalogue, flags: Flags | None = None) -> dict[str, bytes]:
+    """The gzip CSVs that do not depend on other outputs (all but the release table)."""
+    found = flags_by_evaluation(catalogue) if flags is None else flags
+    return {
+        PROTOCOL_COVERAGE: gzip_bytes(protocol_coverage_csv(catalogue, found)),
+        EVALUATION_MATRIX: gzip_bytes(evaluation_matrix_csv(catalogue, found)),
+        SOURCE_TABLE: gzip_bytes(source_table_csv(catalogue)),
+    }
+
+
+def release_file(release: Release, entries: Iterable[ManifestEntry]) -> dict[str, bytes]:
+    """The release table; write it last, from every other output's manifest entry."""
+    return {RELEASE_TABLE: gzip_bytes(release_csv(release, entries))}
+
+
+def api_path(kind: str, record_id: str) -> str:
+    return f"api/{kind}/{record_id}.json"
+
+
+def _json(data: object) -> bytes:
+    return (json.dumps(data, sort_keys=True, indent=2, ensure_ascii=False) + "\n").encode()
+
+
+def record_json(record: RecordBase) -> bytes:
+    """The record as JSON (`model_dump(mode="json")`), keys sorted."""
+    return _json(record.model_dump(mode="json"))
+
+
+def api_files(catalogue: Catalogue) -> dict[str, bytes]:
+    """One JSON file per record, and an index of them (id, kind, title, path)."""
+    files: dict[str, bytes] = {}
+    index = []
+    for record_id in sorted(catalogue.by_id):
+        record = catalogue.by_id[record_id]
+        kind = kind_of(record)
+        path = api_path(kind, record_id)
+        files[path] = record_json(record)
+        index.append({"id": record_id, "kind": kind, "title": record.title, "path": path})
+    files[API_INDEX] = _json({"records": index})
+    return files

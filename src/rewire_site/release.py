@@ -1,0 +1,136 @@
+"""Release id, canonical record content, file hashes and the output manifest.
+
+The release id is the build date and the first 12 hex digits of a SHA-256 over the
+canonical content of all records: canonical JSON (`model_dump(mode="json")`, keys sorted,
+no insignificant whitespace, UTF-8) of the records sorted by id. The same records give
+the same digest whatever the file layout or YAML formatting.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+from pathlib import Path
+
+from .link import Catalogue
+from .models import Evaluation, RecordBase
+
+RELEASE_ID = re.compile(r"^\d{4}-\d{2}-\d{2}-[0-9a-f]{12}$")
+SOURCE_DATE_EPOCH = "SOURCE_DATE_EPOCH"
+_CHUNK = 1 << 20
+
+
+@dataclass(frozen=True)
+class Release:
+    id: str
+    """'2026-10-22-1b7cf027e4f6'."""
+    date: str
+    """Build date, ISO 8601."""
+    content_sha256: str
+    """SHA-256 of the canonical content of all records."""
+    record_count: int
+
+
+@dataclass(frozen=True)
+class ManifestEntry:
+    path: str
+    """Path under the site root, with '/' separators."""
+    sha256: str
+    size_bytes: int
+
+
+def canonical_json(records: Iterable[RecordBase]) -> bytes:
+    """Canonical content of `records`: a JSON array sorted by id, keys sorted."""
+    ordered = sorted(records, key=lambda r: r.id)
+    data = [r.model_dump(mode="json") for r in ordered]
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return text.encode("utf-8")
+
+
+def content_sha256(records: Iterable[RecordBase]) -> str:
+    return hashlib.sha256(canonical_json(records)).hexdigest()
+
+
+def build_date(
+    release_date: str | date | None = None, environ: Mapping[str, str] | None = None
+) -> date:
+    """The build date: `release_date` (YYYY-MM-DD), else `SOURCE_DATE_EPOCH` (seconds
+    since 1970, UTC), else today in UTC."""
+    if isinstance(release_date, date):
+        return release_date
+    if release_date is not None:
+        try:
+            return date.fromisoformat(release_date)
+        except ValueError:
+            raise ValueError(
+                f"--release-date: {release_date!r} is not a date (YYYY-MM-DD)"
+            ) from None
+    env = os.environ if environ is None else environ
+    epoch = env.get(SOURCE_DATE_EPOCH)
+    if epoch:
+        try:
+            return datetime.fromtimestamp(int(epoch), UTC).date()
+        except (ValueError, OverflowError, OSError):
+            raise ValueError(
+                f"{SOURCE_DATE_EPOCH}: {epoch!r} is not a number of seconds since 1970"
+            ) from None
+    return datetime.now(UTC).date()
+
+
+def make_release(
+    records: Iterable[RecordBase],
+    release_date: str | date | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> Release:
+    """The release of `records` built on `build_date(release_date, environ)`."""
+    listed = list(records)
+    digest = content_sha256(listed)
+    day = build_date(release_date, environ).isoformat()
+    return Release(f"{day}-{digest[:12]}", day, digest, len(listed))
+
+
+def sha256_bytes(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def sha256_file(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        while chunk := handle.read(_CHUNK):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def manifest(site_dir: Path, exclude: Iterable[str] = ()) -> tuple[ManifestEntry, ...]:
+    """Every file under `site_dir` (except the paths in `exclude`), sorted by path."""
+    skip = set(exclude)
+    entries = []
+    for path in site_dir.rglob("*"):
+        if not path.is_file():
+            continue
+        relative = path.relative_to(site_dir).as_posix()
+        if relative in skip:
+            continue
+        entries.append(ManifestEntry(relative, sha256_file(path), path.stat().st_size))
+    return tuple(sorted(entries, key=lambda e: e.path))
+
+
+def hash_artifacts(catalogue: Catalogue, root: Path) -> dict[str, str | None]:
+    """SHA-256 of every artifact file the evaluations record, hashed by the builder from
+    the files under `root` (None when there is no such file, or the path leaves `root`).
+    This is what `derive.readiness` needs to call checksums matched."""
+    base = root.resolve()
+    hashes: dict[str, str | None] = {}
+    for evaluation in catalogue.of_kind(Evaluation):
+        for artifact in evaluation.artifacts:
+            if artifact.path in hashes:
+                continue
+            path = (base / artifact.path).resolve()
+            inside = path == base or base in path.parents
+            hashes[artifact.path] = sha256_file(path) if inside and path.is_file() else None
+    return hashes

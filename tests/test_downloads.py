@@ -1,0 +1,133 @@
+"""Gzip CSVs and the JSON API (downloads.py): pandas reads each CSV as it is, and two
+runs give identical bytes."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import io
+import json
+
+import pandas as pd
+import pytest
+from scenarios import load_scenario
+
+from rewire_site.downloads import (
+    API_INDEX,
+    DOWNLOADS,
+    EVALUATION_MATRIX,
+    PROTOCOL_COVERAGE,
+    RELEASE_TABLE,
+    SOURCE_TABLE,
+    api_files,
+    csv_bytes,
+    download_files,
+    gzip_bytes,
+    release_file,
+)
+from rewire_site.link import Catalogue
+from rewire_site.models import RECORD_ADAPTER
+from rewire_site.release import ManifestEntry, make_release, sha256_bytes
+
+SCENARIOS = ["seed_memory", "ia3_conflict", "reproduction"]
+
+
+def _frame(data: bytes) -> pd.DataFrame:
+    return pd.read_csv(io.BytesIO(data), compression="gzip")
+
+
+def _all(catalogue: Catalogue) -> dict[str, bytes]:
+    files = download_files(catalogue)
+    release = make_release(catalogue.by_id.values(), "2026-10-22")
+    entries = [ManifestEntry(p, sha256_bytes(b), len(b)) for p, b in sorted(files.items())]
+    files.update(release_file(release, entries))
+    return files
+
+
+def test_gzip_is_deterministic_without_name_or_time() -> None:
+    packed = gzip_bytes(b"a,b\n1,2\n")
+    assert packed == gzip_bytes(b"a,b\n1,2\n")
+    assert packed[:3] == b"\x1f\x8b\x08"
+    assert packed[3] == 0  # FLG: no FNAME, no FCOMMENT, no FEXTRA
+    assert packed[4:8] == b"\x00\x00\x00\x00"  # MTIME 0
+    assert packed[9] == 255  # OS unknown, whatever zlib says
+    assert gzip.decompress(packed) == b"a,b\n1,2\n"
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_two_runs_give_identical_bytes(scenario: str) -> None:
+    catalogue = load_scenario(scenario)
+    assert _all(catalogue) == _all(catalogue)
+    assert api_files(catalogue) == api_files(catalogue)
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_pandas_reads_every_csv_as_it_is(scenario: str) -> None:
+    files = _all(load_scenario(scenario))
+    assert sorted(files) == sorted(d.path for d in DOWNLOADS)
+    for path, data in files.items():
+        frame = _frame(data)
+        assert len(frame.columns) > 3, path
+
+
+def test_evaluation_matrix_keeps_exact_values_and_flags() -> None:
+    frame = _frame(download_files(load_scenario("reproduction"))[EVALUATION_MATRIX])
+    assert len(frame) == 5
+    published = frame[frame.evaluation_id == "eval-nt-published"]
+    assert published.value.tolist() == [33.88, 11.49]
+    assert published.printed_value.astype(str).tolist() == ["33.88", "11.49"]
+    measured = frame[frame.evaluation_id == "eval-nt-rewire"].set_index("column_id")
+    assert measured.loc["baseline", "status"] == "out_of_memory"
+    assert pd.isna(measured.loc["baseline", "value"])
+    assert bool(measured.loc["deepspeed", "excluded_from_comparisons"]) is True
+    assert "Reproduction differs from the published value" in measured.loc["deepspeed", "flags"]
+    assert measured.loc["deepspeed", "reproduces"] == "eval-nt-published"
+
+
+def test_protocol_coverage_and_source_table() -> None:
+    files = download_files(load_scenario("ia3_conflict"))
+    coverage = _frame(files[PROTOCOL_COVERAGE])
+    row = coverage.iloc[0]
+    assert (row.protocol_id, row.evaluations, row.author_reported, row.excluded_results) == (
+        "nt-ia3-runtime",
+        2,
+        2,
+        2,
+    )
+    sources = _frame(files[SOURCE_TABLE])
+    assert sources.source_id.tolist() == ["dalla-torre-2025"]
+    assert sources.sha256.tolist() == [hashlib.sha256(b"dalla-torre-2025").hexdigest()]
+    assert sources.cited_by_records.tolist() == [3]
+
+
+def test_release_table_lists_every_other_file_with_its_hash() -> None:
+    catalogue = load_scenario("seed_memory")
+    files = _all(catalogue)
+    frame = _frame(files[RELEASE_TABLE])
+    release = make_release(catalogue.by_id.values(), "2026-10-22")
+    assert set(frame.release_id) == {release.id}
+    assert frame.path.tolist() == sorted(p for p in files if p != RELEASE_TABLE)
+    for path, digest in zip(frame.path, frame.sha256, strict=True):
+        assert digest == sha256_bytes(files[path])
+
+
+def test_csv_quotes_commas_quotes_and_newlines() -> None:
+    data = csv_bytes(["a", "b"], [['x, "y"\nz', None], [1.1, True]])
+    frame = pd.read_csv(io.BytesIO(data), keep_default_na=False)
+    assert frame.a.tolist() == ['x, "y"\nz', "1.1"]
+    assert frame.b.tolist() == ["", "true"]
+    with pytest.raises(ValueError, match="1 fields, header 2"):
+        csv_bytes(["a", "b"], [["only"]])
+
+
+def test_api_has_one_json_per_record_that_validates_again() -> None:
+    catalogue = load_scenario("ia3_conflict")
+    files = api_files(catalogue)
+    index = json.loads(files[API_INDEX])["records"]
+    assert [r["id"] for r in index] == sorted(catalogue.by_id)
+    assert len(files) == len(catalogue.by_id) + 1
+    path = "api/evaluation/eval-nt-500m-ia3-runtime.json"
+    assert path in files
+    record = RECORD_ADAPTER.validate_python(json.loads(files[path]))
+    assert record == catalogue.by_id["eval-nt-500m-ia3-runtime"]
+    assert "api/model_family/nucleotide-transformer.json" in files
