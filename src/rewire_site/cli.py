@@ -97,6 +97,30 @@ def schema(
         typer.echo(f"wrote {path}")
 
 
+@app.command()
+def build(
+    records: Path | None = typer.Option(  # noqa: B008
+        None, "--records", help="Folder of record files. Default: records/ of the project."
+    ),
+    out: Path | None = typer.Option(  # noqa: B008
+        None, "--out", help="Folder to write the site into (replaced atomically). Default: site/"
+    ),
+    release_date: str | None = typer.Option(
+        None,
+        "--release-date",
+        help="Release date YYYY-MM-DD. Default: SOURCE_DATE_EPOCH, else today (UTC).",
+    ),
+    workers: int | None = typer.Option(
+        None, "--workers", min=1, help="Render processes. Default: the CPUs available, at most 4."
+    ),
+    root: Path | None = typer.Option(None, "--root", help="Project root."),  # noqa: B008
+) -> None:
+    """Build the static site from the records: pages, search, downloads, JSON API."""
+    from .build import build_command
+
+    raise typer.Exit(build_command(root, records, out, release_date, workers))
+
+
 def _register_measure() -> None:
     """`rewire measure ...` lives in the top-level `measure` package (GPU reproductions).
     Importing it must not import torch; its commands import what they need."""

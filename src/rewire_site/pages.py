@@ -13,15 +13,17 @@ from dataclasses import dataclass
 from typing import TypedDict
 
 from .derive.concerns import Flag
+from .derive.coverage import BaselineCoverage, baseline_coverage
 from .derive.display import (
-    ORIGIN_COUNT_LABELS,
     ORIGIN_LABELS,
     display_number,
     missing_text,
     review_label,
 )
 from .derive.evidence import EvidenceTable, SourceList, evidence_table, iso_utc, sources_of
+from .derive.filters import FACETS, FilterIndex
 from .derive.readiness import Readiness, readiness
+from .derive.related import related
 from .derive.reproduction import (
     Reproduction,
     protocol_reproductions,
@@ -52,17 +54,7 @@ from .sections import (
     correction_url,
     results_table,
 )
-from .urls import KIND_LABELS, api_path, filter_path, kind_of, record_path, root_of, sorted_path
-
-FACETS: tuple[tuple[str, str], ...] = (
-    ("model", "Tested model or method"),
-    ("protocol", "Protocol"),
-    ("dataset", "Dataset"),
-    ("setup", "Evaluation setup"),
-    ("metric", "Metric"),
-    ("origin", "Evidence origin"),
-)
-"""Filter facets, in form order: key and label."""
+from .urls import KIND_LABELS, api_path, kind_of, record_path, root_of, sorted_path
 
 
 @dataclass(frozen=True)
@@ -74,10 +66,10 @@ class SiteFacts:
     """Evaluation id -> concern flags."""
     artifact_hashes: Mapping[str, str | None]
     """Artifact path -> SHA-256 the builder computed (None: no file found)."""
-    facet_index: Mapping[str, Mapping[str, tuple[str, ...]]]
-    """Facet key -> evaluation id -> value tokens."""
-    facet_labels: Mapping[str, Mapping[str, str]]
-    """Facet key -> value token -> label shown to readers."""
+    filters: FilterIndex
+    """Facet values of every evaluation (derive.filters)."""
+    filter_hrefs: Mapping[tuple[str, str], str]
+    """(facet key, token) -> page listing every evaluation with that value."""
     downloads: tuple[Link, ...]
     """The release's CSV downloads, in display order."""
     release_download: Link
@@ -148,7 +140,7 @@ class ProtocolPage(RecordPage):
     datasets: tuple[Link, ...]
     recipe_missing: str
     """Why there is no recipe ('' when there is one)."""
-    origin_counts: tuple[Fact, ...]
+    baselines: BaselineCoverage
     questions: tuple[Link, ...]
     evaluations: tuple[Link, ...]
     recipe_minutes: str
@@ -237,29 +229,29 @@ def _value(record: RecordBase, path: str, value: object | None) -> Fact:
 
 def _facets(facts: SiteFacts, evaluation_ids: list[str]) -> tuple[Facet, ...]:
     """Filter facets of a page: the values its evaluations have, with counts."""
-    out = []
-    for key, label in FACETS:
-        index = facts.facet_index.get(key, {})
-        counts: dict[str, int] = {}
-        for evaluation_id in evaluation_ids:
-            for token in index.get(evaluation_id, ()):
-                counts[token] = counts.get(token, 0) + 1
-        labels = facts.facet_labels.get(key, {})
-        options = tuple(
-            FacetOption(token, labels.get(token, token), n, filter_path(key, token))
-            for token, n in sorted(counts.items(), key=lambda p: (labels.get(p[0], p[0]), p[0]))
+    return tuple(
+        Facet(
+            key,
+            label,
+            tuple(
+                FacetOption(o.token, o.label, o.count, facts.filter_hrefs.get((key, o.token)))
+                for o in facts.filters.options(key, evaluation_ids)
+            ),
         )
-        out.append(Facet(key, label, options))
-    return tuple(out)
+        for key, label in FACETS
+    )
 
 
 def _results(
-    table_id: str, caption: str, evaluations: list[Evaluation], catalogue: Catalogue,
+    table_id: str,
+    caption: str,
+    evaluations: list[Evaluation],
+    catalogue: Catalogue,
     facts: SiteFacts,
-) -> ResultsTable:  # fmt: skip
+) -> ResultsTable:
     rows = evaluation_rows(evaluations, catalogue, flags=facts.flags)
     ids = sorted({e.id for e in evaluations})
-    return results_table(table_id, caption, rows, _facets(facts, ids), facts.facet_index)
+    return results_table(table_id, caption, rows, _facets(facts, ids), facts.filters.index)
 
 
 def _link(catalogue: Catalogue, record_id: str) -> Link:
@@ -296,10 +288,7 @@ def _evaluations(catalogue: Catalogue, record_id: str) -> list[Evaluation]:
     return [e for e in catalogue.referring(record_id, Evaluation) if isinstance(e, Evaluation)]
 
 
-def _common(
-    record: RecordBase, catalogue: Catalogue, facts: SiteFacts, template: str,
-    related: tuple[RelatedLink, ...],
-) -> _Common:  # fmt: skip
+def _common(record: RecordBase, catalogue: Catalogue, facts: SiteFacts, template: str) -> _Common:
     kind = kind_of(record)
     path = record_path(kind, record.id)
     return _Common(
@@ -320,7 +309,10 @@ def _common(
             "evidence": evidence_table(record, catalogue),
             "sources": sources_of(record, catalogue),
             "metadata": technical_metadata(record),
-            "related": related,
+            "related": tuple(
+                RelatedLink(r.relation, r.title, record_path(r.kind, r.record_id))
+                for r in related(record, catalogue)
+            ),
             "correction_url": correction_url(record),
             "api_href": api_path(kind, record.id),
             "downloads": facts.downloads,
@@ -333,18 +325,13 @@ def _common(
 
 
 def protocol_page(
-    protocol: Protocol, catalogue: Catalogue, facts: SiteFacts,
-    related: tuple[RelatedLink, ...],
-) -> ProtocolPage:  # fmt: skip
+    protocol: Protocol,
+    catalogue: Catalogue,
+    facts: SiteFacts,
+) -> ProtocolPage:
     evaluations = catalogue.evaluations_of(protocol.id)
     flags = {e.id: facts.flags.get(e.id, ()) for e in evaluations}
     table = comparison_table(protocol, catalogue, flags=flags, evaluations=evaluations)
-    origins: dict[Origin, int] = {}
-    for evaluation in evaluations:
-        origins[evaluation.origin] = origins.get(evaluation.origin, 0) + 1
-    origin_counts = tuple(
-        Fact(ORIGIN_COUNT_LABELS[o], str(origins[o])) for o in Origin if o in origins
-    )
     recipe_missing = ""
     if protocol.recipe is None:
         why = missing_text(protocol, "recipe")
@@ -366,15 +353,20 @@ def protocol_page(
         Fact("source locator", protocol.source_locator),
     )
     return ProtocolPage(
-        **_common(protocol, catalogue, facts, "protocol.html", related),
+        **_common(protocol, catalogue, facts, "protocol.html"),
         protocol=protocol,
-        comparison=comparison_view(table, facts.facet_index),
-        results=_results("result-rows", "Exact evaluated configurations and original reported "
-                         "results", evaluations, catalogue, facts),
+        comparison=comparison_view(table, facts.filters.index),
+        results=_results(
+            "result-rows",
+            "Exact evaluated configurations and original reported results",
+            evaluations,
+            catalogue,
+            facts,
+        ),
         facts=page_facts,
         datasets=tuple(_link(catalogue, d) for d in protocol.datasets),
         recipe_missing=recipe_missing,
-        origin_counts=origin_counts,
+        baselines=baseline_coverage(protocol, catalogue),
         questions=tuple(_link(catalogue, q.id) for q in catalogue.referring(protocol.id, Question)),
         evaluations=tuple(_link(catalogue, e.id) for e in evaluations),
         reproductions=protocol_reproductions(protocol, catalogue),
@@ -383,7 +375,7 @@ def protocol_page(
             if protocol.recipe is not None and protocol.recipe.estimated_minutes is not None
             else ""
         ),
-    )  # fmt: skip
+    )
 
 
 def sorted_pages(protocol: Protocol, catalogue: Catalogue, facts: SiteFacts) -> list[SortedPage]:
@@ -408,7 +400,7 @@ def sorted_pages(protocol: Protocol, catalogue: Catalogue, facts: SiteFacts) -> 
                 nav="",
                 protocol_title=protocol.title,
                 protocol_href=record_path("protocol", protocol.id),
-                comparison=comparison_view(table, facts.facet_index),
+                comparison=comparison_view(table, facts.filters.index),
             )
         )
     return pages
@@ -421,15 +413,22 @@ STATUS_LINES = {
 }
 
 COMPARISON_FIELDS = (
-    "split", "population", "inputs", "adaptation", "aggregation", "budget",
-    "dataset_version", "metric_implementation",
-)  # fmt: skip
+    "split",
+    "population",
+    "inputs",
+    "adaptation",
+    "aggregation",
+    "budget",
+    "dataset_version",
+    "metric_implementation",
+)
 
 
 def evaluation_page(
-    evaluation: Evaluation, catalogue: Catalogue, facts: SiteFacts,
-    related: tuple[RelatedLink, ...],
-) -> EvaluationPage:  # fmt: skip
+    evaluation: Evaluation,
+    catalogue: Catalogue,
+    facts: SiteFacts,
+) -> EvaluationPage:
     protocol = catalogue.get(evaluation.protocol, Protocol)
     procedure = [
         Fact("origin", ORIGIN_LABELS[evaluation.origin]),
@@ -456,21 +455,29 @@ def evaluation_page(
             Fact("CUDA", env.cuda),
             Fact("Python", env.python),
             Fact("packages", packages),
-            Fact("attention backend", env.attention_backend or "Not recorded",
-                 missing=env.attention_backend is None),
+            Fact(
+                "attention backend",
+                env.attention_backend or "Not recorded",
+                missing=env.attention_backend is None,
+            ),
             Fact("host CPU", env.host_cpu),
             Fact("git commit", env.git_commit),
             Fact("command", env.command),
             Fact("seed", str(env.seed)),
             Fact("started at", env.started_at.isoformat()),
             Fact("ended at", env.ended_at.isoformat()),
-        )  # fmt: skip
+        )
     return EvaluationPage(
-        **_common(evaluation, catalogue, facts, "evaluation.html", related),
+        **_common(evaluation, catalogue, facts, "evaluation.html"),
         evaluation=evaluation,
         status_line=STATUS_LINES[evaluation.origin],
-        results=_results("result-rows", "Exact evaluated configurations and original reported "
-                         "results", [evaluation], catalogue, facts),
+        results=_results(
+            "result-rows",
+            "Exact evaluated configurations and original reported results",
+            [evaluation],
+            catalogue,
+            facts,
+        ),
         flags=facts.flags.get(evaluation.id, ()),
         readiness=readiness(evaluation, catalogue, facts.artifact_hashes),
         procedure=tuple(procedure),
@@ -481,9 +488,14 @@ def evaluation_page(
         reproduction_facts=(
             _value(evaluation, "comparison.split", evaluation.comparison.split),
             _value(evaluation, "comparison.adaptation", evaluation.comparison.adaptation),
-            Fact("scoring implementation", _value(
-                evaluation, "comparison.metric_implementation",
-                evaluation.comparison.metric_implementation).value),
+            Fact(
+                "scoring implementation",
+                _value(
+                    evaluation,
+                    "comparison.metric_implementation",
+                    evaluation.comparison.metric_implementation,
+                ).value,
+            ),
         ),
         recipe_command=protocol.recipe.command if protocol.recipe else None,
         recipe_missing=recipe_missing,
@@ -493,13 +505,14 @@ def evaluation_page(
             if (made := reproduction(evaluation, catalogue)) is not None
             else reproductions_of(evaluation, catalogue)
         ),
-    )  # fmt: skip
+    )
 
 
 def configuration_page(
-    configuration: Configuration, catalogue: Catalogue, facts: SiteFacts,
-    related: tuple[RelatedLink, ...],
-) -> ConfigurationPage:  # fmt: skip
+    configuration: Configuration,
+    catalogue: Catalogue,
+    facts: SiteFacts,
+) -> ConfigurationPage:
     evaluations = _evaluations(catalogue, configuration.id)
     c = configuration
     hardware = c.hardware.description if c.hardware is not None else None
@@ -510,26 +523,33 @@ def configuration_page(
         _value(c, "checkpoint", c.checkpoint),
         _value(c, "version", c.version),
         _value(c, "hardware", hardware),
-        Fact("fine tuning", c.fine_tuning, markdown=True) if c.fine_tuning is not None
+        Fact("fine tuning", c.fine_tuning, markdown=True)
+        if c.fine_tuning is not None
         else _value(c, "fine_tuning", None),
         _value(c, "training_setting", c.training_setting),
         *(Fact(f"setting: {k.replace('_', ' ')}", v) for k, v in sorted(c.settings.items())),
         *((Fact("provenance note", c.provenance_note),) if c.provenance_note else ()),
-    )  # fmt: skip
+    )
     return ConfigurationPage(
-        **_common(c, catalogue, facts, "configuration.html", related),
+        **_common(c, catalogue, facts, "configuration.html"),
         configuration=c,
-        results=_results("result-rows", "Evaluations of this configuration and their original "
-                         "reported results", evaluations, catalogue, facts),
+        results=_results(
+            "result-rows",
+            "Evaluations of this configuration and their original reported results",
+            evaluations,
+            catalogue,
+            facts,
+        ),
         family=_link(catalogue, c.family),
         facts=page_facts,
-    )  # fmt: skip
+    )
 
 
 def dataset_page(
-    dataset: Dataset, catalogue: Catalogue, facts: SiteFacts,
-    related: tuple[RelatedLink, ...],
-) -> DatasetPage:  # fmt: skip
+    dataset: Dataset,
+    catalogue: Catalogue,
+    facts: SiteFacts,
+) -> DatasetPage:
     d = dataset
     evaluations = _evaluations(catalogue, d.id)
     splits = "; ".join(
@@ -550,27 +570,28 @@ def dataset_page(
         *((Fact("tasks", "; ".join(d.tasks)),) if d.tasks else ()),
     )
     return DatasetPage(
-        **_common(d, catalogue, facts, "dataset.html", related),
+        **_common(d, catalogue, facts, "dataset.html"),
         dataset=d,
-        results=_results("result-rows", "Evaluations on this dataset", evaluations, catalogue,
-                         facts),
+        results=_results(
+            "result-rows", "Evaluations on this dataset", evaluations, catalogue, facts
+        ),
         facts=page_facts,
         protocols=tuple(_link(catalogue, p.id) for p in catalogue.referring(d.id, Protocol)),
-    )  # fmt: skip
+    )
 
 
 def family_page(
-    family: ModelFamily, catalogue: Catalogue, facts: SiteFacts,
-    related: tuple[RelatedLink, ...],
-) -> FamilyPage:  # fmt: skip
+    family: ModelFamily,
+    catalogue: Catalogue,
+    facts: SiteFacts,
+) -> FamilyPage:
     f = family
     configurations = catalogue.referring(f.id, Configuration)
     evaluations = [e for c in configurations for e in _evaluations(catalogue, c.id)]
     checkpoints = tuple(
-        Fact("checkpoint", "; ".join(
-            x for x in (cp.name, cp.parameters, cp.url, cp.note) if x))
+        Fact("checkpoint", "; ".join(x for x in (cp.name, cp.parameters, cp.url, cp.note) if x))
         for cp in f.checkpoints
-    )  # fmt: skip
+    )
     page_facts = (
         Fact("name", f.name),
         Fact("developers", "; ".join(f.developers)),
@@ -579,20 +600,26 @@ def family_page(
         *checkpoints,
     )
     return FamilyPage(
-        **_common(f, catalogue, facts, "family.html", related),
+        **_common(f, catalogue, facts, "family.html"),
         family=f,
-        results=_results("result-rows", "Evaluations of configurations in this family",
-                         evaluations, catalogue, facts),
+        results=_results(
+            "result-rows",
+            "Evaluations of configurations in this family",
+            evaluations,
+            catalogue,
+            facts,
+        ),
         facts=page_facts,
         configurations=tuple(_link(catalogue, c.id) for c in configurations),
         papers=tuple(_link(catalogue, p) for p in f.papers),
-    )  # fmt: skip
+    )
 
 
 def source_page(
-    source: Source, catalogue: Catalogue, facts: SiteFacts,
-    related: tuple[RelatedLink, ...],
-) -> SourcePage:  # fmt: skip
+    source: Source,
+    catalogue: Catalogue,
+    facts: SiteFacts,
+) -> SourcePage:
     s = source
     retrieved = iso_utc(s.retrieved_at) or missing_text(s, "retrieved_at").label
     page_facts = (
@@ -610,7 +637,7 @@ def source_page(
         _value(s, "independence", s.independence),
     )
     return SourcePage(
-        **_common(s, catalogue, facts, "source.html", related),
+        **_common(s, catalogue, facts, "source.html"),
         source=s,
         facts=page_facts,
         citing=tuple(_link(catalogue, r.id) for r in catalogue.referring(s.id)),
@@ -618,13 +645,14 @@ def source_page(
 
 
 def question_page(
-    question: Question, catalogue: Catalogue, facts: SiteFacts,
-    related: tuple[RelatedLink, ...],
-) -> QuestionPage:  # fmt: skip
+    question: Question,
+    catalogue: Catalogue,
+    facts: SiteFacts,
+) -> QuestionPage:
     q = question
     evaluations = [catalogue.get(e, Evaluation) for e in q.evaluations]
     return QuestionPage(
-        **_common(q, catalogue, facts, "question.html", related),
+        **_common(q, catalogue, facts, "question.html"),
         question=q,
         results=_results(
             "result-rows", "Evaluations that bear on this decision", evaluations, catalogue, facts

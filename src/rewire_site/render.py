@@ -6,6 +6,11 @@ arithmetic, no lookups. Every filter they may use is registered here.
 
 from __future__ import annotations
 
+import hashlib
+import multiprocessing as mp
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +61,109 @@ class Renderer:
             found = self._templates[name] = self.env.get_template(name)
         return found
 
+    def warm(self) -> None:
+        """Compile every page template now (before a pool forks, so workers share them)."""
+        for name in self.env.list_templates(extensions=["html"]):
+            if not name.startswith("_"):
+                self.template(name)
+
     def render(self, name: str, page: Any) -> bytes:
         """One page as UTF-8 bytes; the context object is available as `page`."""
         return self.template(name).render(page=page).encode("utf-8")
+
+
+# ------------------------------------------------------------ rendering many pages
+
+Job = tuple[str, ...]
+"""A unit of page work, e.g. ('evaluation', '<id>') or ('home',): small and picklable."""
+MakePages = Callable[[Job], Sequence[Any]]
+"""Builds the page contexts of a job (each has `.template` and `.path`)."""
+
+
+@dataclass(frozen=True)
+class WrittenFile:
+    path: str
+    """Path under the output folder, POSIX separators."""
+    sha256: str
+    size: int
+
+
+@dataclass
+class RenderStats:
+    """What rendering wrote, and where the time went (seconds summed over workers)."""
+
+    files: list[WrittenFile] = field(default_factory=list)
+    context_seconds: float = 0.0
+    render_seconds: float = 0.0
+    write_seconds: float = 0.0
+    workers: int = 1
+
+    def merge(self, other: RenderStats) -> None:
+        self.files.extend(other.files)
+        self.context_seconds += other.context_seconds
+        self.render_seconds += other.render_seconds
+        self.write_seconds += other.write_seconds
+
+
+_STATE: dict[str, Any] = {}
+"""Set in the parent before the pool forks: workers inherit it instead of unpickling it."""
+
+
+def _run(indices: Sequence[int]) -> RenderStats:
+    jobs: Sequence[Job] = _STATE["jobs"]
+    make: MakePages = _STATE["make"]
+    renderer: Renderer = _STATE["renderer"]
+    out: Path = _STATE["out"]
+    stats = RenderStats()
+    clock = time.perf_counter
+    made_dirs: set[Path] = set()
+    for index in indices:
+        t0 = clock()
+        pages = make(jobs[index])
+        t1 = clock()
+        rendered = [(page.path, renderer.render(page.template, page)) for page in pages]
+        t2 = clock()
+        for path, data in rendered:
+            target = out / path
+            if target.parent not in made_dirs:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                made_dirs.add(target.parent)
+            with target.open("xb") as handle:  # "x": a path written twice is an error
+                handle.write(data)
+            stats.files.append(WrittenFile(path, hashlib.sha256(data).hexdigest(), len(data)))
+        stats.context_seconds += t1 - t0
+        stats.render_seconds += t2 - t1
+        stats.write_seconds += clock() - t2
+    return stats
+
+
+def render_jobs(
+    jobs: Sequence[Job],
+    make: MakePages,
+    renderer: Renderer,
+    out: Path,
+    workers: int = 1,
+    chunk: int = 64,
+) -> RenderStats:
+    """Build, render and write the pages of every job into `out`.
+
+    With `workers` > 1 the jobs run in a pool of forked processes that inherit the
+    catalogue, the derived facts and the compiled templates; each writes its own files
+    and returns their hashes. The files are the same bytes whatever the split.
+    """
+    _STATE.update(jobs=jobs, make=make, renderer=renderer, out=out)
+    batches = [list(range(i, min(i + chunk, len(jobs)))) for i in range(0, len(jobs), chunk)]
+    total = RenderStats()
+    try:
+        if workers <= 1 or len(batches) <= 1 or "fork" not in mp.get_all_start_methods():
+            for batch in batches:
+                total.merge(_run(batch))
+        else:
+            total.workers = workers
+            with mp.get_context("fork").Pool(workers) as pool:
+                for stats in pool.imap_unordered(_run, batches):
+                    total.merge(stats)
+    finally:
+        _STATE.clear()
+    total.files.sort(key=lambda f: f.path)
+    return total

@@ -1,0 +1,317 @@
+"""`rewire build`: records in, static site out.
+
+The stages, in order (each timed; `BuildReport.stages` lists them):
+
+1. load     read and validate every record file (`validate.validate_paths`);
+2. link     resolve ids into one graph (`link.Catalogue`);
+3. derive   facts computed once for the whole build: release id, concern flags,
+            filter facets, artifact hashes, the search index, the page plan;
+4. render   page contexts (`pages`, `index_pages`) rendered with templates compiled
+            once, in a pool of forked processes, each page written as it is rendered
+            into a staging folder beside the site;
+5. files    static assets, search index, downloads (CSV, gzip) and the JSON API;
+6. swap     the staging folder replaces the site (`write.atomic_write_site`).
+
+Everything the pages need is gathered before the first byte is written, and all writing
+goes to the staging folder: a build that fails at any stage leaves the previous site
+as it was. Same records in, same bytes out: no clock is read except the release date.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from . import downloads, index_pages, pages, release, write
+from .config import RECORDS_DIR, SITE_DIR
+from .derive.concerns import flags_by_evaluation
+from .derive.filters import filter_index
+from .link import Catalogue
+from .models import (
+    Configuration,
+    Dataset,
+    Evaluation,
+    ModelFamily,
+    Protocol,
+    Question,
+    RecordBase,
+    Source,
+)
+from .problems import Problem, RecordsInvalid
+from .render import Job, Renderer, RenderStats, render_jobs, templates_dir
+from .search import search_entries, search_index_json
+from .sections import Link
+from .urls import kind_of
+from .validate import validate_paths
+
+STAGES = ("load", "link", "derive", "render", "files", "swap")
+
+PARALLEL_MIN_JOBS = 200
+"""Fewer page jobs than this render in this process (a pool costs more than it saves)."""
+
+RECORD_PAGES: dict[type[RecordBase], Any] = {
+    Evaluation: pages.evaluation_page,
+    Configuration: pages.configuration_page,
+    Dataset: pages.dataset_page,
+    ModelFamily: pages.family_page,
+    Source: pages.source_page,
+    Question: pages.question_page,
+}
+
+
+@dataclass
+class BuildReport:
+    """What a build did, and how long each stage took."""
+
+    site_dir: Path
+    release_id: str
+    records: int
+    pages: int
+    """HTML pages rendered."""
+    files: int
+    """Every file in the site (pages, downloads, JSON, static)."""
+    stages: list[tuple[str, float]] = field(default_factory=list)
+    """(stage, wall seconds), in order."""
+    render: RenderStats = field(default_factory=RenderStats)
+    warnings: list[Problem] = field(default_factory=list)
+
+    @property
+    def seconds(self) -> float:
+        return sum(s for _, s in self.stages)
+
+    @property
+    def pages_per_second(self) -> float:
+        return self.pages / self.seconds if self.seconds > 0 else 0.0
+
+    def lines(self) -> list[str]:
+        """Human-readable summary: one line per stage, then the totals."""
+        out = [f"{name:<8} {seconds:8.3f} s" for name, seconds in self.stages]
+        r = self.render
+        out.append(
+            f"render detail (CPU seconds over {r.workers} worker(s)): contexts "
+            f"{r.context_seconds:.3f}, templates {r.render_seconds:.3f}, "
+            f"writes {r.write_seconds:.3f}"
+        )
+        out.append(
+            f"built {self.pages} pages ({self.files} files) from {self.records} records in "
+            f"{self.seconds:.2f} s ({self.pages_per_second:.0f} pages/s); release "
+            f"{self.release_id} -> {self.site_dir}"
+        )
+        return out
+
+
+class _Timer:
+    def __init__(self) -> None:
+        self.stages: list[tuple[str, float]] = []
+
+    @contextmanager
+    def stage(self, name: str) -> Iterator[None]:
+        start = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.stages.append((name, time.perf_counter() - start))
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """Everything the render workers need, computed before anything is written."""
+
+    catalogue: Catalogue
+    facts: pages.SiteFacts
+    entries: tuple[Any, ...]
+    members: dict[tuple[str, str], tuple[str, ...]]
+    download_items: tuple[index_pages.DownloadItem, ...]
+
+    def make(self, job: Job) -> Sequence[Any]:
+        """The page contexts of one job."""
+        kind = job[0]
+        if kind == "protocol":
+            protocol = self.catalogue.get(job[1], Protocol)
+            return [
+                pages.protocol_page(protocol, self.catalogue, self.facts),
+                *pages.sorted_pages(protocol, self.catalogue, self.facts),
+            ]
+        if kind == "record":
+            record = self.catalogue.by_id[job[1]]
+            return [RECORD_PAGES[type(record)](record, self.catalogue, self.facts)]
+        if kind == "filter":
+            key, value = job[1], job[2]
+            ids = self.members[(key, value)]
+            return [index_pages.filter_page(key, value, ids, self.catalogue, self.facts)]
+        if kind == "home":
+            return [index_pages.home_page(self.catalogue, self.facts)]
+        if kind == "search":
+            return [index_pages.search_page(self.entries, self.facts)]
+        if kind == "downloads":
+            return [index_pages.downloads_page(self.download_items, self.facts)]
+        raise ValueError(f"unknown page job {job!r}")
+
+    def jobs(self) -> list[Job]:
+        """Every page job: the heavy record pages first, so the pool stays balanced."""
+        found: list[Job] = [("protocol", p.id) for p in self.catalogue.protocols()]
+        found += [
+            ("record", r.id)
+            for r in sorted(self.catalogue.by_id.values(), key=lambda r: (kind_of(r), r.id))
+            if not isinstance(r, Protocol)
+        ]
+        found += [("filter", key, value) for key, value in self.members]
+        found += [("home",), ("search",), ("downloads",)]
+        return found
+
+
+def default_workers() -> int:
+    """Render processes: the CPUs this process may use, at most 4."""
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        cpus = os.cpu_count() or 1
+    return max(1, min(4, cpus))
+
+
+def load_records(root: Path, records_dir: Path | None = None) -> tuple[Catalogue, list[Problem]]:
+    """Validated, linked records; `RecordsInvalid` with every problem when any has errors."""
+    folder = records_dir or root / RECORDS_DIR
+    report = validate_paths([folder], root)
+    if not report.ok:
+        raise RecordsInvalid(report.problems)
+    return Catalogue.from_records(report.records.values()), report.warnings
+
+
+def build_site(
+    root: Path,
+    out_dir: Path | None = None,
+    *,
+    release_date: date | str | None = None,
+    records_dir: Path | None = None,
+    workers: int | None = None,
+) -> BuildReport:
+    """Build the site of the records under `root` (or `records_dir`) into `out_dir`
+    (default `root/site`). Raises `RecordsInvalid` when the records have errors."""
+    root = root.resolve()
+    if records_dir is not None:
+        records_dir = records_dir.resolve()
+        if records_dir.name == RECORDS_DIR and records_dir.parent != root:
+            root = records_dir.parent  # artifact paths are relative to that project
+    site_dir = (out_dir or root / SITE_DIR).resolve()
+    timer = _Timer()
+
+    with timer.stage("load"):
+        folder = records_dir or root / RECORDS_DIR
+        report = validate_paths([folder], root)
+        if not report.ok:
+            raise RecordsInvalid(report.problems)
+    with timer.stage("link"):
+        catalogue = Catalogue.from_records(report.records.values())
+    with timer.stage("derive"):
+        made = release.make_release(catalogue.by_id.values(), release_date)
+        flags = flags_by_evaluation(catalogue)
+        filters = filter_index(catalogue)
+        links = tuple(Link(d.label, d.path) for d in downloads.DOWNLOADS)
+        facts = pages.SiteFacts(
+            release_id=made.id,
+            flags=flags,
+            artifact_hashes=release.hash_artifacts(catalogue, root),
+            filters=filters,
+            filter_hrefs=index_pages.filter_hrefs(filters),
+            downloads=links,
+            release_download=Link("Download this release (gzip)", downloads.RELEASE_TABLE),
+        )
+        entries = search_entries(catalogue)
+        plan = _Plan(
+            catalogue,
+            facts,
+            entries,
+            index_pages.filter_members(filters),
+            index_pages.download_items(links),
+        )
+        jobs = plan.jobs()
+        renderer = Renderer(templates_dir(root))
+        renderer.warm()
+    count = workers or default_workers()
+    if len(jobs) < PARALLEL_MIN_JOBS:
+        count = 1
+    stats = RenderStats()
+
+    def build_into(writer: write.OutputWriter) -> None:
+        nonlocal stats
+        with timer.stage("render"):
+            stats = render_jobs(jobs, plan.make, renderer, writer.root, count)
+        with timer.stage("files"):
+            rendered = {f.path for f in stats.files}
+            for path in sorted(rendered):
+                writer.normalise(path)  # a page path must be a plain path inside the site
+            static = templates_dir(root) / "static"
+            for file in sorted(static.rglob("*")):
+                if file.is_file():
+                    writer.copy_file("static/" + file.relative_to(static).as_posix(), file)
+            writer.write_bytes("search/index.json", search_index_json(entries))
+            outputs = downloads.download_files(catalogue, flags) | downloads.api_files(catalogue)
+            for path, data in sorted(outputs.items()):
+                writer.write_bytes(path, data)
+            twice = rendered & {e.path for e in writer.entries()}
+            if twice:
+                raise write.OutputError(f"written twice in one build: {sorted(twice)}")
+            pages_written = [release.ManifestEntry(f.path, f.sha256, f.size) for f in stats.files]
+            for path, data in downloads.release_file(
+                made, [*writer.entries(), *pages_written]
+            ).items():
+                writer.write_bytes(path, data)
+
+    write.atomic_write_site(build_into, site_dir)
+    timer.stages.append(("swap", 0.0))
+    files = sum(1 for p in site_dir.rglob("*") if p.is_file())
+    return BuildReport(
+        site_dir=site_dir,
+        release_id=made.id,
+        records=len(catalogue.by_id),
+        pages=len(stats.files),
+        files=files,
+        stages=timer.stages,
+        render=stats,
+        warnings=report.warnings,
+    )
+
+
+def build_command(
+    root: Path | None,
+    records: Path | None,
+    out: Path | None,
+    release_date: str | None,
+    workers: int | None,
+) -> int:
+    """`rewire build`: print the stage timings, or the problems as `path:line: field:
+    message` lines; returns the exit status (no traceback for a problem in the input)."""
+    import typer
+
+    from .config import find_root
+    from .validate import display_path
+
+    project = (root or find_root()).resolve()
+    try:
+        report = build_site(
+            project, out, release_date=release_date, records_dir=records, workers=workers
+        )
+    except RecordsInvalid as error:
+        for problem in error.problems:
+            shown = Problem(
+                Path(display_path(problem.path)), problem.line, problem.field,
+                problem.message, problem.severity,
+            )  # fmt: skip
+            typer.echo(str(shown), err=True)
+        typer.echo(f"build failed: {error}; the site was not changed", err=True)
+        return 1
+    except (ValueError, OSError, write.OutputError) as error:
+        typer.echo(f"build failed: {error}; the site was not changed", err=True)
+        return 1
+    for problem in report.warnings:
+        typer.echo(str(problem), err=True)
+    for line in report.lines():
+        typer.echo(line)
+    return 0

@@ -1,0 +1,218 @@
+"""Contexts of the pages that are not one record: home, search, downloads, filter lists.
+
+Like `pages`, every value is computed here or in `derive`; templates only display.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .derive.coverage import (
+    AreaGroup,
+    CatalogueCounts,
+    ProtocolCoverage,
+    ReproductionSite,
+    catalogue_counts,
+    newest_records,
+    protocol_coverage,
+    protocols_by_area,
+    reproduction_sites,
+)
+from .derive.display import ORIGIN_LABELS, plural
+from .derive.filters import FACETS, FilterIndex
+from .link import Catalogue
+from .models import Configuration, Dataset, Evaluation, Protocol, Question
+from .pages import Page, SiteFacts
+from .search import SearchEntry
+from .sections import Link
+from .urls import DOWNLOADS, HOME, SEARCH, filter_path, record_path, root_of
+
+
+@dataclass(frozen=True)
+class HomePage(Page):
+    counts: CatalogueCounts
+    areas: tuple[AreaGroup, ...]
+    newest: tuple[Link, ...]
+    newest_dates: tuple[str, ...]
+    """`added` date of each newest record (same order)."""
+    reproductions: tuple[ReproductionSite, ...]
+    coverage: tuple[ProtocolCoverage, ...]
+    questions: tuple[Link, ...]
+    downloads: tuple[Link, ...]
+
+
+@dataclass(frozen=True)
+class SearchPage(Page):
+    entries: tuple[SearchEntry, ...]
+    count_text: str
+
+
+@dataclass(frozen=True)
+class DownloadItem:
+    link: Link
+    description: str
+
+
+@dataclass(frozen=True)
+class DownloadsPage(Page):
+    files: tuple[DownloadItem, ...]
+    api_note: str
+
+
+@dataclass(frozen=True)
+class FilterRow:
+    evaluation: Link
+    configuration: Link
+    protocol: Link
+    dataset: Link
+    origin_label: str
+    result_count: int
+
+
+@dataclass(frozen=True)
+class FilterPage(Page):
+    """Every evaluation with one facet value: the no-JS result of a filter."""
+
+    facet_label: str
+    value_label: str
+    rows: tuple[FilterRow, ...]
+    count_text: str
+
+
+DOWNLOAD_NOTES = {
+    "downloads/protocol-coverage.csv.gz": "one row per protocol: evaluations by origin, "
+    "results, results excluded from comparisons, columns with results, recipe, baseline "
+    "roles and reproductions.",
+    "downloads/model-evaluation-matrix.csv.gz": "one row per evaluation result: model, "
+    "protocol, dataset, origin, column, value as stored and as printed, uncertainty, "
+    "coverage, concern flags and source.",
+    "downloads/sources.csv.gz": "one row per source: citation, version as retrieved, URL, "
+    "retrieval time, SHA-256 and hash scope.",
+    "downloads/release.csv.gz": "the release id, the SHA-256 of the canonical records, and "
+    "every other file of this site with its SHA-256 and size.",
+}
+
+
+def download_items(links: tuple[Link, ...]) -> tuple[DownloadItem, ...]:
+    return tuple(DownloadItem(link, DOWNLOAD_NOTES.get(link.href, "")) for link in links)
+
+
+def home_page(catalogue: Catalogue, facts: SiteFacts) -> HomePage:
+    newest = newest_records(catalogue)
+    return HomePage(
+        template="home.html",
+        path=HOME,
+        root=root_of(HOME),
+        title="Rewire catalogue",
+        description="Evidence records for genomic foundation models: protocols, evaluations "
+        "and configurations, each traced to its sources.",
+        release_id=facts.release_id,
+        nav="home",
+        counts=catalogue_counts(catalogue),
+        areas=protocols_by_area(catalogue),
+        newest=tuple(Link(n.title, record_path(n.kind, n.id)) for n in newest),
+        newest_dates=tuple(n.added for n in newest),
+        reproductions=reproduction_sites(catalogue),
+        coverage=protocol_coverage(catalogue, facts.flags),
+        questions=tuple(
+            Link(q.title, record_path("question", q.id)) for q in catalogue.of_kind(Question)
+        ),
+        downloads=facts.downloads,
+    )
+
+
+def search_page(entries: tuple[SearchEntry, ...], facts: SiteFacts) -> SearchPage:
+    return SearchPage(
+        template="search.html",
+        path=SEARCH,
+        root=root_of(SEARCH),
+        title="All records",
+        description="Search every record of the catalogue by title, id and model name.",
+        release_id=facts.release_id,
+        nav="search",
+        entries=entries,
+        count_text=f"{plural(len(entries), 'record')} in this release",
+    )
+
+
+def downloads_page(files: tuple[DownloadItem, ...], facts: SiteFacts) -> DownloadsPage:
+    return DownloadsPage(
+        template="downloads.html",
+        path=DOWNLOADS,
+        root=root_of(DOWNLOADS),
+        title="Downloads",
+        description="Release files: CSV tables (gzip), checksums and one JSON file per record.",
+        release_id=facts.release_id,
+        nav="downloads",
+        files=files,
+        api_note="Every record is also published as JSON at api/<kind>/<id>.json, the "
+        "validated record as stored, with its id and kind.",
+    )
+
+
+RECORD_FACETS = {"model": "model_family", "protocol": "protocol", "dataset": "dataset"}
+"""Facets whose values are records: their page already lists every matching evaluation."""
+
+
+def filter_hrefs(filters: FilterIndex) -> dict[tuple[str, str], str]:
+    """(facet key, token) -> the page that lists every evaluation with that value: the
+    record's own page for model family, protocol and dataset, else a filter page."""
+    hrefs = {}
+    for key, index in filters.index.items():
+        for tokens in index.values():
+            for value in tokens:
+                if key in RECORD_FACETS:
+                    hrefs[(key, value)] = record_path(RECORD_FACETS[key], value) + "#results"
+                else:
+                    hrefs[(key, value)] = filter_path(key, value)
+    return dict(sorted(hrefs.items()))
+
+
+def filter_members(filters: FilterIndex) -> dict[tuple[str, str], tuple[str, ...]]:
+    """(facet key, token) -> evaluation ids, for the facets that get filter pages
+    (evaluation setup, metric, evidence origin), sorted."""
+    members: dict[tuple[str, str], list[str]] = {}
+    for key, index in filters.index.items():
+        if key in RECORD_FACETS:
+            continue
+        for evaluation_id, tokens in index.items():
+            for value in tokens:
+                members.setdefault((key, value), []).append(evaluation_id)
+    return {k: tuple(sorted(v)) for k, v in sorted(members.items())}
+
+
+def filter_page(
+    key: str, value: str, evaluation_ids: tuple[str, ...], catalogue: Catalogue, facts: SiteFacts
+) -> FilterPage:
+    """Every evaluation of the catalogue whose facet `key` has `value`."""
+    facet_label = dict(FACETS).get(key, key)
+    value_label = facts.filters.labels.get(key, {}).get(value, value)
+    rows = tuple(_filter_row(catalogue.get(i, Evaluation), catalogue) for i in evaluation_ids)
+    path = filter_path(key, value)
+    return FilterPage(
+        template="filter.html",
+        path=path,
+        root=root_of(path),
+        title=f"{facet_label}: {value_label}",
+        description=f"Every evaluation whose {facet_label.lower()} is {value_label}.",
+        release_id=facts.release_id,
+        nav="",
+        facet_label=facet_label,
+        value_label=value_label,
+        rows=rows,
+        count_text=plural(len(rows), "evaluation"),
+    )
+
+
+def _filter_row(evaluation: Evaluation, catalogue: Catalogue) -> FilterRow:
+    configuration = catalogue.get(evaluation.configuration, Configuration)
+    protocol = catalogue.get(evaluation.protocol, Protocol)
+    dataset = catalogue.get(evaluation.dataset, Dataset)
+    return FilterRow(
+        evaluation=Link(evaluation.title, record_path("evaluation", evaluation.id)),
+        configuration=Link(configuration.title, record_path("configuration", configuration.id)),
+        protocol=Link(protocol.title, record_path("protocol", protocol.id)),
+        dataset=Link(dataset.title, record_path("dataset", dataset.id)),
+        origin_label=ORIGIN_LABELS[evaluation.origin],
+        result_count=len(evaluation.results),
+    )
