@@ -51,8 +51,11 @@ STR, INT, FLOAT, BOOL, NULL, TIMESTAMP, MAP, SEQ, MERGE = (
 )
 _SCALAR_TAGS = frozenset({STR, INT, FLOAT, BOOL, NULL, TIMESTAMP})
 _IMPLICIT: dict[Any, list[tuple[str, Any]]] = Resolver.yaml_implicit_resolvers
-_IMPLICIT_ANY = _IMPLICIT.get(None, [])
+assert None not in _IMPLICIT, "PyYAML resolvers keyed by None are not handled"
 _CONSTRUCTOR = SafeConstructor()
+_SCALAR = events.ScalarEvent
+_MAPPING_START, _MAPPING_END = events.MappingStartEvent, events.MappingEndEvent
+_SEQUENCE_START, _SEQUENCE_END = events.SequenceStartEvent, events.SequenceEndEvent
 
 
 @dataclass
@@ -142,14 +145,15 @@ class _Builder:
 
     def node(self, event: Any, path: str, depth: int) -> tuple[Any, int]:
         """Value and expanded size (in nodes) of the node that starts with `event`."""
-        if isinstance(event, events.ScalarEvent):
+        cls = event.__class__
+        if cls is _SCALAR:
             value = self.scalar(event, path)
             size = 1
-        elif isinstance(event, events.MappingStartEvent):
+        elif cls is _MAPPING_START:
             value, size = self.mapping(event, path, depth + 1)
-        elif isinstance(event, events.SequenceStartEvent):
+        elif cls is _SEQUENCE_START:
             value, size = self.sequence(event, path, depth + 1)
-        elif isinstance(event, events.AliasEvent):
+        elif cls is events.AliasEvent:
             anchored = self.anchors.get(str(event.anchor))
             if anchored is None:
                 raise _Stop(
@@ -193,33 +197,39 @@ class _Builder:
         result: dict[Any, Any] = {}
         size = 1
         lines = self.lines
+        next_event = self.next_event
+        scalar = self.scalar
         while True:
-            key_event = self.next_event()
-            if isinstance(key_event, events.MappingEndEvent):
+            key_event = next_event()
+            cls = key_event.__class__
+            if cls is _MAPPING_END:
                 return result, size
-            key_line = _line(key_event)
-            if isinstance(key_event, events.ScalarEvent):
+            key_line = key_event.start_mark.line + 1
+            if cls is _SCALAR:
                 if key_event.value == "<<" and key_event.implicit[0] and key_event.tag is None:
                     raise _Stop(key_line, path, "merge keys (<<) are not supported in records")
-                key = self.scalar(key_event, path)
+                key = scalar(key_event, path)
             else:
                 self.node(key_event, join(path, "?"), depth)
                 self.problem(key_line, path, "a key must be a plain scalar, not a list or mapping")
                 key = None
-            child = join(path, key)
-            if key is not None and key in result:
-                first = lines.get(child)
-                where = f" (first at line {first})" if first else ""
-                self.problem(key_line, child, f"duplicate key {key!r}{where}")
-                self.node(self.next_event(), child, depth)
-                continue
-            if key is None:
-                self.node(self.next_event(), child, depth)
+            child = f"{path}.{key}" if path else str(key)
+            if key is None or key in result:
+                if key is not None:
+                    first = lines.get(child)
+                    where = f" (first at line {first})" if first else ""
+                    self.problem(key_line, child, f"duplicate key {key!r}{where}")
+                self.node(next_event(), child, depth)
                 continue
             lines[child] = key_line
-            value, value_size = self.node(self.next_event(), child, depth)
-            result[key] = value
-            size += value_size + 1
+            event = next_event()
+            if event.__class__ is _SCALAR and event.anchor is None:
+                result[key] = scalar(event, child)
+                size += 2
+            else:
+                value, value_size = self.node(event, child, depth)
+                result[key] = value
+                size += value_size + 1
 
     def sequence(self, start: Any, path: str, depth: int) -> tuple[list[Any], int]:
         self.count(start, path, depth)
@@ -227,25 +237,33 @@ class _Builder:
         result: list[Any] = []
         size = 1
         lines = self.lines
+        next_event = self.next_event
         while True:
-            event = self.next_event()
-            if isinstance(event, events.SequenceEndEvent):
+            event = next_event()
+            cls = event.__class__
+            if cls is _SEQUENCE_END:
                 return result, size
-            child = join(path, len(result))
-            lines[child] = _line(event)
-            value, value_size = self.node(event, child, depth)
-            result.append(value)
-            size += value_size
+            child = f"{path}.{len(result)}"
+            lines[child] = event.start_mark.line + 1
+            if cls is _SCALAR and event.anchor is None:
+                result.append(self.scalar(event, child))
+                size += 1
+            else:
+                value, value_size = self.node(event, child, depth)
+                result.append(value)
+                size += value_size
 
     def scalar(self, event: Any, path: str) -> Any:
-        self.nodes += 1
         value: str = event.value
         tag = event.tag
         if tag is None or tag == "!":
             if not event.implicit[0]:
                 return value  # quoted or block scalar: text
+            resolvers = _IMPLICIT.get(value[:1])
+            if resolvers is None:
+                return value
             tag = STR
-            for candidate, regexp in _IMPLICIT.get(value[:1], _IMPLICIT_ANY):
+            for candidate, regexp in resolvers:
                 if regexp.match(value):
                     tag = candidate
                     break

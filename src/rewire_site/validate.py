@@ -16,8 +16,10 @@ Stages, in order, all of them run whatever the earlier ones found:
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
+import os
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -31,6 +33,7 @@ from .config import RECORDS_DIR
 from .link import Catalogue, references
 from .load import LoadedFile, join, line_of, load_file
 from .models import RECORD_TYPES, Evaluation, Protocol, RecordBase
+from .parse_cache import load_files
 from .problems import Problem, RecordsInvalid, Severity
 
 KIND_OF = {model: kind for kind, model in RECORD_TYPES.items()}
@@ -87,13 +90,26 @@ class FileResult:
 # ---------------------------------------------------------------- files
 
 
+def _absolute(path: Path) -> str:
+    """Absolute path without resolving links (Path.resolve costs a syscall per part)."""
+    return os.path.abspath(path)  # noqa: PTH100
+
+
+def _yaml_files(folder: Path) -> list[Path]:
+    """`*.yaml` files under `folder`, sorted by path."""
+    names: list[str] = []
+    for directory, _, files in os.walk(folder):  # os.walk and str: 10x faster than rglob
+        names.extend(f"{directory}/{name}" for name in files if name.endswith(".yaml"))
+    return [Path(name) for name in sorted(names)]
+
+
 def find_files(paths: Iterable[Path]) -> tuple[list[Path], list[Problem]]:
     """Record files named by `paths`: files as given, folders searched for `*.yaml`."""
     found: list[Path] = []
     problems: list[Problem] = []
     for path in paths:
         if path.is_dir():
-            found.extend(sorted(p for p in path.rglob("*.yaml") if p.is_file()))
+            found.extend(_yaml_files(path))
         elif path.is_file():
             found.append(path)
         else:
@@ -341,17 +357,16 @@ def _check_evaluation(
 
 
 def _context_records(
-    root: Path, selected: set[Path], report: ValidationReport
+    root: Path, selected: set[str], report: ValidationReport, cache: bool
 ) -> dict[str, RecordBase]:
     """Records under root/records that were not selected, to resolve references against."""
     folder = root / RECORDS_DIR
     if not folder.is_dir():
         return {}
     extra: dict[str, RecordBase] = {}
-    for path in sorted(folder.rglob("*.yaml")):
-        if path.resolve() in selected:
-            continue
-        result = check_file(path)
+    others = [p for p in _yaml_files(folder) if _absolute(p) not in selected]
+    for loaded in load_files(others, root, cache=cache):
+        result = check_loaded(loaded)
         if result.record is not None and result.record.id not in report.records:
             extra.setdefault(result.record.id, result.record)
     return extra
@@ -383,10 +398,12 @@ def collect(results: Iterable[FileResult], report: ValidationReport) -> None:
             report.lines[record_id] = result.lines
 
 
-def check_links(report: ValidationReport, root: Path, selected: set[Path]) -> None:
+def check_links(
+    report: ValidationReport, root: Path, selected: set[str], *, cache: bool = True
+) -> None:
     """Cross-record checks over the records in `report`."""
     universe = dict(report.records)
-    for record_id, record in _context_records(root, selected, report).items():
+    for record_id, record in _context_records(root, selected, report, cache).items():
         universe.setdefault(record_id, record)
     hashes = _Hashes(root)
     referenced: set[str] = set()
@@ -407,13 +424,27 @@ def check_links(report: ValidationReport, root: Path, selected: set[Path]) -> No
             )
 
 
-def validate_paths(paths: Sequence[Path], root: Path) -> ValidationReport:
-    """Validate the record files under `paths`; references resolve against `root`."""
+def validate_paths(
+    paths: Sequence[Path], root: Path, *, cache: bool = True, jobs: int | None = None
+) -> ValidationReport:
+    """Validate the record files under `paths`; references resolve against `root`.
+
+    `cache`: reuse parse results stored under `root/.rewire-cache` (see `parse_cache`);
+    `jobs`: processes that parse (default: up to 2, used only for many files)."""
     report = ValidationReport()
     files, missing = find_files(paths)
     report.problems.extend(missing)
-    collect((check_file(path) for path in files), report)
-    check_links(report, root, {path.resolve() for path in files})
+    collecting = gc.isenabled()
+    gc.disable()  # the values and records hold no cycles; collection would cost 2-3x
+    try:
+        loaded = load_files(files, root, cache=cache, jobs=jobs)
+        collect((check_loaded(item) for item in loaded), report)
+        del loaded
+        selected = {_absolute(path) for path in files}
+        check_links(report, root, selected, cache=cache)
+    finally:
+        if collecting:
+            gc.enable()
     report.problems.sort(key=lambda p: (str(p.path), p.line, p.field, p.message))
     return report
 
