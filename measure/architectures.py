@@ -135,7 +135,12 @@ TINY: dict[str, Architecture] = {
         key="tiny-gena",
         name="tiny BERT pre-LN (tests)",
         family="bert-prelayernorm",
-        config={**_gena(32, 2, 4, 64), "vocab_size": 1000},
+        config={
+            **_gena(32, 2, 4, 64),
+            "vocab_size": 1000,
+            "hidden_dropout_prob": 0.0,
+            "attention_probs_dropout_prob": 0.0,
+        },
         published_parameters=0.0,
         checkpoint="none (test configuration)",
         max_tokens=512,

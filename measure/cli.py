@@ -1,0 +1,136 @@
+"""`rewire measure`: list runnable protocols, plan and run a recipe.
+
+Importing this module imports no torch: recipes are looked up through the registry, and
+each command imports what it needs."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+DEFAULT_RUNS = Path("runs")
+DEFAULT_ROOT = Path()
+
+app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
+
+
+def _split(values: list[str] | None) -> list[str]:
+    """Repeated and comma-separated option values, in order (settings keep their commas)."""
+    out: list[str] = []
+    for value in values or []:
+        out.extend(v.strip() for v in value.split(",") if v.strip())
+    return out
+
+
+@app.command("list")
+def list_recipes() -> None:
+    """List the protocols that have a runnable recipe."""
+    from measure.registry import recipes
+
+    table = Table(title="Runnable protocols")
+    table.add_column("protocol")
+    table.add_column("recipe")
+    table.add_column("title")
+    for recipe in sorted(recipes().values(), key=lambda r: r.protocol_id):
+        table.add_row(recipe.protocol_id, recipe.id, recipe.title)
+    Console().print(table)
+
+
+@app.command("run")
+def run(
+    protocol: Annotated[str, typer.Argument(help="Protocol id (or recipe id) to reproduce.")],
+    models: Annotated[
+        list[str] | None, typer.Option("--models", help="Models to run (comma-separated).")
+    ] = None,
+    stages: Annotated[
+        list[str] | None, typer.Option("--stages", help="Stages to run (comma-separated).")
+    ] = None,
+    settings: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--settings",
+            help="Setting ids (bf16-full-1000nt) or filters (precision=bf16,update=full); "
+            "repeat for several. Default: the recipe's sweep.",
+        ),
+    ] = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Print the plan and exit.")] = False,
+    run_id: Annotated[
+        str | None, typer.Option("--run-id", help="Resume this run (finished stages kept).")
+    ] = None,
+    runs_dir: Annotated[
+        Path, typer.Option("--runs-dir", help="Folder of run folders.")
+    ] = DEFAULT_RUNS,
+    gpus: Annotated[
+        str, typer.Option("--gpus", help="GPU indices to use, e.g. 0,1 (default: all).")
+    ] = "",
+    time_budget: Annotated[
+        float | None,
+        typer.Option("--time-budget", help="Seconds; items that would overrun are not started."),
+    ] = None,
+    no_records: Annotated[bool, typer.Option("--no-records", help="Do not write records.")] = False,
+    root: Annotated[
+        Path, typer.Option("--root", help="Repository root (records/, artifacts/).")
+    ] = DEFAULT_ROOT,
+    recipe_file: Annotated[
+        Path | None, typer.Option("--recipe", hidden=True, help="Other recipe file.")
+    ] = None,
+    device: Annotated[
+        str, typer.Option("--device", hidden=True, help="cuda, or cpu for tests.")
+    ] = "cuda",
+) -> None:
+    """Run a protocol's recipe: plan, one process per stage, summary, records."""
+    from measure.registry import RunOptions, find
+
+    try:
+        recipe = find(protocol)
+    except KeyError as error:
+        raise typer.BadParameter(str(error.args[0]), param_hint="PROTOCOL") from None
+    extra = {"device": device}
+    if recipe_file is not None:
+        extra["recipe"] = str(recipe_file)
+    options = RunOptions(
+        models=_split(models),
+        stages=_split(stages),
+        settings=list(settings or []),
+        run_id=run_id,
+        runs_dir=runs_dir,
+        root=root,
+        dry_run=dry_run,
+        gpus=[int(g) for g in _split([gpus])],
+        time_budget_s=time_budget,
+        write_records=not no_records,
+        command=shlex.join(["rewire", *sys.argv[1:]]) if sys.argv[1:2] == ["measure"] else "",
+        extra=extra,
+    )
+    try:
+        plan = recipe.plan(options)
+    except (KeyError, ValueError) as error:
+        raise typer.BadParameter(str(error)) from None
+    from measure.peak_memory.runner import wide_console
+
+    console = wide_console()
+    table = Table(title=f"Plan: {recipe.protocol_id}")
+    for column in ("item", "estimated GB", "estimated s", "note"):
+        table.add_column(column, justify="right" if "estimated" in column else "left")
+    for item in plan:
+        table.add_row(
+            item.description,
+            f"{item.estimated_gb:.1f}" if item.estimated_gb is not None else "–",
+            f"{item.estimated_seconds:.0f}" if item.estimated_seconds is not None else "–",
+            "" if item.runnable else f"not runnable: {item.reason}",
+        )
+    console.print(table)
+    seconds = sum(i.estimated_seconds or 0.0 for i in plan if i.runnable)
+    slots = max(1, len(options.gpus) or int(options.extra.get("slots", "1")))
+    console.print(
+        f"{sum(i.runnable for i in plan)} runnable items; estimated {seconds / 60:.1f} min "
+        f"of stage time in total (divide by the number of GPUs used; {slots} given)"
+    )
+    code = recipe.run(options)
+    raise typer.Exit(code)

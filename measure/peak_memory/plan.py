@@ -1,0 +1,118 @@
+"""The plan of a peak-memory run: which items, their estimated memory and time, and which
+are finished already (their log in the run folder says value or out_of_memory)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from measure.peak_memory import estimate
+from measure.peak_memory.recipe import PeakMemoryRecipe, WorkItem
+from measure.registry import PlanItem
+
+FINISHED = ("value", "out_of_memory")
+PROCESS_OVERHEAD_S = 15.0
+"""Start of a stage process: imports, CUDA context, model construction."""
+EFFECTIVE_FLOPS = 250e12
+"""bf16 throughput assumed for the time estimate (about a third of an H100/H200's dense peak)."""
+CPU_ADAM_PARAMS_PER_S = 1.5e9
+"""DeepSpeedCPUAdam parameters per second, plus gradient and weight copies (an assumption)."""
+
+
+@dataclass(frozen=True)
+class Planned:
+    item: WorkItem
+    plan: PlanItem
+    log_path: Path
+    finished: bool
+
+
+def parameter_counts(arch_config: dict[str, Any], family: str) -> int:
+    """Parameters of an architecture from its dimensions (embeddings, layers, MLM head)."""
+    h, n, f, v = (
+        arch_config["hidden_size"],
+        arch_config["num_hidden_layers"],
+        arch_config["intermediate_size"],
+        arch_config["vocab_size"],
+    )
+    positions = arch_config["max_position_embeddings"]
+    layer = 4 * (h * h + h) + 2 * h * f + f + h + 4 * h
+    head = h * h + h + 2 * h + v + (0 if arch_config.get("tie_word_embeddings") else v * h)
+    extra = 2 * h + (arch_config.get("type_vocab_size", 0) * h)
+    return v * h + positions * h + n * layer + head + extra
+
+
+def lora_parameters(arch_config: dict[str, Any], r: int, targets: int) -> int:
+    h, n = arch_config["hidden_size"], arch_config["num_hidden_layers"]
+    return n * targets * 2 * r * h
+
+
+def estimate_item(recipe: PeakMemoryRecipe, item: WorkItem) -> tuple[float, float]:
+    """(GB, seconds) for one item: model-state floor plus a rough activation term, and
+    process start plus steps (plus DeepSpeed's CPU Adam work under offload)."""
+    arch = item.model.architecture
+    config = arch.config
+    total = parameter_counts(config, arch.family)
+    lora = item.setting.update.startswith("lora")
+    trainable = (
+        lora_parameters(config, int(recipe.lora["r"]), len(recipe.lora["target_modules"]))
+        if lora
+        else total
+    )
+    floor = estimate.model_state_floor(
+        total_params=total + (trainable if lora else 0),
+        trainable_params=trainable,
+        precision=item.setting.precision,
+        zero2_offload=item.stage.zero2_offload,
+        reduce_bucket_size=int(recipe.deepspeed["zero_optimization"]["reduce_bucket_size"]),
+    )
+    tokens = item.tokens or 0
+    activations = estimate.activation_gb(
+        batch=recipe.batch_size,
+        tokens=tokens,
+        hidden=config["hidden_size"],
+        layers=config["num_hidden_layers"],
+        heads=config["num_attention_heads"],
+        vocab=config["vocab_size"],
+        flash=item.stage.flash_attention,
+        checkpointing=item.stage.checkpointing,
+    )
+    flops = 6.0 * total * recipe.batch_size * tokens * (4 / 3 if item.stage.checkpointing else 1)
+    seconds = PROCESS_OVERHEAD_S + recipe.steps * flops / EFFECTIVE_FLOPS
+    if item.stage.zero2_offload:
+        seconds += 10.0 + trainable * 16 / 4e9 + recipe.steps * trainable / CPU_ADAM_PARAMS_PER_S
+    return floor.value_gb + activations, seconds
+
+
+def read_status(path: Path) -> str | None:
+    """The status in a stage log, or None when there is no readable log."""
+    try:
+        return str(json.loads(path.read_text(encoding="utf-8"))["status"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def make_plan(
+    recipe: PeakMemoryRecipe, items: list[WorkItem], run_dir: Path | None
+) -> list[Planned]:
+    planned = []
+    for item in items:
+        log_path = (run_dir or Path()) / "logs" / f"{item.key}.json"
+        finished = run_dir is not None and read_status(log_path) in FINISHED
+        if item.tokens is None:
+            plan = PlanItem(item.key, _describe(recipe, item), runnable=False, reason=item.reason)
+        else:
+            gb, seconds = estimate_item(recipe, item)
+            plan = PlanItem(item.key, _describe(recipe, item), gb, seconds)
+        planned.append(Planned(item, plan, log_path, finished))
+    return planned
+
+
+def _describe(recipe: PeakMemoryRecipe, item: WorkItem) -> str:
+    tokens = f"{item.tokens} tokens" if item.tokens else "does not fit"
+    return (
+        f"{item.model.architecture.name}, {item.stage.label}, {item.setting.id} ({tokens}, "
+        f"batch {recipe.batch_size})"
+    )

@@ -1,0 +1,259 @@
+"""Records of a peak-memory run: one configuration and one evaluation (origin
+rewire_measurement) per finished stage log, linked to the published evaluation it
+reproduces, with the raw log as an artifact; validated, then written as new files."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from measure.peak_memory.plan import FINISHED, Planned
+from measure.peak_memory.published import Published, published_values
+from measure.peak_memory.recipe import PeakMemoryRecipe
+from measure.records import store_artifact, write_records
+
+GB = 1e9
+AREAS = ["dna-genomes"]
+CONTEXTS = ["research"]
+
+
+def record_ids(run_id: str, item_key: str) -> tuple[str, str]:
+    """(configuration id, evaluation id) of one item of a run."""
+    slug = item_key.replace("--", "-")
+    return f"rewire-{run_id}-config-{slug}", f"rewire-{run_id}-eval-{slug}"
+
+
+def _setting_text(recipe: PeakMemoryRecipe, log: dict[str, Any]) -> dict[str, str]:
+    setting = log["setting"]
+    settings = {
+        "stage": log["stage"]["id"],
+        "precision": setting["precision"],
+        "update": setting["update"],
+        "length": setting["length"],
+        "tokens_per_sequence": str(log["tokens"]),
+        "batch_size": str(log["batch"]),
+        "steps": str(log["steps"]),
+        "attention": log["features"]["attention_backend"],
+        "activation_checkpointing": str(log["features"]["checkpointing"]).lower(),
+        "zero2_cpu_offload": str(log["features"]["zero2_offload"]).lower(),
+        "optimizer": str(log.get("optimizer", "unknown")),
+        "learning_rate": str(recipe.optimizer["lr"]),
+    }
+    if log.get("nucleotides"):
+        settings["nucleotides_per_sequence"] = str(log["nucleotides"])
+    if setting["update"].startswith("lora"):
+        lora = recipe.lora
+        settings["lora"] = (
+            f"r={lora['r']}, alpha={lora['alpha']}, dropout={lora['dropout']}, "
+            f"targets={','.join(lora['target_modules'])}"
+        )
+    if log.get("deepspeed_config"):
+        settings["deepspeed_config"] = json.dumps(log["deepspeed_config"], sort_keys=True)
+    return settings
+
+
+def _observations(log: dict[str, Any]) -> list[dict[str, Any]]:
+    memory = log["memory"]
+    out: list[dict[str, Any]] = []
+    if memory.get("peak_reserved_bytes") is not None:
+        out.append(
+            {
+                "name": "peak-reserved-memory",
+                "value": round(memory["peak_reserved_bytes"] / GB, 4),
+                "unit": "gigabyte",
+                "note": "torch.cuda.max_memory_reserved() over the measured region",
+            }
+        )
+    if memory.get("model_states_allocated_bytes") is not None:
+        out.append(
+            {
+                "name": "allocated-before-first-step",
+                "value": round(memory["model_states_allocated_bytes"] / GB, 4),
+                "unit": "gigabyte",
+                "note": "torch.cuda.memory_allocated() once the model sat on the GPU",
+            }
+        )
+    if log.get("step_time_median_s"):
+        out.append(
+            {
+                "name": "step-time-median",
+                "value": round(log["step_time_median_s"] * 1000, 2),
+                "unit": "millisecond",
+                "note": f"median of steps 2-{len(log['step_seconds'])} "
+                "(synchronised wall clock; step 1 allocates optimizer states)",
+            }
+        )
+    return out
+
+
+def build_records(
+    recipe: PeakMemoryRecipe,
+    log: dict[str, Any],
+    artifact: dict[str, Any],
+    published: Published | None,
+    family: str,
+) -> list[dict[str, Any]]:
+    """The configuration and evaluation records of one finished stage log."""
+    run_id, item = log["run_id"], log["item"]
+    config_id, eval_id = record_ids(run_id, item)
+    environment = log["environment"]
+    model, stage, setting = log["model"], log["stage"], log["setting"]
+    settings = _setting_text(recipe, log)
+    describe = recipe.describe_values(setting)
+    gpu = f"{environment['gpu']} ({environment['gpu_memory_gb']:.0f} GB), one GPU"
+    added = date.fromisoformat(log["ended_at"][:10]).isoformat()
+    oom = log["status"] == "out_of_memory"
+    tokens = f"{log['tokens']} tokens"
+    if log.get("nucleotides"):
+        tokens = f"{log['nucleotides']} nucleotides ({log['tokens']} tokens)"
+    configuration = {
+        "id": config_id,
+        "kind": "configuration",
+        "title": f"{model['name']}, training {stage['label']}, {setting_label(setting)} "
+        f"(Rewire measurement {run_id})",
+        "summary": f"{model['name']} built from its architecture config with random weights, "
+        f"trained at {tokens} and batch {log['batch']} with {stage['label']}: {describe}.",
+        "areas": AREAS,
+        "contexts": CONTEXTS,
+        "reported_name": model["name"],
+        "family": family,
+        "method_types": ["foundation_model"],
+        "parameters": f"{model.get('parameters_total', 0):,} (counted; "
+        f"{model.get('parameters_trainable', 0):,} trainable)",
+        "hardware": {"description": gpu, "accelerator": environment["gpu"], "count": 1},
+        "fine_tuning": describe,
+        "training_setting": f"Figure 3 stage: {stage['label']}",
+        "checkpoint": None,
+        "version": f"transformers {environment['packages'].get('transformers', '?')} "
+        f"{model.get('class', '')}".strip(),
+        "settings": settings,
+        "provenance_note": "Implemented and measured by Rewire (`rewire measure`); "
+        f"dimensions from the config.json of {model['checkpoint']}.",
+        "missing_metadata": {
+            "checkpoint": {
+                "reason": "inapplicable",
+                "note": "Random weights from the architecture config: memory and time do "
+                "not depend on trained weights.",
+            }
+        },
+        "added": added,
+    }
+    result: dict[str, Any] = {
+        "column": stage["id"],
+        "status": "out_of_memory" if oom else "value",
+        "unit": "gigabyte",
+        "direction": "lower",
+        "uncertainty": None,
+        "coverage": None,
+        "estimates": [
+            {"label": e["label"], "value": round(e["value_gb"], 4), "method": e["method"]}
+            for e in log["estimates"]
+        ],
+        "observations": _observations(log),
+    }
+    if oom:
+        result["note"] = str(log["error"]).split(":")[0]
+    else:
+        result["value"] = round(log["memory"]["peak_allocated_bytes"] / GB, 4)
+        result["note"] = "torch.cuda.max_memory_allocated() over the measured region"
+    evaluation = {
+        "id": eval_id,
+        "kind": "evaluation",
+        "title": f"{model['name']} training peak memory, {stage['label']}, "
+        f"{setting_label(setting)} (Rewire measurement)",
+        "summary": f"Peak allocated GPU memory of {model['name']} over {log['steps']} training "
+        f"steps at {tokens}, batch {log['batch']}, {stage['label']}; {describe}. "
+        f"Measured by Rewire on {environment['gpu']}.",
+        "areas": AREAS,
+        "contexts": CONTEXTS,
+        "configuration": config_id,
+        "protocol": recipe.protocol,
+        "dataset": recipe.dataset,
+        "origin": "rewire_measurement",
+        "version": f"Rewire measurement run {run_id}",
+        "comparison": {
+            "split": "Not applicable: training steps on synthetic sequences",
+            "population": f"Training batches of {log['batch']} synthetic sequences of {tokens}",
+            "inputs": recipe.data,
+            "adaptation": describe,
+            "aggregation": f"Peak over the measured region: {log['steps']} training steps "
+            "after reset_peak_memory_stats() once the model sat on the GPU",
+            "budget": f"{tokens}, batch size {log['batch']}, {log['steps']} steps",
+            "dataset_version": f"Regenerated by Rewire with seed {log['seed']} (not the "
+            "authors' sequences; memory and time do not depend on the bases drawn)",
+            "metric_implementation": "torch.cuda.max_memory_allocated() and "
+            "max_memory_reserved() in measure/peak_memory/worker.py",
+        },
+        "results": [result],
+        "artifacts": [artifact],
+        "training_hardware": gpu,
+        "settings": settings,
+        "environment": environment,
+        "missing_metadata": {
+            "results.0.uncertainty": {
+                "reason": "unknown",
+                "note": "One run per setting; replicates were not made.",
+            },
+            "results.0.coverage": {
+                "reason": "inapplicable",
+                "note": "No samples are scored: the metric is memory of a training step.",
+            },
+        },
+        "limitations": [
+            "Random weights and synthetic inputs: valid for memory and time, not for accuracy.",
+            f"Measured on {environment['gpu']}; the paper used an H100 (94 GB). The same "
+            "program allocates the same tensors on either, so peaks should carry over.",
+        ],
+        "added": added,
+    }
+    if published is not None:
+        evaluation["reproduces"] = published.evaluation_id
+    return [configuration, evaluation]
+
+
+def setting_label(setting: dict[str, str]) -> str:
+    return f"{setting['precision']}, {setting['update']}, {setting['length']}"
+
+
+def write_run_records(
+    recipe: PeakMemoryRecipe,
+    planned: list[Planned],
+    run_dir: Path,
+    root: Path,
+    console: Console,
+) -> list[Path]:
+    """Records for every finished GPU stage log of the run that has none yet."""
+    published = published_values(root, recipe.protocol)
+    families = {m.key: m.family for m in recipe.models}
+    records: list[dict[str, Any]] = []
+    for p in planned:
+        try:
+            log = json.loads(p.log_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if log.get("status") not in FINISHED:
+            continue
+        if log["memory"].get("peak_allocated_bytes") is None and log["status"] == "value":
+            console.print(f"{p.item.key}: no GPU allocator statistics (CPU run); no record")
+            continue
+        _config_id, eval_id = record_ids(log["run_id"], log["item"])
+        if (root / "records" / f"{eval_id}.yaml").exists():
+            continue
+        stored = store_artifact(p.log_path, root, log["run_id"], f"{p.item.key}.json")
+        artifact = {
+            "path": stored.path,
+            "sha256": stored.sha256,
+            "description": "Raw JSON log of the stage process: settings, allocator statistics, "
+            "step times, losses, estimates and environment",
+            "media_type": "application/json",
+            "size_bytes": stored.size_bytes,
+        }
+        match = published.get((p.item.model.architecture.name, p.item.stage.id))
+        records.extend(build_records(recipe, log, artifact, match, families[p.item.model.key]))
+    if not records:
+        return []
+    return write_records(records, root)

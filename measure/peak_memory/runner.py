@@ -1,0 +1,289 @@
+"""Run the peak-memory recipe: plan, one process per stage (one at a time per GPU), progress,
+summary table, records. Resumable: finished stages in the run folder are skipped."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+from measure import env
+from measure.peak_memory.plan import Planned, make_plan, read_status
+from measure.peak_memory.recipe import RECIPE_FILE, PeakMemoryRecipe, load_recipe, work_items
+from measure.registry import PlanItem, Recipe, RunOptions
+
+ITEM_TIMEOUT_S = 420.0
+
+
+def wide_console() -> Console:
+    """A console that keeps table rows on one line when output goes to a file or pipe."""
+    probe = Console()
+    return probe if probe.is_terminal else Console(width=200)
+
+
+def new_run_id(now: datetime | None = None) -> str:
+    """A run id: UTC date and time to the second, e.g. 20261129-193012."""
+    return (now or datetime.now(UTC)).strftime("%Y%m%d-%H%M%S")
+
+
+@dataclass
+class Slot:
+    gpu: str
+    planned: Planned | None = None
+    process: subprocess.Popen[bytes] | None = None
+    started: float = 0.0
+
+
+class PeakMemory(Recipe):
+    id = "training-peak-memory"
+    protocol_id = "saadat-fellay-20261015-protocol-training-peak-memory"
+    title = "Training peak GPU memory under progressive optimizations (Figure 3)"
+
+    def __init__(self, recipe_file: Path = RECIPE_FILE) -> None:
+        self.recipe_file = recipe_file
+
+    def load(self, options: RunOptions) -> PeakMemoryRecipe:
+        return load_recipe(Path(options.extra.get("recipe", str(self.recipe_file))))
+
+    def planned(self, options: RunOptions) -> tuple[PeakMemoryRecipe, list[Planned], Path]:
+        recipe = self.load(options)
+        items = work_items(
+            recipe, models=options.models, stages=options.stages, settings=options.settings
+        )
+        run_dir = options.runs_dir / (options.run_id or new_run_id())
+        return recipe, make_plan(recipe, items, run_dir), run_dir
+
+    def plan(self, options: RunOptions) -> list[PlanItem]:
+        return [p.plan for p in self.planned(options)[1]]
+
+    def run(self, options: RunOptions) -> int:
+        console = wide_console()
+        recipe, planned, run_dir = self.planned(options)
+        run_id = run_dir.name
+        todo = [p for p in planned if p.plan.runnable and not p.finished]
+        done = [p for p in planned if p.finished]
+        console.print(
+            f"run {run_id}: {len(planned)} items, {len(done)} finished already, "
+            f"{len(todo)} to run, {sum(not p.plan.runnable for p in planned)} not runnable"
+        )
+        if options.dry_run:
+            return 0
+        run_dir.mkdir(parents=True, exist_ok=True)
+        _write_run_file(run_dir, recipe, options)
+        device = options.extra.get("device", "cuda")
+        gpus = [str(g) for g in options.gpus] or _visible_gpus(device)
+        if not gpus:
+            console.print("[red]no CUDA GPU is visible; this recipe measures GPU memory[/red]")
+            return 2
+        started = time.monotonic()
+        failures = self._execute(recipe, todo, run_dir, gpus, options, console, started)
+        wall = time.monotonic() - started
+        console.print(f"sweep wall time: {wall:.0f} s ({wall / 60:.1f} min) on {len(gpus)} slot(s)")
+        from measure.peak_memory.summary import summary_table
+
+        console.print(summary_table(planned, options.root, recipe.protocol))
+        if options.write_records:
+            from measure.peak_memory.records import write_run_records
+
+            written = write_run_records(recipe, planned, run_dir, options.root, console)
+            console.print(f"{len(written)} record file(s) written")
+        return 1 if failures else 0
+
+    def _execute(
+        self,
+        recipe: PeakMemoryRecipe,
+        todo: list[Planned],
+        run_dir: Path,
+        gpus: list[str],
+        options: RunOptions,
+        console: Console,
+        started: float,
+    ) -> int:
+        """Run the items, one process at a time on each GPU slot: the recipe's sweep entries
+        in order, the longest items of an entry first."""
+        queue = sorted(todo, key=lambda p: (p.item.group, -(p.plan.estimated_seconds or 0.0)))
+        extensions = run_dir.parent / "torch_extensions"
+        base_env = {
+            **os.environ,
+            "TORCH_EXTENSIONS_DIR": os.environ.get(
+                "TORCH_EXTENSIONS_DIR", str(extensions.resolve())
+            ),
+            "PYTHONUNBUFFERED": "1",
+            "OMP_NUM_THREADS": str(max(1, (os.cpu_count() or 2) // len(gpus))),
+        }
+        prebuild = _start_prebuild(queue, base_env, run_dir)
+        slots = [Slot(gpu) for gpu in gpus]
+        failures = 0
+        budget = options.time_budget_s
+        with Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            TextColumn("{task.completed}/{task.total}"),
+            TimeElapsedColumn(),
+            console=console,
+            transient=False,
+        ) as progress:
+            task = progress.add_task("stages", total=len(queue))
+            while queue or any(s.process for s in slots):
+                prebuild_done = prebuild is None or prebuild.poll() is not None
+                for slot in slots:
+                    if slot.process is not None:
+                        finished = slot.process.poll() is not None
+                        timed_out = time.monotonic() - slot.started > ITEM_TIMEOUT_S
+                        if timed_out and not finished:
+                            slot.process.kill()
+                            slot.process.wait()
+                        if finished or timed_out:
+                            assert slot.planned is not None
+                            status = read_status(slot.planned.log_path) or (
+                                "timed out" if timed_out else "crashed"
+                            )
+                            failures += status not in ("value", "out_of_memory")
+                            line = _result_line(slot.planned, status)
+                            progress.console.print(f"[gpu {slot.gpu}] {line}")
+                            progress.advance(task)
+                            slot.process, slot.planned = None, None
+                    if slot.process is None and queue:
+                        pick = _next_item(queue, prebuild_done)
+                        if pick is None:
+                            continue
+                        elapsed = time.monotonic() - started
+                        need = pick.plan.estimated_seconds or 0.0
+                        if budget is not None and elapsed + need > budget:
+                            progress.console.print(
+                                f"time budget: {pick.item.key} not started ({elapsed:.0f} s used)"
+                            )
+                            queue.remove(pick)
+                            progress.advance(task)
+                            continue
+                        queue.remove(pick)
+                        _launch(slot, pick, recipe, run_dir, base_env, len(gpus), options)
+                        progress.console.print(f"[gpu {slot.gpu}] start {pick.plan.description}")
+                time.sleep(0.5)
+        if prebuild is not None and prebuild.poll() is None:
+            prebuild.kill()
+        return failures
+
+
+def _visible_gpus(device: str) -> list[str]:
+    if device == "cpu":
+        return ["cpu"]
+    import torch
+
+    return [str(i) for i in range(torch.cuda.device_count())]
+
+
+def _next_item(queue: list[Planned], prebuild_done: bool) -> Planned | None:
+    for planned in queue:
+        if prebuild_done or not planned.item.stage.zero2_offload:
+            return planned
+    return None
+
+
+def _start_prebuild(queue: list[Planned], base_env: dict[str, str], run_dir: Path) -> Any:
+    if not any(p.item.stage.zero2_offload for p in queue):
+        return None
+    out = (run_dir / "prebuild.txt").open("wb")
+    return subprocess.Popen(
+        [sys.executable, "-m", "measure.peak_memory.prebuild"],
+        env={**base_env, "CUDA_VISIBLE_DEVICES": ""},
+        stdout=out,
+        stderr=subprocess.STDOUT,
+    )
+
+
+def item_spec(
+    recipe: PeakMemoryRecipe, planned: Planned, run_id: str, options: RunOptions, note: str
+) -> dict[str, Any]:
+    """What the worker process is told to run."""
+    item = planned.item
+    length = item.setting.length
+    return {
+        "recipe": recipe.id,
+        "protocol": recipe.protocol,
+        "run_id": run_id,
+        "item": item.key,
+        "model": item.model.key,
+        "stage": item.stage.__dict__,
+        "setting": item.setting.as_dict(),
+        "tokens": item.tokens,
+        "nucleotides": int(length.removesuffix("nt")) if length.endswith("nt") else None,
+        "batch": recipe.batch_size,
+        "steps": recipe.steps,
+        "seed": recipe.seed,
+        "optimizer": dict(recipe.optimizer),
+        "lora": dict(recipe.lora),
+        "deepspeed": dict(recipe.deepspeed),
+        "device": options.extra.get("device", "cuda"),
+        "command": options.command or env.command_line(),
+        "environment_note": note,
+    }
+
+
+def _launch(
+    slot: Slot,
+    planned: Planned,
+    recipe: PeakMemoryRecipe,
+    run_dir: Path,
+    base_env: dict[str, str],
+    slots: int,
+    options: RunOptions,
+) -> None:
+    note = (
+        f"One process per stage; {slots} stage process(es) ran at a time, one per GPU "
+        f"(this one with CUDA_VISIBLE_DEVICES={slot.gpu}, OMP_NUM_THREADS="
+        f"{base_env['OMP_NUM_THREADS']}); random weights from the architecture config."
+    )
+    spec = item_spec(recipe, planned, run_dir.name, options, note)
+    spec_path = run_dir / "specs" / f"{planned.item.key}.json"
+    spec_path.parent.mkdir(parents=True, exist_ok=True)
+    spec_path.write_text(json.dumps(spec, indent=2) + "\n", encoding="utf-8")
+    out_dir = run_dir / "stdout"
+    out_dir.mkdir(exist_ok=True)
+    handle = (out_dir / f"{planned.item.key}.txt").open("wb")
+    child_env = dict(base_env)
+    if slot.gpu != "cpu":
+        child_env["CUDA_VISIBLE_DEVICES"] = slot.gpu
+    slot.process = subprocess.Popen(
+        [sys.executable, "-m", "measure.peak_memory.worker", str(spec_path), str(planned.log_path)],
+        env=child_env,
+        stdout=handle,
+        stderr=subprocess.STDOUT,
+    )
+    slot.planned, slot.started = planned, time.monotonic()
+
+
+def _result_line(planned: Planned, status: str) -> str:
+    if status != "value":
+        return f"{planned.item.key}: {status}"
+    log = json.loads(planned.log_path.read_text(encoding="utf-8"))
+    memory = log["memory"]
+    if memory.get("peak_allocated_bytes") is None:
+        return f"{planned.item.key}: finished (no GPU allocator statistics on this device)"
+    return (
+        f"{planned.item.key}: peak allocated {memory['peak_allocated_bytes'] / 1e9:.2f} GB, "
+        f"reserved {memory['peak_reserved_bytes'] / 1e9:.2f} GB, "
+        f"step {log['step_time_median_s'] * 1000:.0f} ms"
+    )
+
+
+def _write_run_file(run_dir: Path, recipe: PeakMemoryRecipe, options: RunOptions) -> None:
+    path = run_dir / "run.json"
+    if path.exists():
+        return
+    data = {
+        "run_id": run_dir.name,
+        "recipe": recipe.raw,
+        "command": options.command,
+        "created_at": env.now_utc(),
+    }
+    path.write_text(json.dumps(data, indent=2, default=str) + "\n", encoding="utf-8")
