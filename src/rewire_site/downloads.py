@@ -192,8 +192,8 @@ def _json(data: object) -> bytes:
 
 
 def record_json(record: RecordBase) -> bytes:
-    """The record as JSON (`model_dump(mode="json")`), keys sorted."""
-    return _json(record.model_dump(mode="json"))
+    """The record as JSON, keys in the model's field order (as in its schema)."""
+    return record.model_dump_json(indent=2).encode("utf-8") + b"\n"
 
 
 def api_files(catalogue: Catalogue) -> dict[str, bytes]:

@@ -6,7 +6,9 @@ Display rounding never changes a stored value: these functions only make strings
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 from ..link import Catalogue
 from ..models import RECORD_TYPES, Citation, Origin, RecordBase, Source
@@ -131,9 +133,48 @@ class CitationView:
     """The source artifact's version string as retrieved."""
 
 
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class IdentityCache(Generic[K, V]):
+    """Values computed from immutable records, keyed by the record object itself (records
+    hold lists, so they are not hashable). Holds at most `size` entries; the objects are
+    kept alive while cached, so an id is never reused for another object."""
+
+    def __init__(self, size: int = 65536) -> None:
+        self.size = size
+        self._items: dict[int, tuple[K, V]] = {}
+
+    def get(self, key: K, make: Callable[[K], V]) -> V:
+        found = self._items.get(id(key))
+        if found is not None and found[0] is key:
+            return found[1]
+        value = make(key)
+        self.put(key, value)
+        return value
+
+    def put(self, key: K, value: V) -> None:
+        if len(self._items) >= self.size:
+            self._items.clear()
+        self._items[id(key)] = (key, value)
+
+
+_CITATIONS: IdentityCache[Citation, tuple[Source, CitationView]] = IdentityCache()
+
+
 def cite(citation: Citation, catalogue: Catalogue) -> CitationView:
-    """Resolve a citation. The link stage guarantees the source exists."""
+    """Resolve a citation. The link stage guarantees the source exists. Cached per
+    citation object and source object (a changed source record is a new object)."""
     source = catalogue.get(citation.source, Source)
+    found = _CITATIONS.get(citation, lambda c: (source, _cite(c, source)))
+    if found[0] is not source:
+        found = (source, _cite(citation, source))
+        _CITATIONS.put(citation, found)
+    return found[1]
+
+
+def _cite(citation: Citation, source: Source) -> CitationView:
     return CitationView(
         source_id=source.id,
         source_title=source.title,

@@ -24,6 +24,7 @@ from ..models.protocol import Metric
 from .display import (
     DIRECTION_LABELS,
     ROLE_LABELS,
+    IdentityCache,
     column_header,
     display_number,
     kind_of,
@@ -203,36 +204,61 @@ def _supports(citation: Citation, path: str) -> bool:
     return any(path == s or path.startswith(s + ".") for s in citation.supports)
 
 
-def _statements(record: RecordBase) -> list[tuple[str, str, str, bool, list[Citation]]]:
+def _statements(
+    record: RecordBase, catalogue: Catalogue
+) -> list[tuple[str, str, str, bool, list[Citation]]]:
     """(path, label, text, missing, field citations) for each statement of `record`."""
-    kind = kind_of(record)
     out = []
-    specs = list(STATEMENTS.get(kind, ()))
-    results: dict[str, Citation | None] = {}
-    if isinstance(record, Evaluation):
-        for i, result in enumerate(record.results):
-            path = f"results.{i}"
-            specs.append((path, f"Result: {result.column}"))
-            results[path] = result.citation
-    for path, label in specs:
+    fielded = [c for c in record.citations if c.supports]
+    for path, label in STATEMENTS.get(kind_of(record), ()):
         value = _lookup(record, path)
-        cited = [c for c in record.citations if _supports(c, path)]
-        if path in results:
-            own = results[path]
-            cited = ([own] if own is not None else []) + cited
+        cited = [c for c in fielded if _supports(c, path)]
         if value is None:
             out.append((path, label, missing_text(record, path).label, True, cited))
         else:
             out.append((path, label, statement_text(value), False, cited))
+    if isinstance(record, Evaluation):
+        protocol = catalogue.by_id.get(record.protocol)
+        metric, labels = "", {}
+        if isinstance(protocol, Protocol):
+            metric, labels = protocol.metric.label, {c.id: c.label for c in protocol.columns}
+        for i, result in enumerate(record.results):
+            path = f"results.{i}"
+            column = labels.get(result.column, result.column)
+            label = "Result: " + (column_header(metric, column) if metric else column)
+            if result.value is None:
+                text = result.status.replace("_", " ")
+            else:
+                text = result.printed_value or f"{display_number(result.value)} {result.unit or ''}"
+            cited = [c for c in fielded if _supports(c, path)]
+            if result.citation is not None:
+                cited.insert(0, result.citation)
+            out.append((path, label, text.strip(), False, cited))
     return out
 
 
-def _result_label(record: Evaluation, catalogue: Catalogue, column: str) -> str:
-    protocol = catalogue.by_id.get(record.protocol)
-    if isinstance(protocol, Protocol):
-        labels = {c.id: c.label for c in protocol.columns}
-        return "Result: " + column_header(protocol.metric.label, labels.get(column, column))
-    return f"Result: {column}"
+@dataclass(frozen=True)
+class _SourceFacts:
+    title: str
+    url: str
+    version: str
+    retrieved_at: str | None
+    sha256: str | None
+    hash_scope: str
+
+
+_SOURCES: IdentityCache[Source, _SourceFacts] = IdentityCache()
+
+
+def _source_facts(source: Source) -> _SourceFacts:
+    return _SourceFacts(
+        source.title,
+        source.url,
+        source.version,
+        iso_utc(source.retrieved_at),
+        source.sha256,
+        source.hash_scope or NO_HASH_SCOPE,
+    )
 
 
 def evidence_table(record: RecordBase, catalogue: Catalogue) -> EvidenceTable:
@@ -241,13 +267,7 @@ def evidence_table(record: RecordBase, catalogue: Catalogue) -> EvidenceTable:
     record_review = review_label(record)
     origin = record.origin.value.replace("_", " ") if isinstance(record, Evaluation) else None
     pending: list[tuple[str, str, str, bool, Citation, Scope]] = []
-    for path, label, text, missing, cited in _statements(record):
-        if isinstance(record, Evaluation) and path.startswith("results."):
-            column = record.results[int(path.split(".")[1])].column
-            label = _result_label(record, catalogue, column)
-            if not missing:
-                result = record.results[int(path.split(".")[1])]
-                text = result.printed_value or f"{text} {result.unit or ''}".strip()
+    for path, label, text, missing, cited in _statements(record, catalogue):
         if cited:
             pending += [(path, label, text, missing, c, "field") for c in cited]
         else:
@@ -256,6 +276,7 @@ def evidence_table(record: RecordBase, catalogue: Catalogue) -> EvidenceTable:
     rows = []
     for path, label, text, missing, citation, scope in pending:
         source = catalogue.get(citation.source, Source)
+        facts = _SOURCES.get(source, _source_facts)
         rows.append(
             EvidenceRow(
                 record_id=record.id,
@@ -264,21 +285,21 @@ def evidence_table(record: RecordBase, catalogue: Catalogue) -> EvidenceTable:
                 field_path=path,
                 missing=missing,
                 source_id=source.id,
-                source_title=source.title,
-                source_url=source.url,
+                source_title=facts.title,
+                source_url=facts.url,
                 role=citation.role.value,
                 role_label=ROLE_LABELS[citation.role],
                 scope=scope,
                 scope_label=ROLE_LABELS[citation.role] if scope == "field" else RECORD_SCOPE_LABEL,
                 locator=citation.locator,
                 quote=citation.quote,
-                version=source.version,
-                retrieved_at=iso_utc(source.retrieved_at),
+                version=facts.version,
+                retrieved_at=facts.retrieved_at,
                 review_status="missing or unspecified" if missing else "not individually reviewed",
                 record_review=record_review,
                 origin=origin,
-                sha256=source.sha256,
-                hash_scope=source.hash_scope or NO_HASH_SCOPE,
+                sha256=facts.sha256,
+                hash_scope=facts.hash_scope,
                 shared_locator=locators[(citation.source, citation.locator)] > 1,
             )
         )
@@ -293,28 +314,38 @@ def _all_citations(record: RecordBase) -> list[Citation]:
     return found
 
 
+_ENTRIES: IdentityCache[Source, dict[str, SourceEntry]] = IdentityCache()
+
+
+def _entry(source: Source, role: CitationRole) -> SourceEntry:
+    by_role = _ENTRIES.get(source, lambda _: {})
+    found = by_role.get(role.value)
+    if found is None:
+        found = SourceEntry(
+            id=source.id,
+            title=source.title,
+            short_citation=source.short_citation,
+            role_label=ROLE_LABELS[role],
+            version=source.version,
+            url=source.url,
+            retrieved_at=iso_utc(source.retrieved_at),
+            sha256=source.sha256,
+            hash_scope=source.hash_scope or NO_HASH_SCOPE,
+        )
+        by_role[role.value] = found
+    return found
+
+
 def sources_of(record: RecordBase, catalogue: Catalogue) -> SourceList:
     """Distinct sources `record` cites, in order of first citation."""
     roles: dict[str, set[CitationRole]] = {}
     for citation in _all_citations(record):
         roles.setdefault(citation.source, set()).add(citation.role)
-    entries = []
-    for source_id, found in roles.items():
-        source = catalogue.get(source_id, Source)
-        role = (
-            CitationRole.original if CitationRole.original in found else CitationRole.context_only
+    entries = tuple(
+        _entry(
+            catalogue.get(source_id, Source),
+            CitationRole.original if CitationRole.original in found else CitationRole.context_only,
         )
-        entries.append(
-            SourceEntry(
-                id=source.id,
-                title=source.title,
-                short_citation=source.short_citation,
-                role_label=ROLE_LABELS[role],
-                version=source.version,
-                url=source.url,
-                retrieved_at=iso_utc(source.retrieved_at),
-                sha256=source.sha256,
-                hash_scope=source.hash_scope or NO_HASH_SCOPE,
-            )
-        )
-    return SourceList(record.id, tuple(entries), plural(len(entries), "source record"))
+        for source_id, found in roles.items()
+    )
+    return SourceList(record.id, entries, plural(len(entries), "source record"))

@@ -38,7 +38,10 @@ class Related:
 
 
 def _field(reference: Reference) -> str:
-    return reference.field.split(".", 1)[0]
+    return reference.field.partition(".")[0]
+
+
+_ORDER = {label: i for i, label in enumerate(dict.fromkeys(r[1] for r in RELATIONS.values()))}
 
 
 def related(record: RecordBase, catalogue: Catalogue) -> tuple[Related, ...]:
@@ -71,6 +74,5 @@ def related(record: RecordBase, catalogue: Catalogue) -> tuple[Related, ...]:
             continue
         seen.add((label, source.id))
         incoming.append(Related(label, source.id, kind_of(source), source.title, "in"))
-    order = {label: i for i, label in enumerate(dict.fromkeys(r[1] for r in RELATIONS.values()))}
-    incoming.sort(key=lambda r: (order.get(r.relation, len(order)), r.title, r.record_id))
+    incoming.sort(key=lambda r: (_ORDER.get(r.relation, len(_ORDER)), r.title, r.record_id))
     return tuple(out + incoming)
