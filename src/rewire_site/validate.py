@@ -137,7 +137,7 @@ def _describe(error: Any, kind: str) -> tuple[str, str]:
     if kind_of_error == "missing":
         return field_path, "required field is missing"
     if kind_of_error == "extra_forbidden":
-        return field_path, f"unknown field: a {kind} record has no field with this name"
+        return field_path, f"unknown field: {_a(kind)} record has no field with this name"
     value = error.get("input")
     if kind_of_error == "string_pattern_mismatch":
         pattern = str(error.get("ctx", {}).get("pattern", ""))
@@ -145,7 +145,11 @@ def _describe(error: Any, kind: str) -> tuple[str, str]:
             return field_path, f"{value!r} is not a SHA-256 (64 lowercase hexadecimal digits)"
         if "a-z0-9" in pattern:
             return field_path, f"{value!r} is not a slug (lowercase a-z, 0-9, single hyphens)"
-    if isinstance(value, str | int | float | bool) and not isinstance(value, dict):
+    if kind_of_error == "string_type" and isinstance(value, int | float | bool):
+        return field_path, f"{message} (YAML read {value!r}: quote the value to keep it text)"
+    if isinstance(value, list | dict):
+        return field_path, f"{message} (got a {'list' if isinstance(value, list) else 'mapping'})"
+    if isinstance(value, str | int | float | bool):
         shown = repr(value)
         message += f" (got {shown if len(shown) <= 60 else shown[:57] + '...'})"
     return field_path, message
@@ -228,6 +232,12 @@ class _Hashes:
         return target, self.known[target]
 
 
+def _a(kind: str) -> str:
+    """'a dataset', 'an evaluation'."""
+    words = kind.replace("_", " ")
+    return f"{'an' if words[0] in 'aeiou' else 'a'} {words}"
+
+
 def _record_problem(
     report: ValidationReport,
     record_id: str,
@@ -268,14 +278,14 @@ def _check_references(
                 report,
                 record.id,
                 field_path,
-                f"'{target_id}' refers to no record (expected the id of a {expected})",
+                f"'{target_id}' refers to no record (expected the id of {_a(expected)})",
             )
         elif KIND_OF[type(target)] != expected:
             _record_problem(
                 report,
                 record.id,
                 field_path,
-                f"'{target_id}' is a {KIND_OF[type(target)]}, not a {expected}",
+                f"'{target_id}' is {_a(KIND_OF[type(target)])}, not {_a(expected)}",
             )
 
 

@@ -104,9 +104,9 @@ class Result(Strict):
     @model_validator(mode="after")
     def _value_matches_status(self) -> Result:
         if self.status == "value" and self.value is None:
-            raise ValueError("value is required when status is 'value'")
+            raise ValueError("value: required when status is 'value'")
         if self.status != "value" and self.value is not None:
-            raise ValueError(f"value must be empty when status is '{self.status}'")
+            raise ValueError(f"value: must be empty when status is '{self.status}'")
         return self
 
 
@@ -192,9 +192,9 @@ class Evaluation(RecordBase):
     def _origin_requirements(self) -> Evaluation:
         if self.origin == Origin.rewire_measurement:
             if self.environment is None:
-                raise ValueError("a rewire_measurement needs an environment")
+                raise ValueError("environment: a rewire_measurement needs an environment")
             if not self.artifacts:
-                raise ValueError("a rewire_measurement needs its raw log as an artifact")
+                raise ValueError("artifacts: a rewire_measurement needs its raw log as an artifact")
         else:
             for i, result in enumerate(self.results):
                 if result.status == "value" and result.printed_value is None:

@@ -1,0 +1,111 @@
+"""`rewire validate` through the installed console script: the bad-input corpus."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+CORPUS = REPO / "tests" / "bad_records"
+FIXTURE = REPO / "tests" / "fixtures" / "minimal"
+CASES = sorted(p.name for p in CORPUS.iterdir() if (p / "expected.txt").is_file())
+LOCATION = re.compile(r"^(?P<where>\S+:\d+: \S+): (?P<message>.*)$")
+
+
+def rewire_script() -> str:
+    """The installed `rewire` entry point of this environment."""
+    beside = Path(sys.executable).with_name("rewire")
+    found = str(beside) if beside.is_file() else shutil.which("rewire")
+    assert found, "the `rewire` console script is not installed (pip install -e .)"
+    return found
+
+
+def run(*args: str, cwd: Path = REPO) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [rewire_script(), "validate", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def error_locations(output: str) -> set[str]:
+    found = set()
+    for line in output.splitlines():
+        match = LOCATION.match(line)
+        if match and not match["message"].startswith("warning: "):
+            found.add(match["where"])
+    return found
+
+
+def test_corpus_has_at_least_twenty_kinds() -> None:
+    assert len(CASES) >= 20
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_bad_input_is_reported_with_file_line_and_field(case: str) -> None:
+    folder = CORPUS / case
+    result = run("--root", str(FIXTURE.relative_to(REPO)), str(folder.relative_to(REPO)))
+    output = result.stdout + result.stderr
+    assert result.returncode == 1, output
+    assert "Traceback" not in output
+    expected = set((folder / "expected.txt").read_text(encoding="utf-8").split("\n")) - {""}
+    assert expected, f"{case}/expected.txt lists no error"
+    assert error_locations(result.stdout) == expected, output
+    assert re.search(r"^\d+ files? checked: \d+ error\(s\), \d+ warning\(s\)$", output, re.M)
+
+
+def test_clean_fixture_exits_zero() -> None:
+    result = run("--root", str(FIXTURE), str(FIXTURE / "records"))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.strip().endswith("no problems")
+
+
+def test_json_format_lists_problems() -> None:
+    case = CORPUS / "unit-mismatch"
+    result = run("--root", str(FIXTURE), "--format", "json", str(case))
+    assert result.returncode == 1
+    document = json.loads(result.stdout)
+    assert document["ok"] is False
+    assert document["errors"] == 1
+    problem = next(p for p in document["problems"] if p["severity"] == "error")
+    assert problem["field"] == "results.0.unit"
+    assert problem["line"] == 23
+    assert problem["path"].endswith("bad-unit-mismatch.yaml")
+
+
+def test_strict_fails_on_warnings_only(tmp_path: Path) -> None:
+    records = tmp_path / "records"
+    records.mkdir()
+    source = (FIXTURE / "records" / "fx-source.yaml").read_text(encoding="utf-8")
+    (records / "fx-source.yaml").write_text(source, encoding="utf-8")
+    lenient = run("--root", str(tmp_path), str(records))
+    strict = run("--root", str(tmp_path), "--strict", str(records))
+    assert lenient.returncode == 0, lenient.stdout
+    assert "warning: nothing refers to this source" in lenient.stdout
+    assert strict.returncode == 1
+
+
+def test_missing_path_is_an_error_not_a_traceback() -> None:
+    result = run("--root", str(FIXTURE), "no/such/folder")
+    assert result.returncode == 1
+    assert "Traceback" not in result.stdout + result.stderr
+    assert "no/such/folder:1: (record): no such file or folder" in result.stdout
+
+
+def test_default_is_the_records_folder_of_the_root(tmp_path: Path) -> None:
+    records = tmp_path / "records"
+    shutil.copytree(FIXTURE / "records", records)
+    shutil.copytree(FIXTURE / "artifacts", tmp_path / "artifacts")
+    (tmp_path / "pyproject.toml").write_text("", encoding="utf-8")
+    result = run(cwd=tmp_path)
+    assert result.returncode == 0, result.stdout
+    assert result.stdout.startswith("10 files checked")
