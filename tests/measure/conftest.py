@@ -27,7 +27,7 @@ def tiny_spec() -> Any:
             "recipe": recipe.id,
             "protocol": recipe.protocol,
             "run_id": "20261129-000000",
-            "item": f"{model}--{stage}--{chosen['precision']}-{chosen['update']}-{chosen['length']}",
+            "item": f"{model}--{stage}--" + "-".join(chosen.values()),
             "model": model,
             "stage": recipe.stage(stage).__dict__,
             "setting": chosen,

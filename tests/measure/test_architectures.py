@@ -5,13 +5,13 @@ import pytest
 pytest.importorskip("torch")
 pytest.importorskip("transformers")
 
-from measure.architectures import (  # noqa: E402
+from measure.architectures import (
     ARCHITECTURES,
     build_model,
     get_architecture,
     parameter_count,
 )
-from measure.peak_memory.plan import parameter_counts  # noqa: E402
+from measure.peak_memory.plan import parameter_counts
 
 
 @pytest.mark.parametrize(

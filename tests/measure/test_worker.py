@@ -52,7 +52,9 @@ def test_out_of_memory_inside_a_step_is_a_result(tiny_spec: Any) -> None:
 
     log = run_stage(tiny_spec("tiny-esm", "checkpointing"), model_hook=plant)
     assert log["status"] == "out_of_memory"
-    assert log["error"].startswith("did not fit in the available memory (out of memory during steps)")
+    assert log["error"].startswith(
+        "did not fit in the available memory (out of memory during steps)"
+    )
     assert log["step_seconds"] == []
 
 
