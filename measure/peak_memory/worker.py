@@ -113,6 +113,8 @@ def run_stage(spec: dict[str, Any], *, model_hook: ModelHook | None = None) -> d
     precision = setting["precision"]
     features = stage_features(stage, flash_attn_version())
     device = torch.device(spec.get("device", "cuda"))
+    if device.type == "cuda" and device.index is None:
+        device = torch.device("cuda", 0)  # the one GPU CUDA_VISIBLE_DEVICES leaves visible
     memory = _Memory(device)
     log: dict[str, Any] = {
         "schema": LOG_SCHEMA,
