@@ -89,17 +89,10 @@ STATEMENTS: dict[str, tuple[tuple[str, str], ...]] = {
 }
 
 
-@dataclass(frozen=True)
-class EvidenceRow:
-    """One statement of a record and one source cited for it."""
+@dataclass(frozen=True, slots=True)
+class CitedSource:
+    """A citation resolved for the evidence table; shared by every row that cites it."""
 
-    record_id: str
-    property_label: str
-    """'Comparison: adaptation', 'Origin', 'Result: Peak memory (...)'."""
-    statement: str
-    """The field's value as text, or why it is missing ('Not reported')."""
-    field_path: str
-    missing: bool
     source_id: str
     source_title: str
     source_url: str
@@ -116,16 +109,83 @@ class EvidenceRow:
     """The source artifact's version as retrieved."""
     retrieved_at: str | None
     """ISO 8601 UTC ('2026-10-15T10:56:26Z'), None when not recorded."""
+    sha256: str | None
+    hash_scope: str
+
+
+@dataclass(frozen=True, slots=True)
+class EvidenceRow:
+    """One statement of a record and one source cited for it. The source's facts are on
+    `cited` and readable directly (`row.source_title`, `row.locator`, ...)."""
+
+    record_id: str
+    property_label: str
+    """'Comparison: adaptation', 'Origin', 'Result: Peak memory (...)'."""
+    statement: str
+    """The field's value as text, or why it is missing ('Not reported')."""
+    field_path: str
+    missing: bool
+    cited: CitedSource
     review_status: str
     """'missing or unspecified' or 'not individually reviewed' (no per-claim reviews)."""
     record_review: str
     """The record's review: 'source checked', ..."""
     origin: str | None
     """For evaluations: 'independent paper', ..."""
-    sha256: str | None
-    hash_scope: str
     shared_locator: bool
     """True: another row cites the same source at the same locator."""
+
+    @property
+    def source_id(self) -> str:
+        return self.cited.source_id
+
+    @property
+    def source_title(self) -> str:
+        return self.cited.source_title
+
+    @property
+    def source_url(self) -> str:
+        return self.cited.source_url
+
+    @property
+    def role(self) -> str:
+        return self.cited.role
+
+    @property
+    def role_label(self) -> str:
+        return self.cited.role_label
+
+    @property
+    def scope(self) -> Scope:
+        return self.cited.scope
+
+    @property
+    def scope_label(self) -> str:
+        return self.cited.scope_label
+
+    @property
+    def locator(self) -> str:
+        return self.cited.locator
+
+    @property
+    def quote(self) -> str | None:
+        return self.cited.quote
+
+    @property
+    def version(self) -> str:
+        return self.cited.version
+
+    @property
+    def retrieved_at(self) -> str | None:
+        return self.cited.retrieved_at
+
+    @property
+    def sha256(self) -> str | None:
+        return self.cited.sha256
+
+    @property
+    def hash_scope(self) -> str:
+        return self.cited.hash_scope
 
 
 @dataclass(frozen=True)
@@ -237,28 +297,35 @@ def _statements(
     return out
 
 
-@dataclass(frozen=True)
-class _SourceFacts:
-    title: str
-    url: str
-    version: str
-    retrieved_at: str | None
-    sha256: str | None
-    hash_scope: str
+_CITED: IdentityCache[Citation, tuple[Source, dict[str, CitedSource]]] = IdentityCache()
 
 
-_SOURCES: IdentityCache[Source, _SourceFacts] = IdentityCache()
-
-
-def _source_facts(source: Source) -> _SourceFacts:
-    return _SourceFacts(
-        source.title,
-        source.url,
-        source.version,
-        iso_utc(source.retrieved_at),
-        source.sha256,
-        source.hash_scope or NO_HASH_SCOPE,
-    )
+def _cited(citation: Citation, scope: Scope, catalogue: Catalogue) -> CitedSource:
+    """The resolved citation, cached per citation object and source object."""
+    source = catalogue.get(citation.source, Source)
+    cached = _CITED.get(citation, lambda _: (source, {}))
+    if cached[0] is not source:
+        cached = (source, {})
+        _CITED.put(citation, cached)
+    found = cached[1].get(scope)
+    if found is None:
+        found = CitedSource(
+            source_id=source.id,
+            source_title=source.title,
+            source_url=source.url,
+            role=citation.role.value,
+            role_label=ROLE_LABELS[citation.role],
+            scope=scope,
+            scope_label=ROLE_LABELS[citation.role] if scope == "field" else RECORD_SCOPE_LABEL,
+            locator=citation.locator,
+            quote=citation.quote,
+            version=source.version,
+            retrieved_at=iso_utc(source.retrieved_at),
+            sha256=source.sha256,
+            hash_scope=source.hash_scope or NO_HASH_SCOPE,
+        )
+        cached[1][scope] = found
+    return found
 
 
 def evidence_table(record: RecordBase, catalogue: Catalogue) -> EvidenceTable:
@@ -275,32 +342,18 @@ def evidence_table(record: RecordBase, catalogue: Catalogue) -> EvidenceTable:
     locators = Counter((c.source, c.locator) for *_, c, _ in pending)
     rows = []
     for path, label, text, missing, citation, scope in pending:
-        source = catalogue.get(citation.source, Source)
-        facts = _SOURCES.get(source, _source_facts)
         rows.append(
             EvidenceRow(
-                record_id=record.id,
-                property_label=label,
-                statement=text,
-                field_path=path,
-                missing=missing,
-                source_id=source.id,
-                source_title=facts.title,
-                source_url=facts.url,
-                role=citation.role.value,
-                role_label=ROLE_LABELS[citation.role],
-                scope=scope,
-                scope_label=ROLE_LABELS[citation.role] if scope == "field" else RECORD_SCOPE_LABEL,
-                locator=citation.locator,
-                quote=citation.quote,
-                version=facts.version,
-                retrieved_at=facts.retrieved_at,
-                review_status="missing or unspecified" if missing else "not individually reviewed",
-                record_review=record_review,
-                origin=origin,
-                sha256=facts.sha256,
-                hash_scope=facts.hash_scope,
-                shared_locator=locators[(citation.source, citation.locator)] > 1,
+                record.id,
+                label,
+                text,
+                path,
+                missing,
+                _cited(citation, scope, catalogue),
+                "missing or unspecified" if missing else "not individually reviewed",
+                record_review,
+                origin,
+                locators[(citation.source, citation.locator)] > 1,
             )
         )
     return EvidenceTable(record.id, tuple(rows), plural(len(rows), "evidence row"))

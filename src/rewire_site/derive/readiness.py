@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
 from typing import Literal
 
 from ..link import Catalogue
@@ -207,8 +208,9 @@ def _score_meaning(evaluation: Evaluation, protocol: Protocol) -> Requirement:
     )  # fmt: skip
 
 
-def _per_sample(resource: bool, protocol: Protocol) -> tuple[Requirement, ...]:
-    what = f"{protocol.metric.label} is measured from the run"
+@cache
+def _per_sample(resource: bool, metric_label: str) -> tuple[Requirement, ...]:
+    what = f"{metric_label} is measured from the run"
     if resource:
         na: RequirementState = "not_applicable"
         return (
@@ -226,6 +228,7 @@ def _per_sample(resource: bool, protocol: Protocol) -> tuple[Requirement, ...]:
     )  # fmt: skip
 
 
+@cache
 def _investigate(resource: bool) -> tuple[Requirement, ...]:
     if resource:
         why = "No samples are scored, so there is nothing to annotate or assess for dependence."
@@ -280,11 +283,11 @@ def _run_locally(evaluation: Evaluation, protocol: Protocol) -> tuple[Requiremen
     return pinned, compute
 
 
-def _validate(resource: bool, protocol: Protocol) -> tuple[Requirement, ...]:
+@cache
+def _validate(resource: bool, metric_label: str) -> tuple[Requirement, ...]:
     if resource:
         why = (
-            f"{protocol.metric.label} does not score held-out samples; an independent run "
-            "is a reproduction."
+            f"{metric_label} does not score held-out samples; an independent run is a reproduction."
         )
         return (
             _req("validation_data", "Independent validation data exist", "not_applicable", why),
@@ -326,7 +329,7 @@ def readiness(
     resource = is_resource_metric(protocol)
     statuses = artifact_statuses(evaluation, artifact_hashes)
     checksums = _checksums(statuses)
-    predictions, recomputed = _per_sample(resource, protocol)
+    predictions, recomputed = _per_sample(resource, protocol.metric.label)
     meaning = _score_meaning(evaluation, protocol)
     replay = (checksums, predictions, meaning, recomputed)
     base = (checksums, predictions, meaning)
@@ -334,7 +337,7 @@ def readiness(
         _check(0, (), replay),
         _check(1, replay, _investigate(resource)),
         _check(2, base, _run_locally(evaluation, protocol)),
-        _check(3, base, _validate(resource, protocol)),
+        _check(3, base, _validate(resource, protocol.metric.label)),
     )
     met = sum(c.met for c in checks)
     if not statuses:
