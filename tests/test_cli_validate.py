@@ -108,4 +108,4 @@ def test_default_is_the_records_folder_of_the_root(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text("", encoding="utf-8")
     result = run(cwd=tmp_path)
     assert result.returncode == 0, result.stdout
-    assert result.stdout.startswith("10 files checked")
+    assert result.stdout.splitlines()[-1].startswith("10 files checked: 0 error(s)")

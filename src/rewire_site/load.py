@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -70,6 +71,8 @@ class LoadedFile:
     """Field paths whose value is a NaN or infinite number."""
     sha256: str = ""
     """SHA-256 of the file's bytes."""
+    schema: str | None = None
+    """The `$schema=` of a first-line `# yaml-language-server:` modeline, if any."""
 
     def line(self, field_path: str) -> int:
         return line_of(self.lines, field_path)
@@ -336,7 +339,18 @@ def parse_text(text: str, path: Path) -> LoadedFile:
     except RecursionError:
         builder.problems.append(Problem(path, 1, "", "the YAML is nested too deeply"))
         data = None
-    return LoadedFile(path, data, builder.lines, builder.problems, builder.nonfinite)
+    loaded = LoadedFile(path, data, builder.lines, builder.problems, builder.nonfinite)
+    loaded.schema = modeline_schema(text)
+    return loaded
+
+
+def modeline_schema(text: str) -> str | None:
+    """`X` of a first line `# yaml-language-server: $schema=X` (editors' schema link)."""
+    first = text[: text.find("\n")] if "\n" in text else text
+    if not first.startswith("# yaml-language-server:"):
+        return None
+    match = re.search(r"\$schema=(\S+)", first)
+    return match[1] if match else None
 
 
 def parse_bytes(raw: bytes, path: Path) -> LoadedFile:

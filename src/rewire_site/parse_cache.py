@@ -33,11 +33,12 @@ CACHE_DIR = ".rewire-cache"
 PARALLEL_MIN_FILES = 400
 """Fewer files than this are parsed in this process alone."""
 
-Entry = tuple[Any, dict[str, int], list[tuple[int, str, str, str]], list[str]]
+Entry = tuple[Any, dict[str, int], list[tuple[int, str, str, str]], list[str], str | None]
 
 
 def _loader_version() -> str:
     digest = hashlib.sha256(Path(load.__file__).read_bytes())
+    digest.update(Path(__file__).read_bytes())
     digest.update(f"{yaml.__version__} {sys.version_info[:2]}".encode())
     return digest.hexdigest()[:16]
 
@@ -46,16 +47,16 @@ def _entry(loaded: LoadedFile) -> Entry:
     problems: list[tuple[int, str, str, str]] = [
         (p.line, p.field, p.message, p.severity) for p in loaded.problems
     ]
-    return (loaded.data, loaded.lines, problems, loaded.nonfinite)
+    return (loaded.data, loaded.lines, problems, loaded.nonfinite, loaded.schema)
 
 
 def _loaded(path: Path, digest: str, entry: Entry) -> LoadedFile:
-    data, lines, problems, nonfinite = entry
+    data, lines, problems, nonfinite, schema = entry
     found = [
         Problem(path, line, field, message, "warning" if severity == "warning" else "error")
         for line, field, message, severity in problems
     ]
-    return LoadedFile(path, data, lines, found, list(nonfinite), digest)
+    return LoadedFile(path, data, lines, found, list(nonfinite), digest, schema)
 
 
 class ParseCache:

@@ -1,7 +1,8 @@
 """Synthetic catalogues for benchmarks and scale tests: any size, deterministic from a seed.
 
-`generate_catalogue(out_dir, n_evaluations, seed)` writes `out_dir/records/*.yaml` (and
-the raw logs of synthetic Rewire measurements under `out_dir/artifacts/synth/`) that
+`generate_catalogue(out_dir, n_evaluations, seed)` writes `out_dir/records/*.yaml` (with
+`out_dir/schemas/`, and the raw logs of synthetic Rewire measurements under
+`out_dir/artifacts/synth/`) that
 validate cleanly with `out_dir` as root. Fill is realistic: citations with locators and
 quotes, results in several columns with printed values, missing-metadata reasons with
 notes, reviews, concerns on some evaluations, reproductions with hashed artifacts.
@@ -23,6 +24,7 @@ from typing import Any
 import yaml
 
 from .config import ARTIFACTS_DIR, RECORDS_DIR
+from .schema import write_schemas
 
 _Dumper: Any = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
@@ -368,6 +370,7 @@ def generate_catalogue(out_dir: Path, n_evaluations: int, seed: int = 0) -> int:
     maker.make_configurations()
     maker.make_evaluations()
     maker.make_questions()
+    write_schemas(out_dir)  # the records' modelines link ../schemas/<kind>.schema.json
     return maker.written
 
 

@@ -23,6 +23,7 @@ import os
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -155,6 +156,26 @@ def _describe(error: Any, kind: str) -> tuple[str, str]:
     return field_path, message
 
 
+@cache
+def _exists(folder: Path, relative: str) -> bool:
+    return (folder / relative).is_file()
+
+
+def _modeline_problem(path: Path, kind: str, schema: str | None) -> str | None:
+    """Why the first-line modeline does not link the record's schema, or None."""
+    name = f"{kind}.schema.json"
+    if schema is None:
+        return (
+            f"no editor modeline: start the file with '# yaml-language-server: "
+            f"$schema=../schemas/{name}' so editors complete and check it"
+        )
+    if schema.rsplit("/", 1)[-1] != name:
+        return f"the modeline names schema '{schema}'; {_a(kind)} record's schema is {name}"
+    if "://" not in schema and not _exists(path.parent, schema):
+        return f"the modeline's schema '{schema}' is not a file (relative to this file)"
+    return None
+
+
 def check_loaded(loaded: LoadedFile) -> FileResult:
     """Per-file checks of parsed YAML: kind, model, finite numbers, name, completeness."""
     path, data, lines = loaded.path, loaded.data, loaded.lines
@@ -183,6 +204,9 @@ def check_loaded(loaded: LoadedFile) -> FileResult:
         else:
             add("kind", f"unknown record kind {kind!r}; one of: {_KINDS}")
         return result
+    modeline = _modeline_problem(path, kind, loaded.schema)
+    if modeline:
+        problems.append(Problem(path, 1, "", modeline, "warning"))
     reported: set[str] = set()
     try:
         record = model.model_validate(data)

@@ -1,0 +1,171 @@
+"""validate: every problem in one run, references across files, load_catalogue."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from rewire_site.models import Evaluation, Protocol
+from rewire_site.problems import RecordsInvalid
+from rewire_site.validate import load_catalogue, render, validate_paths
+
+FIXTURE = Path(__file__).parent / "fixtures" / "minimal"
+
+
+@pytest.fixture
+def catalogue(tmp_path: Path) -> Path:
+    """A copy of the minimal fixture catalogue, with schemas for the modelines."""
+    shutil.copytree(FIXTURE / "records", tmp_path / "records")
+    shutil.copytree(FIXTURE / "artifacts", tmp_path / "artifacts")
+    for path in (tmp_path / "records").glob("*.yaml"):
+        text = path.read_text(encoding="utf-8").replace("../../../../schemas/", "../schemas/")
+        path.write_text(text, encoding="utf-8")
+    shutil.copytree(Path(__file__).parent.parent / "schemas", tmp_path / "schemas")
+    return tmp_path
+
+
+def edit(root: Path, record_id: str, old: str, new: str) -> None:
+    path = root / "records" / f"{record_id}.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def triples(root: Path, **kwargs: object) -> set[tuple[str, int, str]]:
+    report = validate_paths([root / "records"], root, **kwargs)  # type: ignore[arg-type]
+    return {(p.path.name, p.line, p.field) for p in report.errors}
+
+
+def test_fixture_is_clean_and_report_holds_records_files_lines(catalogue: Path) -> None:
+    report = validate_paths([catalogue / "records"], catalogue)
+    assert report.problems == []
+    assert report.ok
+    assert report.files_checked == 10
+    assert isinstance(report.records["fx-eval"], Evaluation)
+    assert report.files["fx-eval"] == catalogue / "records" / "fx-eval.yaml"
+    assert report.line("fx-eval", "results.0.unit") == 23
+    assert report.summary() == "10 files checked: no problems"
+
+
+def test_every_problem_is_reported_in_one_run(catalogue: Path) -> None:
+    edit(catalogue, "fx-eval", "unit: gigabyte", "unit: megabyte")
+    edit(catalogue, "fx-config", "family: fx-family", "family: fx-nothing")
+    edit(catalogue, "fx-source", "venue: Fixture Workshop 2026", "venue: [a]")
+    edit(catalogue, "fx-dataset", "seed: 42", "seed: 42\nseed: 43")
+    assert triples(catalogue) == {
+        ("fx-eval.yaml", 23, "results.0.unit"),
+        ("fx-config.yaml", 7, "family"),
+        ("fx-source.yaml", 7, "venue"),
+        ("fx-dataset.yaml", 11, "seed"),
+        # fx-source failed its schema, so what cites it now dangles:
+        ("fx-dataset.yaml", 21, "citations.0.source"),
+        ("fx-eval.yaml", 27, "results.0.citation.source"),
+        ("fx-eval.yaml", 34, "citations.0.source"),
+        ("fx-family.yaml", 8, "papers.0"),
+    }
+
+
+def test_a_subset_resolves_references_against_the_records_folder(catalogue: Path) -> None:
+    report = validate_paths([catalogue / "records" / "fx-eval.yaml"], catalogue)
+    assert report.problems == []
+    assert list(report.records) == ["fx-eval"]
+
+
+def test_unreferenced_records_are_warnings_entry_points_are_not(catalogue: Path) -> None:
+    (catalogue / "records" / "fx-question.yaml").unlink()
+    edit(catalogue, "fx-measurement", "reproduces: fx-eval\n", "")
+    report = validate_paths([catalogue / "records"], catalogue)
+    assert report.ok
+    assert report.errors == []
+    assert report.warnings == []  # evaluations and protocols are entry points
+    (catalogue / "records" / "fx-eval-runtime.yaml").unlink()
+    (catalogue / "records" / "fx-eval.yaml").unlink()
+    (catalogue / "records" / "fx-measurement.yaml").unlink()
+    report = validate_paths([catalogue / "records"], catalogue)
+    assert {(p.path.stem, p.field) for p in report.warnings} == {("fx-config", "id")}
+    assert "nothing refers to this configuration" in report.warnings[0].message
+
+
+def test_dataset_outside_the_protocol_is_a_warning(catalogue: Path) -> None:
+    edit(catalogue, "fx-protocol", "datasets: [fx-dataset]", "datasets: []")
+    edit(catalogue, "fx-protocol-runtime", "datasets: [fx-dataset]", "datasets: [fx-other]")
+    report = validate_paths([catalogue / "records"], catalogue)
+    assert {(p.path.stem, p.field) for p in report.errors} == {
+        ("fx-protocol-runtime", "datasets.0")
+    }
+    assert {(p.path.stem, p.field, p.severity) for p in report.warnings} == {
+        ("fx-eval-runtime", "dataset", "warning")
+    }
+
+
+def test_artifact_size_is_checked(catalogue: Path) -> None:
+    edit(catalogue, "fx-measurement", "size_bytes: 25", "size_bytes: 26")
+    assert triples(catalogue) == {("fx-measurement.yaml", 31, "artifacts.0.size_bytes")}
+
+
+def test_extrapolation_confirmation_must_name_an_evaluation(catalogue: Path) -> None:
+    edit(
+        catalogue,
+        "fx-measurement",
+        "    coverage: {scored: 1, eligible: 1}\n",
+        "    coverage: {scored: 1, eligible: 1}\n"
+        "    extrapolation: {measured_steps: 10, target_steps: 100, confirmed_by: fx-config}\n",
+    )
+    assert triples(catalogue) == {
+        ("fx-measurement.yaml", 27, "results.0.extrapolation.confirmed_by")
+    }
+
+
+def test_modeline_must_link_the_kind_schema(catalogue: Path) -> None:
+    edit(catalogue, "fx-eval", "schemas/evaluation.schema.json", "schemas/protocol.schema.json")
+    edit(catalogue, "fx-config", "# yaml-language-server: $schema=../schemas/", "# ")
+    report = validate_paths([catalogue / "records"], catalogue)
+    assert report.ok
+    assert {(p.path.stem, p.line) for p in report.warnings} == {("fx-eval", 1), ("fx-config", 1)}
+
+
+@pytest.mark.parametrize("cache", [False, True])
+def test_cache_and_processes_change_nothing(catalogue: Path, cache: bool) -> None:
+    edit(catalogue, "fx-eval", "unit: gigabyte", "unit: megabyte")
+    expected = triples(catalogue, cache=False, jobs=1)
+    assert triples(catalogue, cache=cache, jobs=2) == expected
+    assert triples(catalogue, cache=cache, jobs=2) == expected  # second run: from the cache
+
+
+def test_parallel_parsing_matches_serial(tmp_path: Path) -> None:
+    from rewire_site.parse_cache import PARALLEL_MIN_FILES
+    from rewire_site.synth import generate_catalogue
+
+    generate_catalogue(tmp_path, PARALLEL_MIN_FILES, seed=3)
+    serial = validate_paths([tmp_path / "records"], tmp_path, cache=False, jobs=1)
+    parallel = validate_paths([tmp_path / "records"], tmp_path, cache=False, jobs=2)
+    assert serial.files_checked >= PARALLEL_MIN_FILES
+    assert parallel.problems == serial.problems == []
+    assert parallel.records == serial.records
+    assert parallel.lines == serial.lines
+
+
+def test_load_catalogue_links_records(catalogue: Path) -> None:
+    linked, report = load_catalogue(catalogue)
+    assert report.ok
+    assert [e.id for e in linked.evaluations_of("fx-protocol")] == ["fx-eval", "fx-measurement"]
+    assert isinstance(linked.get("fx-protocol", Protocol), Protocol)
+
+
+def test_load_catalogue_raises_with_every_problem(catalogue: Path) -> None:
+    edit(catalogue, "fx-eval", "unit: gigabyte", "unit: megabyte")
+    edit(catalogue, "fx-config", "family: fx-family", "family: fx-nothing")
+    with pytest.raises(RecordsInvalid) as raised:
+        load_catalogue(catalogue)
+    assert len([p for p in raised.value.problems if p.severity == "error"]) == 2
+
+
+def test_render_text_and_json(catalogue: Path) -> None:
+    edit(catalogue, "fx-eval", "unit: gigabyte", "unit: megabyte")
+    report = validate_paths([catalogue / "records"], catalogue)
+    text = render(report, "text", cwd=catalogue)
+    assert text.splitlines()[0].startswith("records/fx-eval.yaml:23: results.0.unit: unit ")
+    assert text.splitlines()[-1] == "10 files checked: 1 error(s), 0 warning(s)"
+    assert '"field": "results.0.unit"' in render(report, "json", cwd=catalogue)
