@@ -7,3 +7,8 @@ Modules: `tasks` (NT benchmark task shapes, leads from secondary sources), `toke
 and the `rewire measure` glue). Nothing here imports torch at import time except
 `adapters`, `data` and `worker`, which are imported only when a run starts.
 """
+
+from measure.ia3.recipe import IA3Runtime
+from measure.registry import register
+
+register(IA3Runtime())

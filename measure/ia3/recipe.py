@@ -1,0 +1,149 @@
+"""`rewire measure run gfm-guide-20261014-protocol-nt-ia3-finetune-runtime`: plan and run.
+
+The plan: every model (NT 500M, NT 2.5B) on every GPU count that divides the global
+batch of 8 and fits the GPUs given (1, 2, 4, 8), each a short run (`--settings steps=1000`)
+extrapolated to 10,000 steps, plus one full-length run (`confirm=nt-500m:1`, the default)
+that confirms the extrapolation; `--settings steps=10000` measures every setup in full.
+Runs go one after another through torchrun (`launch`); finished ones are kept on resume.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from collections.abc import Sequence
+from dataclasses import replace
+from datetime import UTC, datetime
+from pathlib import Path
+
+from measure.architectures import get_architecture
+from measure.registry import PlanItem, Recipe, RunOptions
+
+from .launch import FULL_STEPS, GLOBAL_BATCH, Setup, launch
+from .tasks import DEFAULT_TASK
+
+PROTOCOL_ID = "gfm-guide-20261014-protocol-nt-ia3-finetune-runtime"
+DEFAULT_MODELS = ("nt-500m", "nt-2-5b")
+GPU_COUNTS = tuple(n for n in range(1, GLOBAL_BATCH + 1) if GLOBAL_BATCH % n == 0)
+STARTUP_S = 100.0
+"""Launch, model build and torch.compile, as seen on an H200 (75-175 s; an estimate)."""
+STEP_MS = {("nt-500m", 1): 42.0, ("nt-500m", 2): 58.0, ("nt-2-5b", 1): 44.0}
+"""Median step times seen on H200s on 2026-11-29 (estimates for planning only)."""
+DEFAULT_STEP_MS = 60.0
+
+
+def _settings(values: Sequence[str]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for value in values:
+        key, sep, text = value.partition("=")
+        if not sep or key not in {"steps", "confirm", "compile", "task", "counts"}:
+            raise ValueError(
+                f"setting {value!r}: use steps=N, confirm=MODEL:GPUS or none, "
+                "compile=default|none|reduce-overhead, task=NAME, counts=1+2"
+            )
+        out[key] = text
+    return out
+
+
+def _visible_gpus(options: RunOptions) -> int:
+    if options.gpus:
+        return len(options.gpus)
+    if options.extra.get("device") == "cpu":
+        return int(options.extra.get("processes", "2"))
+    smi = shutil.which("nvidia-smi")
+    if smi is None:
+        return 1
+    listing = subprocess.run([smi, "-L"], capture_output=True, text=True, check=False).stdout
+    return max(1, sum(line.startswith("GPU ") for line in listing.splitlines()))
+
+
+def setups(options: RunOptions) -> list[Setup]:
+    """The setups a run makes, confirmation run first."""
+    chosen = _settings(options.settings)
+    models = list(options.models) or list(DEFAULT_MODELS)
+    for key in models:
+        if get_architecture(key).family != "esm":
+            raise ValueError(f"{key}: the IA3 recipe takes NT (ESM) architectures")
+    available = _visible_gpus(options)
+    if "counts" in chosen:
+        counts = [int(c) for c in chosen["counts"].split("+")]
+    else:
+        counts = [n for n in GPU_COUNTS if n <= available]
+    for n in counts:
+        if n > available:
+            raise ValueError(f"{n} GPUs asked for, {available} available")
+    steps = int(chosen.get("steps", "1000"))
+    base = Setup(
+        arch=models[0],
+        gpus=counts[0],
+        steps=steps,
+        compile=chosen.get("compile", "default"),
+        task=chosen.get("task", DEFAULT_TASK),
+    )
+    planned = [replace(base, arch=m, gpus=n) for m in models for n in counts]
+    confirm = chosen.get("confirm", f"{models[0]}:1")
+    if steps < FULL_STEPS and confirm != "none":
+        arch, _, gpus = confirm.partition(":")
+        planned.insert(0, replace(base, arch=arch, gpus=int(gpus or 1), steps=FULL_STEPS))
+    return planned
+
+
+def estimated_seconds(setup: Setup) -> float:
+    step = STEP_MS.get((setup.arch, setup.gpus), DEFAULT_STEP_MS)
+    return STARTUP_S + setup.steps * step / 1000.0
+
+
+class IA3Runtime(Recipe):
+    """NT IA3 fine-tuning run time over torchrun/DDP on 1..N GPUs."""
+
+    id = "nt-ia3-runtime"
+    protocol_id = PROTOCOL_ID
+    title = "NT IA3 fine-tuning run time, data-parallel on 1..N GPUs (torchrun, DDP)"
+
+    def plan(self, options: RunOptions) -> list[PlanItem]:
+        return [
+            PlanItem(
+                key=s.key,
+                description=f"{s.arch} on {s.gpus} GPU(s), {s.steps} steps "
+                f"({'full length' if s.steps >= FULL_STEPS else 'extrapolated'})",
+                estimated_seconds=estimated_seconds(s),
+            )
+            for s in setups(options)
+        ]
+
+    def run(self, options: RunOptions) -> int:
+        planned = setups(options)
+        if options.dry_run:
+            return 0
+        run_id = options.run_id or datetime.now(UTC).strftime("%Y%m%d-ia3-%H%M")
+        out = options.runs_dir / run_id
+        env_gpus = [str(g) for g in options.gpus]
+        budget = options.time_budget_s
+        spent = 0.0
+        logs: list[Path] = []
+        for setup in planned:
+            merged = out / f"{setup.key}.json"
+            if merged.exists():
+                logs.append(merged)
+                continue
+            if budget is not None and spent + estimated_seconds(setup) > budget:
+                print(f"SKIPPED {setup.key}: would overrun the time budget", flush=True)
+                continue
+            visible = (
+                "" if options.extra.get("device") == "cpu" else ",".join(env_gpus[: setup.gpus])
+            )
+            if visible or options.extra.get("device") == "cpu":
+                os.environ["CUDA_VISIBLE_DEVICES"] = visible
+            start = datetime.now(UTC)
+            logs.append(launch(setup, out))
+            spent += (datetime.now(UTC) - start).total_seconds()
+        if not options.write_records or not logs:
+            return 0
+        from .records import write
+
+        machine = options.extra.get("machine", f"one host with {_visible_gpus(options)} GPU(s)")
+        written = write(logs, options.root, run_id, machine)
+        for path in written:
+            print(f"wrote {path}", flush=True)
+        return 0
