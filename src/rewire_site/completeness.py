@@ -123,16 +123,19 @@ def _resolve(record: BaseModel, field_path: str) -> tuple[str, Any]:
 def check(record: BaseModel) -> list[Gap]:
     """Every breach of the missing-metadata rule in one validated record."""
     missing: dict[str, Any] = getattr(record, "missing_metadata", {})
+    fields = dict(reportable_fields(record))
     gaps = [
         Gap(
             path,
             "no value and no reason: give a value, or a `missing_metadata` entry "
             f"for '{path}' with its reason",
         )
-        for path, is_null in reportable_fields(record)
+        for path, is_null in fields.items()
         if is_null and path not in missing
     ]
     for key in missing:
+        if fields.get(key):
+            continue  # a reportable field that is null: the reason belongs
         where = f"missing_metadata.{key}"
         status, value = _resolve(record, key)
         if status == "absent":

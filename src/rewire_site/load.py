@@ -26,6 +26,7 @@ from __future__ import annotations
 import hashlib
 import math
 import re
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -59,13 +60,37 @@ _MAPPING_START, _MAPPING_END = events.MappingStartEvent, events.MappingEndEvent
 _SEQUENCE_START, _SEQUENCE_END = events.SequenceStartEvent, events.SequenceEndEvent
 
 
+class LazyLines(Mapping[str, int]):
+    """The line map of a file, parsed again on first use (the parse cache keeps no lines:
+    they are needed only where there is a problem to report). Empty if the file changed."""
+
+    def __init__(self, path: Path, sha256: str) -> None:
+        self.path, self.sha256 = path, sha256
+        self._lines: Mapping[str, int] | None = None
+
+    def _load(self) -> Mapping[str, int]:
+        if self._lines is None:
+            loaded = load_file(self.path)
+            self._lines = loaded.lines if loaded.sha256 == self.sha256 else {}
+        return self._lines
+
+    def __getitem__(self, key: str) -> int:
+        return self._load()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._load())
+
+    def __len__(self) -> int:
+        return len(self._load())
+
+
 @dataclass
 class LoadedFile:
     """One parsed file. `data` is None when the file could not be parsed at all."""
 
     path: Path
     data: Any
-    lines: dict[str, int]
+    lines: Mapping[str, int]
     problems: list[Problem] = field(default_factory=list)
     nonfinite: list[str] = field(default_factory=list)
     """Field paths whose value is a NaN or infinite number."""
@@ -78,7 +103,7 @@ class LoadedFile:
         return line_of(self.lines, field_path)
 
 
-def line_of(lines: dict[str, int], field_path: str) -> int:
+def line_of(lines: Mapping[str, int], field_path: str) -> int:
     """Line of `field_path`, else of its nearest parent that has one, else 1."""
     path = field_path
     while True:
@@ -374,4 +399,13 @@ def load_file(path: Path) -> LoadedFile:
     return parse_bytes(raw, path)
 
 
-__all__ = ["MAX_DEPTH", "MAX_NODES", "LoadedFile", "join", "line_of", "load_file", "parse_bytes"]
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_NODES",
+    "LazyLines",
+    "LoadedFile",
+    "join",
+    "line_of",
+    "load_file",
+    "parse_bytes",
+]

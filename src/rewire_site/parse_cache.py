@@ -26,14 +26,15 @@ from typing import Any
 import yaml
 
 from . import load
-from .load import LoadedFile, parse_bytes
+from .load import LazyLines, LoadedFile, parse_bytes
 from .problems import Problem
 
 CACHE_DIR = ".rewire-cache"
 PARALLEL_MIN_FILES = 400
 """Fewer files than this are parsed in this process alone."""
 
-Entry = tuple[Any, dict[str, int], list[tuple[int, str, str, str]], list[str], str | None]
+Entry = tuple[Any, list[tuple[int, str, str, str]], list[str], str | None]
+"""(values, problems as (line, field, message, severity), non-finite paths, modeline)."""
 
 
 def _loader_version() -> str:
@@ -47,15 +48,16 @@ def _entry(loaded: LoadedFile) -> Entry:
     problems: list[tuple[int, str, str, str]] = [
         (p.line, p.field, p.message, p.severity) for p in loaded.problems
     ]
-    return (loaded.data, loaded.lines, problems, loaded.nonfinite, loaded.schema)
+    return (loaded.data, problems, loaded.nonfinite, loaded.schema)
 
 
 def _loaded(path: Path, digest: str, entry: Entry) -> LoadedFile:
-    data, lines, problems, nonfinite, schema = entry
+    data, problems, nonfinite, schema = entry
     found = [
         Problem(path, line, field, message, "warning" if severity == "warning" else "error")
         for line, field, message, severity in problems
     ]
+    lines = LazyLines(path, digest)
     return LoadedFile(path, data, lines, found, list(nonfinite), digest, schema)
 
 
@@ -64,15 +66,20 @@ class ParseCache:
 
     def __init__(self, root: Path) -> None:
         self.path = root / CACHE_DIR / f"parse-{_loader_version()}.marshal"
-        self.entries: dict[str, Entry] = {}
+        self._entries: dict[str, Entry] | None = None
         self.used: set[str] = set()
         self.added = 0
-        try:
-            stored = marshal.loads(self.path.read_bytes())
-        except (OSError, ValueError, EOFError, TypeError):
-            stored = None
-        if isinstance(stored, dict):
-            self.entries = stored
+
+    @property
+    def entries(self) -> dict[str, Entry]:
+        """The stored entries, read on first use."""
+        if self._entries is None:
+            try:
+                stored = marshal.loads(self.path.read_bytes())
+            except (OSError, ValueError, EOFError, TypeError):
+                stored = None
+            self._entries = stored if isinstance(stored, dict) else {}
+        return self._entries
 
     def get(self, digest: str) -> Entry | None:
         entry = self.entries.get(digest)
@@ -140,10 +147,21 @@ def _parallel(todo: list[Path], jobs: int) -> dict[Path, LoadedFile]:
 
 
 def load_files(
-    paths: Sequence[Path], root: Path, *, cache: bool = True, jobs: int | None = None
+    paths: Sequence[Path],
+    root: Path,
+    *,
+    cache: bool = True,
+    jobs: int | None = None,
+    store: ParseCache | None = None,
 ) -> list[LoadedFile]:
-    """Load every file in `paths` (same order), using the cache under `root`."""
-    store = ParseCache(root) if cache else None
+    """Load every file in `paths` (same order), using the cache under `root`.
+
+    With `store` given, use it and leave saving it to the caller."""
+    if not paths:
+        return []
+    owned = store is None and cache
+    if owned:
+        store = ParseCache(root)
     results: dict[Path, LoadedFile] = {}
     todo: list[Path] = []
     for path in paths:
@@ -168,7 +186,8 @@ def load_files(
         for loaded in parsed.values():
             if loaded.sha256:
                 store.put(loaded.sha256, _entry(loaded))
-        store.save()
+        if owned:
+            store.save()
     return [results[path] for path in paths]
 
 

@@ -21,7 +21,7 @@ import hashlib
 import json
 import os
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -34,7 +34,7 @@ from .config import RECORDS_DIR
 from .link import Catalogue, references
 from .load import LoadedFile, join, line_of, load_file
 from .models import RECORD_TYPES, Evaluation, Protocol, RecordBase
-from .parse_cache import load_files
+from .parse_cache import ParseCache, load_files
 from .problems import Problem, RecordsInvalid, Severity
 
 KIND_OF = {model: kind for kind, model in RECORD_TYPES.items()}
@@ -49,8 +49,9 @@ class ValidationReport:
     """Records that passed the per-file checks, by id."""
     files: dict[str, Path] = field(default_factory=dict)
     """File of each record id."""
-    lines: dict[str, dict[str, int]] = field(default_factory=dict)
-    """Record id -> field path -> line."""
+    lines: dict[str, Mapping[str, int]] = field(default_factory=dict)
+    """Record id -> field path -> line (read again from the file when the parse came
+    from the cache)."""
     problems: list[Problem] = field(default_factory=list)
     files_checked: int = 0
 
@@ -84,7 +85,7 @@ class FileResult:
     path: Path
     raw_id: str | None
     record: RecordBase | None
-    lines: dict[str, int]
+    lines: Mapping[str, int]
     problems: list[Problem]
 
 
@@ -157,8 +158,8 @@ def _describe(error: Any, kind: str) -> tuple[str, str]:
 
 
 @cache
-def _exists(folder: Path, relative: str) -> bool:
-    return (folder / relative).is_file()
+def _exists(folder: str, relative: str) -> bool:
+    return Path(folder, relative).is_file()
 
 
 def _modeline_problem(path: Path, kind: str, schema: str | None) -> str | None:
@@ -171,7 +172,7 @@ def _modeline_problem(path: Path, kind: str, schema: str | None) -> str | None:
         )
     if schema.rsplit("/", 1)[-1] != name:
         return f"the modeline names schema '{schema}'; {_a(kind)} record's schema is {name}"
-    if "://" not in schema and not _exists(path.parent, schema):
+    if "://" not in schema and not _exists(os.path.dirname(path), schema):  # noqa: PTH120
         return f"the modeline's schema '{schema}' is not a file (relative to this file)"
     return None
 
@@ -281,10 +282,13 @@ def _record_problem(
 
 
 def _check_references(
-    report: ValidationReport, record: RecordBase, universe: dict[str, RecordBase]
+    report: ValidationReport,
+    record: RecordBase,
+    universe: dict[str, RecordBase],
+    refs: list[tuple[str, str, str]],
 ) -> None:
-    refs = [(ref.field, ref.target_id, ref.expected_kind) for ref in references(record)]
     if isinstance(record, Evaluation):
+        refs = list(refs)
         for i, result in enumerate(record.results):
             extrapolation = result.extrapolation
             if extrapolation is not None and extrapolation.confirmed_by is not None:
@@ -391,7 +395,7 @@ def _check_evaluation(
 
 
 def _context_records(
-    root: Path, selected: set[str], report: ValidationReport, cache: bool
+    root: Path, selected: set[str], report: ValidationReport, store: ParseCache | None
 ) -> dict[str, RecordBase]:
     """Records under root/records that were not selected, to resolve references against."""
     folder = root / RECORDS_DIR
@@ -399,7 +403,7 @@ def _context_records(
         return {}
     extra: dict[str, RecordBase] = {}
     others = [p for p in _yaml_files(folder) if _absolute(p) not in selected]
-    for loaded in load_files(others, root, cache=cache):
+    for loaded in load_files(others, root, cache=store is not None, store=store):
         result = check_loaded(loaded)
         if result.record is not None and result.record.id not in report.records:
             extra.setdefault(result.record.id, result.record)
@@ -433,18 +437,21 @@ def collect(results: Iterable[FileResult], report: ValidationReport) -> None:
 
 
 def check_links(
-    report: ValidationReport, root: Path, selected: set[str], *, cache: bool = True
+    report: ValidationReport, root: Path, selected: set[str], store: ParseCache | None = None
 ) -> None:
     """Cross-record checks over the records in `report`."""
     universe = dict(report.records)
-    for record_id, record in _context_records(root, selected, report, cache).items():
+    for record_id, record in _context_records(root, selected, report, store).items():
         universe.setdefault(record_id, record)
     hashes = _Hashes(root)
     referenced: set[str] = set()
-    for record in universe.values():
-        referenced.update(ref.target_id for ref in references(record))
+    outgoing: dict[str, list[tuple[str, str, str]]] = {}
+    for record_id, record in universe.items():
+        refs = [(ref.field, ref.target_id, ref.expected_kind) for ref in references(record)]
+        outgoing[record_id] = refs
+        referenced.update(target for _, target, _ in refs)
     for record_id, record in report.records.items():
-        _check_references(report, record, universe)
+        _check_references(report, record, universe, outgoing[record_id])
         if isinstance(record, Evaluation):
             _check_evaluation(report, record, universe, hashes)
         kind = KIND_OF[type(record)]
@@ -468,14 +475,17 @@ def validate_paths(
     report = ValidationReport()
     files, missing = find_files(paths)
     report.problems.extend(missing)
+    store = ParseCache(root) if cache else None
     collecting = gc.isenabled()
     gc.disable()  # the values and records hold no cycles; collection would cost 2-3x
     try:
-        loaded = load_files(files, root, cache=cache, jobs=jobs)
+        loaded = load_files(files, root, cache=cache, jobs=jobs, store=store)
         collect((check_loaded(item) for item in loaded), report)
         del loaded
         selected = {_absolute(path) for path in files}
-        check_links(report, root, selected, cache=cache)
+        check_links(report, root, selected, store)
+        if store is not None:
+            store.save()
     finally:
         if collecting:
             gc.enable()
