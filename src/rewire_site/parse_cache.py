@@ -32,6 +32,8 @@ from .problems import Problem
 CACHE_DIR = ".rewire-cache"
 PARALLEL_MIN_FILES = 400
 """Fewer files than this are parsed in this process alone."""
+PARENT_SHARE = 0.7
+"""This process parses this fraction of an equal share (see `_parallel`)."""
 
 Entry = tuple[Any, list[tuple[int, str, str, str]], list[str], str | None]
 """(values, problems as (line, field, message, severity), non-finite paths, modeline)."""
@@ -104,6 +106,9 @@ class ParseCache:
             temporary = self.path.with_suffix(f".{os.getpid()}.tmp")
             temporary.write_bytes(marshal.dumps(entries))
             temporary.replace(self.path)
+            for old in self.path.parent.glob("parse-*.marshal"):
+                if old != self.path:  # written by another version of the loader
+                    old.unlink(missing_ok=True)
         except OSError:
             pass  # a cache that cannot be written only costs time
 
@@ -129,8 +134,11 @@ def _parse_chunk(paths: list[str]) -> bytes:
 
 
 def _parallel(todo: list[Path], jobs: int) -> dict[Path, LoadedFile]:
-    """Parse `todo`: this process takes the first share, a forked pool the rest."""
-    share = len(todo) // jobs
+    """Parse `todo`: this process takes the first share, a forked pool the rest.
+
+    This process takes a smaller share than each worker: the checks that follow parsing
+    run here, so the workers' extra files balance them."""
+    share = int(len(todo) / jobs * PARENT_SHARE)
     mine, theirs = todo[:share], todo[share:]
     chunks = [[str(p) for p in theirs[i :: jobs - 1]] for i in range(jobs - 1)]
     results: dict[Path, LoadedFile] = {}
