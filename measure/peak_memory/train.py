@@ -161,7 +161,7 @@ def make_optimizer(
 
 def deepspeed_config(base: Mapping[str, Any], *, precision: str, batch: int) -> dict[str, Any]:
     """The DeepSpeed config of a stage: the recipe's ZeRO-2 offload block, batch, and bf16
-    for the bf16 policies (fp32 weights otherwise, the forward under torch autocast)."""
+    for the bf16 policies (fp32 weights otherwise, with DeepSpeed's torch_autocast in bf16)."""
     config: dict[str, Any] = {
         "train_micro_batch_size_per_gpu": batch,
         "gradient_accumulation_steps": 1,
@@ -170,6 +170,10 @@ def deepspeed_config(base: Mapping[str, Any], *, precision: str, batch: int) -> 
         **copy.deepcopy(dict(base)),
     }
     config["bf16"] = {"enabled": precision != "fp32-autocast"}
+    if precision == "fp32-autocast":
+        # DeepSpeed's engine turns an outer torch.autocast off in its forward; its own
+        # torch_autocast block is the way to run fp32 weights under bf16 autocast.
+        config["torch_autocast"] = {"enabled": True, "dtype": "bfloat16"}
     return config
 
 

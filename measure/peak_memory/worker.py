@@ -68,6 +68,8 @@ def _attention(features: StageFeatures) -> Iterator[None]:
 
 
 def _autocast(precision: str, device: torch.device) -> contextlib.AbstractContextManager[Any]:
+    """bf16 autocast for the fp32-autocast policy (under DeepSpeed the engine's own
+    torch_autocast config does it: pass "engine")."""
     if precision == "fp32-autocast":
         return torch.autocast(device_type=device.type, dtype=torch.bfloat16)
     return contextlib.nullcontext()
@@ -209,7 +211,7 @@ def run_stage(spec: dict[str, Any], *, model_hook: ModelHook | None = None) -> d
             memory.sync()
             tick = time.perf_counter()
             with _attention(features):
-                with _autocast(precision, device):
+                with _autocast(precision if engine is None else "engine", device):
                     loss = runner(**batch).loss
                 if engine is not None:
                     engine.backward(loss)
