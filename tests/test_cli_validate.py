@@ -63,10 +63,11 @@ def test_bad_input_is_reported_with_file_line_and_field(case: str) -> None:
     assert re.search(r"^\d+ files? checked: \d+ error\(s\), \d+ warning\(s\)$", output, re.M)
 
 
-def test_clean_fixture_exits_zero() -> None:
-    result = run("--root", str(FIXTURE), str(FIXTURE / "records"))
+@pytest.mark.parametrize("cache", ["--no-cache", "--strict"])
+def test_clean_fixture_exits_zero(cache: str) -> None:
+    result = run("--root", str(FIXTURE), cache, str(FIXTURE / "records"))
     assert result.returncode == 0, result.stdout + result.stderr
-    assert result.stdout.strip().endswith("no problems")
+    assert result.stdout.strip() == "10 files checked: no problems"
 
 
 def test_json_format_lists_problems() -> None:

@@ -66,13 +66,16 @@ def validate(
     root: Path | None = typer.Option(  # noqa: B008
         None, "--root", help="Project root (references and artifacts resolve here)."
     ),
+    no_cache: bool = typer.Option(
+        False, "--no-cache", help="Parse every file again (ignore .rewire-cache/)."
+    ),
 ) -> None:
     """Check record files: YAML, schema, ids, references, missing-metadata reasons."""
     from .config import RECORDS_DIR, find_root
     from .validate import exit_code, render, validate_paths
 
     project = root or find_root()
-    report = validate_paths(paths or [project / RECORDS_DIR], project)
+    report = validate_paths(paths or [project / RECORDS_DIR], project, cache=not no_cache)
     typer.echo(render(report, output_format.value))
     raise typer.Exit(exit_code(report, strict))
 
