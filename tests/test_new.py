@@ -157,3 +157,17 @@ def test_unknown_kind_and_bad_id(tmp_path: Path) -> None:
     )
     assert result.exit_code == 2 and "not a slug" in result.output
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_rewire_validate_rejects_a_fresh_skeleton(kind: str, tmp_path: Path) -> None:
+    """What CI runs (`rewire validate`) fails on a skeleton, naming file, line and field."""
+    from rewire_site.validate import validate_paths
+
+    sk = skeleton(kind, "draft-record")
+    path = write_skeleton(tmp_path / "records", sk)
+    report = validate_paths([path], tmp_path)
+    assert not report.ok
+    errors = [p for p in report.problems if p.severity == "error"]
+    assert all(p.path.name == "draft-record.yaml" and p.line > 1 for p in errors)
+    assert any(p.field == "title" for p in errors)
