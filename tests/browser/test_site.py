@@ -185,6 +185,19 @@ def test_keyboard_only(page: Any, site_url: str, shot: Shot) -> None:
     form_id = page.locator("form.filters").first.get_attribute("id")
     status = page.locator(f"[data-filter-status-for='{form_id}']").inner_text()
     assert "All linked" not in status
+    # Tab on to "Clear filters" and press it with Space.
+    clear = page.locator("form.filters button[type='reset']").first
+    for _ in range(50):
+        page.keyboard.press("Tab")
+        if clear.evaluate("el => el === document.activeElement"):
+            break
+    else:
+        pytest.fail("the Clear filters button is not reachable with Tab")
+    page.keyboard.press("Space")
+    page.wait_for_function(
+        f"document.querySelector('[data-filter-status-for=\"{form_id}\"]').textContent"
+        ".includes('All linked')"
+    )
     # A disclosure opens with Space.
     summary = page.locator("main details summary").first
     summary.focus()
