@@ -19,6 +19,7 @@ as it was. Same records in, same bytes out: no clock is read except the release 
 
 from __future__ import annotations
 
+import gc
 import os
 import time
 from collections.abc import Iterator, Sequence
@@ -134,9 +135,10 @@ class _Plan:
         kind = job[0]
         if kind == "protocol":
             protocol = self.catalogue.get(job[1], Protocol)
+            table = pages.protocol_table(protocol, self.catalogue, self.facts)
             return [
-                pages.protocol_page(protocol, self.catalogue, self.facts),
-                *pages.sorted_pages(protocol, self.catalogue, self.facts),
+                pages.protocol_page(protocol, self.catalogue, self.facts, table),
+                *pages.sorted_pages(protocol, self.catalogue, self.facts, table),
             ]
         if kind == "record":
             record = self.catalogue.by_id[job[1]]
@@ -234,6 +236,10 @@ def build_site(
         jobs = plan.jobs()
         renderer = Renderer(templates_dir(root))
         renderer.warm()
+        # The records and derived facts live until the end of the build: move them out of
+        # the collector's sight, or every collection walks the whole catalogue again.
+        gc.collect()
+        gc.freeze()
     count = workers or default_workers()
     if len(jobs) < PARALLEL_MIN_JOBS:
         count = 1
@@ -264,7 +270,10 @@ def build_site(
             ).items():
                 writer.write_bytes(path, data)
 
-    write.atomic_write_site(build_into, site_dir)
+    try:
+        write.atomic_write_site(build_into, site_dir)
+    finally:
+        gc.unfreeze()
     timer.stages.append(("swap", 0.0))
     files = sum(1 for p in site_dir.rglob("*") if p.is_file())
     return BuildReport(

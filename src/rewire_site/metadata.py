@@ -9,10 +9,6 @@ reason; an optional field that is simply absent is left out.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
-from enum import Enum
-
-from pydantic import BaseModel
 
 from .derive.display import NOT_REPORTED, missing_text
 from .link import REFERENCES
@@ -49,15 +45,6 @@ def label(name: str) -> str:
 def _scalar(value: object) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
-    if isinstance(value, datetime):
-        if value.tzinfo is not None:
-            value = value.astimezone(UTC)
-            return value.replace(tzinfo=None).isoformat() + "Z"
-        return value.isoformat()
-    if isinstance(value, date):
-        return value.isoformat()
-    if isinstance(value, Enum):
-        return str(value.value)
     return str(value)
 
 
@@ -74,24 +61,19 @@ def missing_note(record: RecordBase, path: str) -> str | None:
 
 
 def format_value(value: object, record: RecordBase, path: str) -> str:
-    """A value of any shape as one line of text: nested fields as 'key: value; ...'."""
+    """A value as one line of text: nested fields as 'key: value; ...'. `value` is as
+    `model_dump(mode="json")` gives it (dates and times already ISO 8601, 'Z' for UTC)."""
     if value is None:
         return missing_note(record, path) or NOT_REPORTED
-    if isinstance(value, BaseModel):
+    if isinstance(value, dict):
         parts = []
-        for name in type(value).model_fields:
-            inner = getattr(value, name)
-            sub = f"{path}.{name}"
+        for key, inner in value.items():
+            sub = f"{path}.{key}"
             if _empty(inner) and sub not in record.missing_metadata:
                 continue
-            parts.append(f"{label(name)}: {format_value(inner, record, sub)}")
+            parts.append(f"{label(key)}: {format_value(inner, record, sub)}")
         return "; ".join(parts)
-    if isinstance(value, dict):
-        return "; ".join(
-            f"{key}: {format_value(inner, record, f'{path}.{key}')}"
-            for key, inner in sorted(value.items())
-        )
-    if isinstance(value, list | tuple):
+    if isinstance(value, list):
         return "; ".join(format_value(v, record, f"{path}.{i}") for i, v in enumerate(value))
     return _scalar(value)
 
@@ -99,6 +81,9 @@ def format_value(value: object, record: RecordBase, path: str) -> str:
 def _reference_kinds(kind: str) -> dict[str, str]:
     return {attr.removesuffix("[]"): target for attr, target in REFERENCES[kind]}
 
+
+DICT_FIELDS = frozenset({"missing_metadata", "settings"})
+"""Maps whose keys are data (field paths, setting names): one line per key, sorted."""
 
 LAST_FIELDS = ("citations", "limitations", "added", "missing_metadata", "review")
 """Common fields shown after the kind's own fields, as the seed pages order them."""
@@ -116,8 +101,9 @@ def technical_metadata(record: RecordBase) -> tuple[MetaItem, ...]:
     kind = kind_of(record)
     refs = _reference_kinds(kind)
     items: list[MetaItem] = []
+    data = record.model_dump(mode="json")
     for name in field_order(record):
-        value = getattr(record, name)
+        value = data[name]
         if _empty(value) and name not in record.missing_metadata:
             continue
         if name in refs and value is not None:
@@ -127,10 +113,10 @@ def technical_metadata(record: RecordBase) -> tuple[MetaItem, ...]:
             values = tuple(
                 MetaValue(format_value(v, record, f"{name}.{i}")) for i, v in enumerate(value)
             )
-        elif isinstance(value, dict) and value and name == "missing_metadata":
+        elif isinstance(value, dict) and value and name in DICT_FIELDS:
             values = tuple(
-                MetaValue(f"{path}: {format_value(m, record, '')}")
-                for path, m in sorted(value.items())
+                MetaValue(f"{key}: {format_value(inner, record, f'{name}.{key}')}")
+                for key, inner in sorted(value.items())
             )
         else:
             values = (MetaValue(format_value(value, record, name)),)

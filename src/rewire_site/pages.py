@@ -16,11 +16,13 @@ from .derive.concerns import Flag
 from .derive.coverage import BaselineCoverage, baseline_coverage
 from .derive.display import (
     ORIGIN_LABELS,
+    OUT_OF_MEMORY,
     display_number,
     missing_text,
+    plural,
     review_label,
 )
-from .derive.evidence import EvidenceTable, SourceList, evidence_table, iso_utc, sources_of
+from .derive.evidence import SourceList, evidence_table, iso_utc, sources_of
 from .derive.filters import FACETS, FilterIndex
 from .derive.readiness import Readiness, readiness
 from .derive.related import related
@@ -30,7 +32,7 @@ from .derive.reproduction import (
     reproduction,
     reproductions_of,
 )
-from .derive.tables import comparison_table, evaluation_rows
+from .derive.tables import ComparisonTable, comparison_table, evaluation_rows
 from .link import Catalogue
 from .metadata import MetaItem, technical_metadata
 from .models import (
@@ -46,12 +48,17 @@ from .models import (
 )
 from .sections import (
     ComparisonView,
+    EvaluationList,
+    EvaluationListRow,
+    EvidenceView,
     Facet,
     FacetOption,
     Link,
     ResultsTable,
     comparison_view,
     correction_url,
+    evidence_view,
+    facet_values_of,
     results_table,
 )
 from .urls import KIND_LABELS, api_path, kind_of, record_path, root_of, sorted_path
@@ -103,7 +110,7 @@ class RecordPage(Page):
     review_label: str
     """'source checked', 'not reviewed', 'disputed'."""
     limitations: tuple[str, ...]
-    evidence: EvidenceTable
+    evidence: EvidenceView
     sources: SourceList
     metadata: tuple[MetaItem, ...]
     related: tuple[RelatedLink, ...]
@@ -189,7 +196,7 @@ class ConfigurationPage(RecordPage):
 @dataclass(frozen=True)
 class DatasetPage(RecordPage):
     dataset: Dataset
-    results: ResultsTable
+    results: EvaluationList
     facts: tuple[Fact, ...]
     protocols: tuple[Link, ...]
 
@@ -197,7 +204,7 @@ class DatasetPage(RecordPage):
 @dataclass(frozen=True)
 class FamilyPage(RecordPage):
     family: ModelFamily
-    results: ResultsTable
+    results: EvaluationList
     facts: tuple[Fact, ...]
     configurations: tuple[Link, ...]
     papers: tuple[Link, ...]
@@ -213,7 +220,7 @@ class SourcePage(RecordPage):
 @dataclass(frozen=True)
 class QuestionPage(RecordPage):
     question: Question
-    results: ResultsTable
+    results: EvaluationList
     protocols: tuple[Link, ...]
 
 
@@ -248,10 +255,53 @@ def _results(
     evaluations: list[Evaluation],
     catalogue: Catalogue,
     facts: SiteFacts,
+    show_protocol: bool = True,
 ) -> ResultsTable:
     rows = evaluation_rows(evaluations, catalogue, flags=facts.flags)
     ids = sorted({e.id for e in evaluations})
-    return results_table(table_id, caption, rows, _facets(facts, ids), facts.filters.index)
+    return results_table(
+        table_id, caption, rows, _facets(facts, ids), facts.filters.index, show_protocol
+    )
+
+
+def _evaluation_list(
+    caption: str, evaluations: list[Evaluation], catalogue: Catalogue, facts: SiteFacts
+) -> EvaluationList:
+    """Evaluations one row each (pages that list many: dataset, family, question)."""
+    rows = []
+    for evaluation in sorted(evaluations, key=lambda e: e.id):
+        protocol = catalogue.get(evaluation.protocol, Protocol)
+        labels = {c.id: c.label for c in protocol.columns}
+        findings = "; ".join(
+            f"{display_number(r.value) if r.value is not None else OUT_OF_MEMORY} "
+            f"({labels.get(r.column, r.column)})"
+            for r in evaluation.results
+        )
+        flags = facts.flags.get(evaluation.id, ())
+        rows.append(
+            EvaluationListRow(
+                evaluation=Link(evaluation.title, record_path("evaluation", evaluation.id)),
+                configuration=_link(catalogue, evaluation.configuration),
+                protocol=Link(protocol.title, record_path("protocol", protocol.id)),
+                dataset=_link(catalogue, evaluation.dataset),
+                origin_label=ORIGIN_LABELS[evaluation.origin],
+                findings=f"{protocol.metric.label} ({protocol.metric.unit}): {findings}",
+                flag_labels=tuple(dict.fromkeys(f.label for f in flags)),
+                facet_values=facet_values_of(facts.filters.index, [evaluation.id]),
+            )
+        )
+    ids = [e.id for e in evaluations]
+    count = len(rows)
+    results = sum(len(e.results) for e in evaluations)
+    return EvaluationList(
+        id="result-rows",
+        form_id="result-rows-filters",
+        caption=caption,
+        rows=tuple(rows),
+        evaluation_count=count,
+        counts_text=f"{plural(count, 'evaluation')} · {plural(results, 'result')}",
+        facets=_facets(facts, ids),
+    )
 
 
 def _link(catalogue: Catalogue, record_id: str) -> Link:
@@ -273,7 +323,7 @@ class _Common(TypedDict):
     summary: str
     review_label: str
     limitations: tuple[str, ...]
-    evidence: EvidenceTable
+    evidence: EvidenceView
     sources: SourceList
     metadata: tuple[MetaItem, ...]
     related: tuple[RelatedLink, ...]
@@ -306,7 +356,7 @@ def _common(record: RecordBase, catalogue: Catalogue, facts: SiteFacts, template
             "summary": record.summary,
             "review_label": review_label(record),
             "limitations": tuple(record.limitations),
-            "evidence": evidence_table(record, catalogue),
+            "evidence": evidence_view(evidence_table(record, catalogue), review_label(record)),
             "sources": sources_of(record, catalogue),
             "metadata": technical_metadata(record),
             "related": tuple(
@@ -324,14 +374,22 @@ def _common(record: RecordBase, catalogue: Catalogue, facts: SiteFacts, template
 # ----------------------------------------------------------------- builders
 
 
+def protocol_table(protocol: Protocol, catalogue: Catalogue, facts: SiteFacts) -> ComparisonTable:
+    """The protocol's comparison table in its default order."""
+    evaluations = catalogue.evaluations_of(protocol.id)
+    flags = {e.id: facts.flags.get(e.id, ()) for e in evaluations}
+    return comparison_table(protocol, catalogue, flags=flags, evaluations=evaluations)
+
+
 def protocol_page(
     protocol: Protocol,
     catalogue: Catalogue,
     facts: SiteFacts,
+    table: ComparisonTable | None = None,
 ) -> ProtocolPage:
     evaluations = catalogue.evaluations_of(protocol.id)
-    flags = {e.id: facts.flags.get(e.id, ()) for e in evaluations}
-    table = comparison_table(protocol, catalogue, flags=flags, evaluations=evaluations)
+    if table is None:
+        table = protocol_table(protocol, catalogue, facts)
     recipe_missing = ""
     if protocol.recipe is None:
         why = missing_text(protocol, "recipe")
@@ -362,6 +420,7 @@ def protocol_page(
             evaluations,
             catalogue,
             facts,
+            show_protocol=len({e.dataset for e in evaluations}) > 1,
         ),
         facts=page_facts,
         datasets=tuple(_link(catalogue, d) for d in protocol.datasets),
@@ -378,15 +437,21 @@ def protocol_page(
     )
 
 
-def sorted_pages(protocol: Protocol, catalogue: Catalogue, facts: SiteFacts) -> list[SortedPage]:
-    """The comparison table of `protocol` sorted by each shown column in turn."""
+def sorted_pages(
+    protocol: Protocol, catalogue: Catalogue, facts: SiteFacts, first: ComparisonTable
+) -> list[SortedPage]:
+    """The comparison table of `protocol` sorted by each shown column in turn; `first`
+    is its table in the default order (sorted by the first column)."""
     evaluations = catalogue.evaluations_of(protocol.id)
     flags = {e.id: facts.flags.get(e.id, ()) for e in evaluations}
-    first = comparison_table(protocol, catalogue, flags=flags, evaluations=evaluations)
     pages = []
     for column in first.columns:
-        table = comparison_table(
-            protocol, catalogue, column.id, flags=flags, evaluations=evaluations
+        table = (
+            first
+            if column.id == first.sort_column
+            else comparison_table(
+                protocol, catalogue, column.id, flags=flags, evaluations=evaluations
+            )
         )
         path = sorted_path(protocol.id, column.id)
         pages.append(
@@ -400,7 +465,7 @@ def sorted_pages(protocol: Protocol, catalogue: Catalogue, facts: SiteFacts) -> 
                 nav="",
                 protocol_title=protocol.title,
                 protocol_href=record_path("protocol", protocol.id),
-                comparison=comparison_view(table, facts.filters.index),
+                comparison=comparison_view(table, {}),  # no filter form on these pages
             )
         )
     return pages
@@ -572,9 +637,7 @@ def dataset_page(
     return DatasetPage(
         **_common(d, catalogue, facts, "dataset.html"),
         dataset=d,
-        results=_results(
-            "result-rows", "Evaluations on this dataset", evaluations, catalogue, facts
-        ),
+        results=_evaluation_list("Evaluations on this dataset", evaluations, catalogue, facts),
         facts=page_facts,
         protocols=tuple(_link(catalogue, p.id) for p in catalogue.referring(d.id, Protocol)),
     )
@@ -602,12 +665,8 @@ def family_page(
     return FamilyPage(
         **_common(f, catalogue, facts, "family.html"),
         family=f,
-        results=_results(
-            "result-rows",
-            "Evaluations of configurations in this family",
-            evaluations,
-            catalogue,
-            facts,
+        results=_evaluation_list(
+            "Evaluations of configurations in this family", evaluations, catalogue, facts
         ),
         facts=page_facts,
         configurations=tuple(_link(catalogue, c.id) for c in configurations),
@@ -654,8 +713,8 @@ def question_page(
     return QuestionPage(
         **_common(q, catalogue, facts, "question.html"),
         question=q,
-        results=_results(
-            "result-rows", "Evaluations that bear on this decision", evaluations, catalogue, facts
+        results=_evaluation_list(
+            "Evaluations that bear on this decision", evaluations, catalogue, facts
         ),
         protocols=tuple(_link(catalogue, p) for p in q.protocols),
     )

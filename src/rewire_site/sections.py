@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from . import config
 from .derive.display import plural
+from .derive.evidence import CitedSource, EvidenceRow, EvidenceTable
 from .derive.tables import Cell, ComparisonTable, EvaluationRow, TableColumn, TableRow
 from .models import RecordBase
 from .urls import record_path, sorted_path
@@ -73,6 +74,8 @@ class ResultsTable:
     counts_text: str
     """'1 evaluation · 1 result'."""
     facets: tuple[Facet, ...]
+    show_protocol: bool
+    """False on a protocol page with one dataset: every row would repeat them."""
 
 
 @dataclass(frozen=True)
@@ -144,6 +147,7 @@ def results_table(
     rows: Sequence[EvaluationRow],
     facets: tuple[Facet, ...],
     facet_index: Mapping[str, Mapping[str, tuple[str, ...]]],
+    show_protocol: bool = True,
 ) -> ResultsTable:
     views = tuple(
         ResultRowView(
@@ -167,7 +171,68 @@ def results_table(
         evaluation_count=evaluations,
         counts_text=f"{plural(evaluations, 'evaluation')} · {plural(len(rows), 'result')}",
         facets=facets,
+        show_protocol=show_protocol,
     )
+
+
+@dataclass(frozen=True)
+class EvaluationListRow:
+    """One evaluation in a compact list (dataset, family, question and filter pages)."""
+
+    evaluation: Link
+    configuration: Link
+    protocol: Link
+    dataset: Link
+    origin_label: str
+    findings: str
+    """'1.18 (Peak memory, stage + Checkpointing); ...': display values and column labels."""
+    flag_labels: tuple[str, ...]
+    facet_values: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class EvaluationList:
+    """Evaluations, one row each, with the filter form (like ResultsTable)."""
+
+    id: str
+    form_id: str
+    caption: str
+    rows: tuple[EvaluationListRow, ...]
+    evaluation_count: int
+    counts_text: str
+    facets: tuple[Facet, ...]
+
+
+@dataclass(frozen=True)
+class EvidenceGroup:
+    """Evidence rows that cite the same source at the same place: the source and
+    provenance cells span them (rowspan)."""
+
+    cited: CitedSource
+    shared_locator: bool
+    rows: tuple[EvidenceRow, ...]
+
+
+@dataclass(frozen=True)
+class EvidenceView:
+    table: EvidenceTable
+    groups: tuple[EvidenceGroup, ...]
+    record_review: str
+    origin: str | None
+
+
+def evidence_view(table: EvidenceTable, record_review: str) -> EvidenceView:
+    """The evidence rows grouped by the citation they show (in order of first
+    appearance; rows keep their order within a group), so each source's cells are
+    shown once for the rows that cite it."""
+    found: dict[CitedSource, list[EvidenceRow]] = {}
+    for row in table.rows:
+        found.setdefault(row.cited, []).append(row)
+    groups = tuple(
+        EvidenceGroup(cited, rows[0].shared_locator, tuple(rows)) for cited, rows in found.items()
+    )
+    origin = table.rows[0].origin if table.rows else None
+    return EvidenceView(table, groups, record_review, origin)
 
 
 def comparison_view(
