@@ -54,6 +54,12 @@ class ValidationReport:
     from the cache)."""
     problems: list[Problem] = field(default_factory=list)
     files_checked: int = 0
+    invalid: dict[str, str] = field(default_factory=dict)
+    """Id -> kind of records whose files failed the per-file checks: references to them
+    are not reported again as dangling."""
+    broken_context: dict[str, Path] = field(default_factory=dict)
+    """Id -> file of records outside the paths validated (under records/) that have
+    errors; a reference to one is an error that names the file."""
 
     @property
     def errors(self) -> list[Problem]:
@@ -84,6 +90,7 @@ class FileResult:
 
     path: Path
     raw_id: str | None
+    raw_kind: str | None
     record: RecordBase | None
     lines: Mapping[str, int]
     problems: list[Problem]
@@ -181,7 +188,7 @@ def check_loaded(loaded: LoadedFile) -> FileResult:
     """Per-file checks of parsed YAML: kind, model, finite numbers, name, completeness."""
     path, data, lines = loaded.path, loaded.data, loaded.lines
     problems = list(loaded.problems)
-    result = FileResult(path, None, None, lines, problems)
+    result = FileResult(path, None, None, None, lines, problems)
 
     def add(field_path: str, message: str, severity: Severity = "error") -> None:
         problems.append(Problem(path, line_of(lines, field_path), field_path, message, severity))
@@ -199,6 +206,8 @@ def check_loaded(loaded: LoadedFile) -> FileResult:
             add("id", f"id '{raw_id}' does not match the file name '{path.name}'")
     kind = data.get("kind")
     model = RECORD_TYPES.get(kind) if isinstance(kind, str) else None
+    if model is not None and isinstance(kind, str):
+        result.raw_kind = kind
     if model is None or not isinstance(kind, str):
         if "kind" not in data:
             add("kind", f"required field is missing; one of: {_KINDS}")
@@ -301,7 +310,24 @@ def _check_references(
                 )
     for field_path, target_id, expected in refs:
         target = universe.get(target_id)
-        if target is None:
+        invalid_kind = report.invalid.get(target_id)
+        if target is None and invalid_kind is not None:
+            if invalid_kind != expected:  # the target's own errors are reported in its file
+                _record_problem(
+                    report,
+                    record.id,
+                    field_path,
+                    f"'{target_id}' is {_a(invalid_kind)}, not {_a(expected)}",
+                )
+        elif target is None and target_id in report.broken_context:
+            _record_problem(
+                report,
+                record.id,
+                field_path,
+                f"'{target_id}' is in {report.broken_context[target_id]}, which has errors "
+                "(validate that file)",
+            )
+        elif target is None:
             _record_problem(
                 report,
                 record.id,
@@ -407,6 +433,8 @@ def _context_records(
         result = check_loaded(loaded)
         if result.record is not None and result.record.id not in report.records:
             extra.setdefault(result.record.id, result.record)
+        elif result.record is None and result.raw_id is not None:
+            report.broken_context.setdefault(result.raw_id, result.path)
     return extra
 
 
@@ -429,7 +457,10 @@ def collect(results: Iterable[FileResult], report: ValidationReport) -> None:
                 )
                 continue
             first_file[raw_id] = result.path
-        if result.record is not None:
+        if result.record is None:
+            if raw_id is not None and result.raw_kind is not None:
+                report.invalid.setdefault(raw_id, result.raw_kind)
+        else:
             record_id = result.record.id
             report.records[record_id] = result.record
             report.files[record_id] = result.path
