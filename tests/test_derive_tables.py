@@ -7,7 +7,7 @@ from scenarios import load_scenario
 
 from rewire_site.derive.concerns import flags_by_evaluation
 from rewire_site.derive.display import display_number
-from rewire_site.derive.tables import ComparisonTable, comparison_table, evaluation_rows
+from rewire_site.derive.tables import ComparisonTable, comparison_table, evaluation_rows, resort
 from rewire_site.models import Evaluation, Protocol
 
 CHECKPOINTING = (
@@ -185,3 +185,15 @@ def test_evaluation_rows_follow_protocol_column_order() -> None:
         ("deepspeed", "14"),
     ]
     assert rows[1].uncertainty == "Not yet established by Rewire"
+
+
+def test_resort_reuses_the_cells_and_matches_a_fresh_table() -> None:
+    table = _table("seed_memory", "training-peak-memory")
+    again = resort(table, "deepspeed")
+    fresh = _table("seed_memory", "training-peak-memory", sort_by="deepspeed")
+    assert again == fresh
+    assert {id(c) for r in again.rows for c in r.cells} == {
+        id(c) for r in table.rows for c in r.cells
+    }
+    with pytest.raises(ValueError, match="shown columns"):
+        resort(table, "baseline")

@@ -7,6 +7,8 @@ Tables (`tables.py`)
     comparison_table(protocol, catalogue, sort_by=None, *, dataset_id=None, flags=None,
         evaluations=None) -> ComparisonTable(columns: TableColumn..., rows: TableRow(cells:
         Cell...)..., sort_text, counts_text, short_counts_text, ...)
+    resort(table, sort_by) -> ComparisonTable (same cells, sorted by another column: use it
+        for the pre-rendered sorted pages instead of recomputing the table)
     evaluation_rows(evaluations, catalogue, *, flags=None) -> tuple[EvaluationRow, ...]
         ("Exact evaluated configurations and original reported results")
 Readiness (`readiness.py`)
@@ -186,6 +188,7 @@ __all__ = [
     "reproduction",
     "reproduction_sites",
     "reproductions_of",
+    "resort",
     "review_label",
     "sources_of",
 ]

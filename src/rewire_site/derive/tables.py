@@ -202,10 +202,6 @@ def comparison_table(
         if c.id in used
     )
     column_ids = [c.id for c in columns]
-    if sort_by is not None and sort_by not in column_ids:
-        raise ValueError(
-            f"cannot sort {protocol.id} by {sort_by!r}: shown columns are {column_ids}"
-        )
     sort_column = sort_by or (column_ids[0] if column_ids else None)
 
     # Group results into rows: one per configuration, a further row only when two
@@ -263,33 +259,10 @@ def comparison_table(
                 )
             )
 
-    if sort_column is not None:
-        position = column_ids.index(sort_column)
-
-        def key(row: TableRow) -> tuple[int, float, str, str]:
-            cell = row.cells[position]
-            if cell.status == "value" and cell.value is not None:
-                value = cell.value if lower else -cell.value
-                return (
-                    1 if cell.excluded else 0,
-                    value,
-                    row.configuration_title,
-                    row.configuration_id,
-                )
-            group = 2 if cell.status == "out_of_memory" else 3
-            return (group, 0.0, row.configuration_title, row.configuration_id)
-
-        table_rows.sort(key=key)
-    else:
-        table_rows.sort(key=lambda r: (r.configuration_title, r.configuration_id))
-
-    sort_text = ""
-    if sort_column is not None:
-        column = columns[column_ids.index(sort_column)]
-        sort_text = f"Sorted by {column.header} ({column.direction_label})."
+    table_rows.sort(key=lambda r: (r.configuration_title, r.configuration_id))
     dataset_ids = tuple(dict.fromkeys(e.dataset for e in chosen))
     dataset_titles = tuple(_title(catalogue, d) for d in dataset_ids)
-    return ComparisonTable(
+    table = ComparisonTable(
         protocol_id=protocol.id,
         protocol_title=protocol.title,
         metric_label=protocol.metric.label,
@@ -299,14 +272,45 @@ def comparison_table(
         dataset_titles=dataset_titles,
         columns=columns,
         rows=tuple(table_rows),
-        sort_column=sort_column,
-        sort_text=sort_text,
+        sort_column=None,
+        sort_text="",
         evaluation_count=len(chosen),
         result_count=result_count,
         excluded_count=sum(c.excluded for r in table_rows for c in r.cells),
         counts_text=f"{plural(len(chosen), 'recorded evaluation')}, "
         f"{plural(result_count, 'metric row')}",
         short_counts_text=f"{plural(len(chosen), 'evaluation')} · {plural(result_count, 'result')}",
+    )
+    return resort(table, sort_column) if sort_column is not None else table
+
+
+def resort(table: ComparisonTable, sort_by: str) -> ComparisonTable:
+    """The same table sorted by column `sort_by` in the metric's direction: comparable
+    values first, then values that left comparisons, then out of memory, then rows
+    without a value (ties by configuration title). Cells are reused, not recomputed."""
+    column_ids = [c.id for c in table.columns]
+    if sort_by not in column_ids:
+        raise ValueError(
+            f"cannot sort {table.protocol_id} by {sort_by!r}: shown columns are {column_ids}"
+        )
+    position = column_ids.index(sort_by)
+    lower = table.direction == "lower"
+
+    def key(row: TableRow) -> tuple[int, float, str, str]:
+        cell = row.cells[position]
+        if cell.status == "value" and cell.value is not None:
+            value = cell.value if lower else -cell.value
+            group = 1 if cell.excluded else 0
+            return (group, value, row.configuration_title, row.configuration_id)
+        group = 2 if cell.status == "out_of_memory" else 3
+        return (group, 0.0, row.configuration_title, row.configuration_id)
+
+    column = table.columns[position]
+    return replace(
+        table,
+        rows=tuple(sorted(table.rows, key=key)),
+        sort_column=sort_by,
+        sort_text=f"Sorted by {column.header} ({column.direction_label}).",
     )
 
 
