@@ -7,14 +7,14 @@ from scenarios import load_scenario
 
 from rewire_site.derive.concerns import accelerators, excluded, flags, flags_by_evaluation
 from rewire_site.link import Catalogue
-from rewire_site.models import Configuration, Evaluation, Protocol
+from rewire_site.models import Configuration, Evaluation, Protocol, RecordBase
 from rewire_site.models.common import Missing, MissingReason
 
 
-def _replace(catalogue: Catalogue, *records: object) -> Catalogue:
+def _replace(catalogue: Catalogue, *records: RecordBase) -> Catalogue:
     by_id = dict(catalogue.by_id)
     for record in records:
-        by_id[record.id] = record  # type: ignore[attr-defined]
+        by_id[record.id] = record
     return Catalogue.from_records(by_id.values())
 
 
@@ -63,7 +63,8 @@ def test_matching_hardware_raises_no_flag_and_differing_hardware_does() -> None:
 def test_configuration_accelerator_is_compared_when_no_environment() -> None:
     catalogue = load_scenario("seed_memory")
     configuration = catalogue.get("config-nt-checkpointing", Configuration)
-    hardware = configuration.hardware.model_copy(update={"accelerator": "NVIDIA A100"})  # type: ignore[union-attr]
+    assert configuration.hardware is not None
+    hardware = configuration.hardware.model_copy(update={"accelerator": "NVIDIA A100"})
     changed = _replace(catalogue, configuration.model_copy(update={"hardware": hardware}))
     found = flags(changed.get("eval-nt-checkpointing", Evaluation), changed)
     assert [f.kind for f in found if f.kind == "hardware_differs"] == ["hardware_differs"]
