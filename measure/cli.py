@@ -80,6 +80,14 @@ def run(
     recipe_file: Annotated[
         Path | None, typer.Option("--recipe", hidden=True, help="Other recipe file.")
     ] = None,
+    records_only: Annotated[
+        bool,
+        typer.Option(
+            "--records-only",
+            help="Run nothing: write the records of the finished stages of --run-id "
+            "(e.g. after copying a GPU machine's run folder back).",
+        ),
+    ] = False,
     device: Annotated[
         str, typer.Option("--device", hidden=True, help="cuda, or cpu for tests.")
     ] = "cuda",
@@ -92,6 +100,10 @@ def run(
     except KeyError as error:
         raise typer.BadParameter(str(error.args[0]), param_hint="PROTOCOL") from None
     extra = {"device": device}
+    if records_only:
+        if not run_id:
+            raise typer.BadParameter("--records-only needs --run-id", param_hint="--run-id")
+        extra["records_only"] = "yes"
     if recipe_file is not None:
         extra["recipe"] = str(recipe_file)
     options = RunOptions(

@@ -19,6 +19,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from measure import env
 from measure.peak_memory.plan import Planned, make_plan, read_status
 from measure.peak_memory.recipe import RECIPE_FILE, PeakMemoryRecipe, load_recipe, work_items
+from measure.peak_memory.summary import summary_table
 from measure.registry import PlanItem, Recipe, RunOptions
 
 ITEM_TIMEOUT_S = 420.0
@@ -77,6 +78,9 @@ class PeakMemory(Recipe):
         )
         if options.dry_run:
             return 0
+        if options.extra.get("records_only"):
+            console.print(summary_table(planned, options.root, recipe.protocol))
+            return self._records(recipe, planned, run_dir, options, console)
         run_dir.mkdir(parents=True, exist_ok=True)
         _write_run_file(run_dir, recipe, options)
         device = options.extra.get("device", "cuda")
@@ -88,15 +92,39 @@ class PeakMemory(Recipe):
         failures = self._execute(recipe, todo, run_dir, gpus, options, console, started)
         wall = time.monotonic() - started
         console.print(f"sweep wall time: {wall:.0f} s ({wall / 60:.1f} min) on {len(gpus)} slot(s)")
-        from measure.peak_memory.summary import summary_table
-
         console.print(summary_table(planned, options.root, recipe.protocol))
-        if options.write_records:
-            from measure.peak_memory.records import write_run_records
+        code = self._records(recipe, planned, run_dir, options, console)
+        return code or (1 if failures else 0)
 
+    def _records(
+        self,
+        recipe: PeakMemoryRecipe,
+        planned: list[Planned],
+        run_dir: Path,
+        options: RunOptions,
+        console: Console,
+    ) -> int:
+        """Write the records of the run's finished stages; 1 when they do not validate."""
+        if not options.write_records:
+            return 0
+        from measure.peak_memory.records import write_run_records
+        from measure.records import RecordExists
+        from rewire_site.problems import RecordsInvalid
+
+        try:
             written = write_run_records(recipe, planned, run_dir, options.root, console)
-            console.print(f"{len(written)} record file(s) written")
-        return 1 if failures else 0
+        except RecordsInvalid as error:
+            for problem in error.problems:
+                console.print(f"[red]{problem}[/red]")
+            console.print("[red]records not written: they do not validate[/red]")
+            return 1
+        except RecordExists as error:
+            console.print(f"[red]{error}[/red]")
+            return 1
+        for path in written:
+            console.print(f"wrote {path}")
+        console.print(f"{len(written)} record file(s) written")
+        return 0
 
     def _execute(
         self,
