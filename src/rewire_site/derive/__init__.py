@@ -15,17 +15,24 @@ Readiness (`readiness.py`)
     readiness(evaluation, catalogue, artifact_hashes) -> Readiness(checks: Check(
         requirements: Requirement...)..., met_count, summary, artifacts, artifact_note)
     `artifact_hashes`: artifact path -> SHA-256 the builder computed (None: no file);
-    `release.hash_artifacts(catalogue, root)` makes it.
+    `release.hash_artifacts(catalogue, root)` makes it. is_resource_metric(protocol) ->
+    bool (memory, time, throughput: no per-sample predictions).
 Concerns (`concerns.py`)
     flags(evaluation, catalogue) -> tuple[Flag, ...]; flags_by_evaluation(catalogue)
-    -> dict[evaluation id, tuple[Flag, ...]]; excluded(flags, column_id) -> bool
+    -> dict[evaluation id, tuple[Flag, ...]]; excluded(flags, column_id) -> bool;
+    accelerators(text) -> frozenset[str] ('NVIDIA H100 94GB' -> {'H100'})
 Evidence (`evidence.py`)
     evidence_table(record, catalogue) -> EvidenceTable(rows: EvidenceRow..., count_text)
     sources_of(record, catalogue) -> SourceList(sources: SourceEntry..., count_text)
 Display helpers (`display.py`)
     display_number(value) -> str (3 significant digits: 33.88 -> '33.9'), plural(n, word),
     ORIGIN_LABELS, ORIGIN_COUNT_LABELS, missing_text(record, path) -> MissingText,
-    cite(citation, catalogue) -> CitationView, kind_of(record) -> str
+    cite(citation, catalogue) -> CitationView, kind_of(record) -> str,
+    review_label(record) -> 'source checked' | 'not reviewed' | 'disputed'
+Evidence rows: EvidenceRow(record_id, property_label, statement, field_path, missing,
+    cited: CitedSource, review_status, record_review, origin, shared_locator); the cited
+    source's fields read through the row too (row.source_title, row.locator, row.sha256,
+    row.hash_scope, row.retrieved_at, row.scope_label, ...).
 Agreement (`agreement.py`)
     agreement(measured, published, tolerance) -> Agreement(state: agrees | disagrees |
         no_tolerance | not_comparable, ratio, ratio_display, tolerance, text)
@@ -84,6 +91,7 @@ from .display import (
     review_label,
 )
 from .evidence import (
+    CitedSource,
     EvidenceRow,
     EvidenceTable,
     SourceEntry,
@@ -121,6 +129,7 @@ from .tables import (
     TableRow,
     comparison_table,
     evaluation_rows,
+    resort,
 )
 
 __all__ = [
@@ -142,6 +151,7 @@ __all__ = [
     "ChartTick",
     "Check",
     "CitationView",
+    "CitedSource",
     "ComparisonTable",
     "EvaluationRow",
     "EvidenceRow",
