@@ -113,6 +113,19 @@ class ParseCache:
             pass  # a cache that cannot be written only costs time
 
 
+def absolute(path: Path) -> str:
+    """Absolute path without resolving links (Path.resolve costs a syscall per part)."""
+    return os.path.abspath(path)  # noqa: PTH100
+
+
+def yaml_files(folder: Path) -> list[Path]:
+    """`*.yaml` files under `folder`, sorted by path."""
+    names: list[str] = []
+    for directory, _, files in os.walk(folder):  # os.walk and str: 10x faster than rglob
+        names.extend(f"{directory}/{name}" for name in files if name.endswith(".yaml"))
+    return [Path(name) for name in sorted(names)]
+
+
 def _read(path: Path) -> bytes | LoadedFile:
     try:
         return path.read_bytes()
@@ -199,4 +212,4 @@ def load_files(
     return [results[path] for path in paths]
 
 
-__all__ = ["CACHE_DIR", "ParseCache", "load_files"]
+__all__ = ["CACHE_DIR", "ParseCache", "absolute", "load_files", "yaml_files"]
