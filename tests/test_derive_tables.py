@@ -197,3 +197,21 @@ def test_resort_reuses_the_cells_and_matches_a_fresh_table() -> None:
     }
     with pytest.raises(ValueError, match="shown columns"):
         resort(table, "baseline")
+
+
+def test_dataset_filter_keeps_one_dataset_and_names_it() -> None:
+    catalogue = load_scenario("seed_memory")
+    protocol = catalogue.get("training-peak-memory", Protocol)
+    moved = catalogue.get("eval-nt-deepspeed", Evaluation).model_copy(
+        update={"dataset": "other-data"}
+    )
+    chosen = [e for e in catalogue.evaluations_of(protocol.id) if e.id != moved.id] + [moved]
+    both = comparison_table(protocol, catalogue, evaluations=chosen)
+    assert both.dataset_ids == ("synthetic-dna", "other-data")
+    one = comparison_table(protocol, catalogue, evaluations=chosen, dataset_id="synthetic-dna")
+    assert one.dataset_ids == ("synthetic-dna",)
+    assert one.dataset_titles == (
+        "Synthetic uniform random DNA sequences, seed 42 (Saadat and Fellay 2026)",
+    )
+    assert one.counts_text == "3 recorded evaluations, 3 metric rows"
+    assert "config-nt-deepspeed" not in [r.configuration_id for r in one.rows]
