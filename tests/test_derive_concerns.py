@@ -118,6 +118,11 @@ def test_no_tolerance_means_no_reproduction_flag() -> None:
     changed = _replace(catalogue, protocol.model_copy(update={"tolerance": None}))
     found = flags(changed.get("eval-nt-rewire", Evaluation), changed)
     assert "reproduction_disagrees" not in [f.kind for f in found]
+    unset = [f for f in found if f.kind == "tolerance_unset"]
+    assert [(f.label, f.columns) for f in unset] == [
+        ("No tolerance set", ("checkpointing", "deepspeed"))
+    ]
+    assert "no agreement with the published values is computed" in unset[0].text
 
 
 def test_flags_by_evaluation_covers_every_evaluation() -> None:

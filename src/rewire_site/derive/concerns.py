@@ -11,7 +11,8 @@ itself: its results stay visible and leave comparisons). Computed concerns:
   evaluation nor the configuration states whether it counts nucleotides or tokens
   (setting `length_unit`);
 - reproduction disagrees: a Rewire measurement differs from the published value it
-  reproduces by more than the protocol's `tolerance`.
+  reproduces by more than the protocol's `tolerance`; without a tolerance no agreement is
+  computed, and a 'No tolerance set' flag says so.
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ FLAG_LABELS: dict[str, str] = {
 }
 LENGTH_UNIT_LABEL = "Length unit not stated"
 LENGTH_UNIT_KEY = "length_unit"
+TOLERANCE_UNSET = "tolerance_unset"
+TOLERANCE_UNSET_LABEL = "No tolerance set"
 _UNSTATED = {"", "unstated", "unknown", "unreported", "not stated"}
 
 _ACCELERATOR = re.compile(
@@ -48,7 +51,7 @@ class Flag:
     """One concern about an evaluation's results."""
 
     kind: str
-    """ConcernKind value, or 'length_unit_unstated'."""
+    """ConcernKind value, 'length_unit_unstated' or 'tolerance_unset'."""
     label: str
     """Heading, e.g. 'Evidence concern', 'Hardware differs from the protocol'."""
     text: str
@@ -194,6 +197,21 @@ def _reproduction(evaluation: Evaluation, protocol: Protocol, catalogue: Catalog
         return []
     by_column = {r.column: r for r in published.results}
     labels = {c.id: c.label for c in protocol.columns}
+    shared = [r.column for r in evaluation.results if r.column in by_column]
+    if protocol.tolerance is None and shared:
+        return [
+            Flag(
+                kind=TOLERANCE_UNSET,
+                label=TOLERANCE_UNSET_LABEL,
+                text="This measurement reproduces a published evaluation, but the protocol "
+                "sets no tolerance, so no agreement with the published values is computed.",
+                recorded=False,
+                excludes_from_comparisons=False,
+                columns=tuple(shared),
+                citations=(),
+                concern_id=None,
+            )
+        ]
     flags = []
     for result in evaluation.results:
         other = by_column.get(result.column)
