@@ -1,0 +1,78 @@
+"""parse_cache: cached parses equal fresh ones; a bad cache file only costs time."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rewire_site.parse_cache import CACHE_DIR, ParseCache, load_files
+
+RECORD = "# modeline\nid: x\nkind: source\nitems:\n  - a\n  - b\nnumber: 1.5\n"
+
+
+def write(folder: Path, name: str, text: str) -> Path:
+    path = folder / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_second_load_comes_from_the_cache_and_matches(tmp_path: Path) -> None:
+    path = write(tmp_path, "x.yaml", RECORD)
+    broken = write(tmp_path, "y.yaml", "a: 1\na: 2\nb: [.nan]\n")
+    fresh = load_files([path, broken], tmp_path)
+    assert list((tmp_path / CACHE_DIR).glob("parse-*.marshal"))
+    store = ParseCache(tmp_path)
+    cached = load_files([path, broken], tmp_path, store=store)
+    assert store.added == 0 and len(store.used) == 2
+    for one, other in zip(fresh, cached, strict=True):
+        assert (one.data, one.problems, one.nonfinite, one.sha256, one.schema) == (
+            other.data,
+            other.problems,
+            other.nonfinite,
+            other.sha256,
+            other.schema,
+        )
+        assert dict(one.lines) == dict(other.lines)  # read again from the file on demand
+    assert cached[1].problems[0].line == 2
+
+
+def test_changed_bytes_are_parsed_again(tmp_path: Path) -> None:
+    path = write(tmp_path, "x.yaml", RECORD)
+    load_files([path], tmp_path)
+    write(tmp_path, "x.yaml", RECORD.replace("id: x", "id: z"))
+    assert load_files([path], tmp_path)[0].data["id"] == "z"
+
+
+def test_lines_of_a_file_changed_since_parsing_are_not_guessed(tmp_path: Path) -> None:
+    path = write(tmp_path, "x.yaml", RECORD)
+    load_files([path], tmp_path)
+    cached = load_files([path], tmp_path)[0]
+    write(tmp_path, "x.yaml", "\n\n" + RECORD)
+    assert dict(cached.lines) == {}
+
+
+def test_a_corrupt_cache_file_is_ignored_and_replaced(tmp_path: Path) -> None:
+    path = write(tmp_path, "x.yaml", RECORD)
+    load_files([path], tmp_path)
+    (cache_file,) = (tmp_path / CACHE_DIR).glob("parse-*.marshal")
+    cache_file.write_bytes(b"\x00not marshal")
+    assert load_files([path], tmp_path)[0].data["id"] == "x"
+    assert ParseCache(tmp_path).entries  # rewritten
+
+
+def test_caches_of_other_loader_versions_are_removed(tmp_path: Path) -> None:
+    (tmp_path / CACHE_DIR).mkdir()
+    old = tmp_path / CACHE_DIR / "parse-0000000000000000.marshal"
+    old.write_bytes(b"")
+    load_files([write(tmp_path, "x.yaml", RECORD)], tmp_path)
+    assert not old.exists()
+
+
+def test_no_cache_writes_nothing(tmp_path: Path) -> None:
+    load_files([write(tmp_path, "x.yaml", RECORD)], tmp_path, cache=False)
+    assert not (tmp_path / CACHE_DIR).exists()
+
+
+def test_unreadable_file_is_a_problem(tmp_path: Path) -> None:
+    (loaded,) = load_files([tmp_path / "gone.yaml"], tmp_path)
+    assert loaded.data is None
+    assert "cannot read" in loaded.problems[0].message
