@@ -183,3 +183,16 @@ def test_render_text_and_json(catalogue: Path) -> None:
     assert text.splitlines()[0].startswith("records/fx-eval.yaml:23: results.0.unit: unit ")
     assert text.splitlines()[-1] == "10 files checked: 1 error(s), 0 warning(s)"
     assert '"field": "results.0.unit"' in render(report, "json", cwd=catalogue)
+
+
+@pytest.mark.parametrize("path", ["artifacts/\\0log.json", "/etc/passwd", "../outside.json"])
+def test_artifact_paths_outside_root_or_invalid_are_errors(catalogue: Path, path: str) -> None:
+    edit(
+        catalogue,
+        "fx-measurement",
+        "path: artifacts/fx-measurement-log.json",
+        f'path: "{path}"',
+    )
+    report = validate_paths([catalogue / "records"], catalogue)
+    assert [(p.field, p.line) for p in report.errors] == [("artifacts.0.path", 28)]
+    assert "not a path inside the repository" in report.errors[0].message

@@ -35,9 +35,12 @@ class _Hashes:
 
     def of(self, relative: str) -> tuple[Path | None, str | None]:
         """(resolved path or None when it leaves root, digest or None when unreadable)."""
-        if Path(relative).is_absolute():
+        if Path(relative).is_absolute() or "\0" in relative:
             return None, None
-        target = (self.root / relative).resolve()
+        try:
+            target = (self.root / relative).resolve()
+        except (OSError, RuntimeError):  # a link loop
+            return None, None
         if not target.is_relative_to(self.root):
             return None, None
         if target not in self.known:
