@@ -94,6 +94,12 @@ def test_length_unit_flag_until_a_setting_states_it() -> None:
     assert flags(stated, catalogue) == ()
     unknown = evaluation.model_copy(update={"settings": {"length_unit": "unstated"}})
     assert [f.kind for f in flags(unknown, catalogue)] == ["length_unit_unstated"]
+    # The measurement records' convention: the length with its unit.
+    for length in ("1000nt", "512 tokens", "1000 bp"):
+        with_unit = evaluation.model_copy(update={"settings": {"length": length}})
+        assert flags(with_unit, catalogue) == (), length
+    bare = evaluation.model_copy(update={"settings": {"length": "1000"}})
+    assert [f.kind for f in flags(bare, catalogue)] == ["length_unit_unstated"]
     # A protocol without a sequence length raises no such flag.
     ia3 = load_scenario("ia3_conflict")
     assert all(

@@ -9,7 +9,7 @@ itself: its results stay visible and leave comparisons). Computed concerns:
 - unit unstated: a result has no unit;
 - length unit unstated: the protocol is defined by a sequence length and neither the
   evaluation nor the configuration states whether it counts nucleotides or tokens
-  (setting `length_unit`);
+  (setting `length_unit`, or `length` with a unit such as '1000nt' or '512 tokens');
 - reproduction disagrees: a Rewire measurement differs from the published value it
   reproduces by more than the protocol's `tolerance`; without a tolerance no agreement is
   computed, and a 'No tolerance set' flag says so.
@@ -44,6 +44,10 @@ _ACCELERATOR = re.compile(
     r"\b(?:GH|GB|MI|[ABHLPTKV])\d{1,4}[A-Z]{0,2}\b|\bRTX\s*[A]?\d{4}\b|\bTPU\s*V\d+[A-Z]?\b"
 )
 _LENGTH = re.compile(r"\bsequence length\b|\blength \d", re.IGNORECASE)
+_LENGTH_WITH_UNIT = re.compile(
+    r"^\s*\d+(?:\.\d+)?\s*(?:nt|bp|kb|nucleotides?|bases?|base pairs?|tokens?)\s*$",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)
@@ -88,6 +92,15 @@ def evaluation_hardware(evaluation: Evaluation, configuration: Configuration | N
     if evaluation.training_hardware:
         return evaluation.training_hardware
     return hardware.description if hardware is not None else None
+
+
+def length_unit_stated(settings: dict[str, str]) -> bool:
+    """True when settings say what a sequence length counts: `length_unit` (not
+    'unstated'), or `length` with a unit ('1000nt', '512 tokens')."""
+    unit = settings.get(LENGTH_UNIT_KEY)
+    if unit is not None and unit.strip().lower() not in _UNSTATED:
+        return True
+    return bool(_LENGTH_WITH_UNIT.match(settings.get("length", "")))
 
 
 def _recorded(evaluation: Evaluation, catalogue: Catalogue) -> list[Flag]:
@@ -164,8 +177,7 @@ def _length_unit(
         return []
     settings = dict(configuration.settings if configuration is not None else {})
     settings.update(evaluation.settings)
-    stated = settings.get(LENGTH_UNIT_KEY)
-    if stated is not None and stated.strip().lower() not in _UNSTATED:
+    if length_unit_stated(settings):
         return []
     note = ""
     for record in (evaluation, configuration):
