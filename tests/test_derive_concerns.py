@@ -95,7 +95,7 @@ def test_length_unit_flag_until_a_setting_states_it() -> None:
     unknown = evaluation.model_copy(update={"settings": {"length_unit": "unstated"}})
     assert [f.kind for f in flags(unknown, catalogue)] == ["length_unit_unstated"]
     # The measurement records' convention: the length with its unit.
-    for length in ("1000nt", "512 tokens", "1000 bp"):
+    for length in ("1000nt", "512 tokens", "1000 bp", "512tok"):
         with_unit = evaluation.model_copy(update={"settings": {"length": length}})
         assert flags(with_unit, catalogue) == (), length
     bare = evaluation.model_copy(update={"settings": {"length": "1000"}})

@@ -45,7 +45,7 @@ _ACCELERATOR = re.compile(
 )
 _LENGTH = re.compile(r"\bsequence length\b|\blength \d", re.IGNORECASE)
 _LENGTH_WITH_UNIT = re.compile(
-    r"^\s*\d+(?:\.\d+)?\s*(?:nt|bp|kb|nucleotides?|bases?|base pairs?|tokens?)\s*$",
+    r"^\s*\d+(?:\.\d+)?\s*(?:nt|bp|kb|nucleotides?|bases?|base pairs?|tokens?|tok)\s*$",
     re.IGNORECASE,
 )
 
