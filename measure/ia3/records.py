@@ -384,6 +384,7 @@ def write(
     root: Path,
     run_id: str,
     machine: str,
+    *,
     note: str | None = None,
     target_steps: int = FULL_STEPS,
 ) -> list[Path]:

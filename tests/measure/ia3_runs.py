@@ -1,0 +1,65 @@
+"""Real CPU runs of the IA3 worker through torchrun (gloo), shared by the ia3 tests."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from measure.ia3.launch import Setup, launch
+
+TARGET_STEPS = 40
+"""Full length in these tests (10,000 in the protocol)."""
+ROWS = ["--rows", "64"]
+
+
+@pytest.fixture(scope="session")
+def ia3_cpu_logs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Merged logs of a full-length run, a short run of the same setup and a 2-process run."""
+    pytest.importorskip("torch")
+    pytest.importorskip("peft")
+    out = tmp_path_factory.mktemp("ia3-runs")
+    previous = os.environ.get("CUDA_VISIBLE_DEVICES")
+    os.environ["CUDA_VISIBLE_DEVICES"] = ""
+    try:
+        logs = {
+            key: launch(
+                Setup(arch="tiny-esm", gpus=gpus, steps=steps, warmup=5, compile="none"),
+                out,
+                extra_args=ROWS,
+                echo=False,
+            )
+            for key, gpus, steps in (
+                ("full", 1, TARGET_STEPS),
+                ("short", 1, 20),
+                ("two", 2, 20),
+            )
+        }
+    finally:
+        if previous is None:
+            os.environ.pop("CUDA_VISIBLE_DEVICES", None)
+        else:
+            os.environ["CUDA_VISIBLE_DEVICES"] = previous
+    return logs
+
+
+def steady_copy(log: Path, out: Path, step_ms: float, startup_s: float = 10.0) -> Path:
+    """A copy of a real run's log with steady step times and a matching wall time.
+
+    CPU step times on a shared test host are noise; record-writing tests need logs whose
+    extrapolation check has a known outcome, so the timings are set here and the rest of
+    the log (settings, parameters, environment, memory) stays as the real run wrote it.
+    """
+    data = json.loads(log.read_text())
+    steps = len(data["step_ms"])
+    data["step_ms"] = [500.0] + [step_ms] * (steps - 1)
+    data["launcher"]["wall_s"] = startup_s + sum(data["step_ms"]) / 1000.0
+    out.mkdir(parents=True, exist_ok=True)
+    target = out / log.name
+    target.write_text(json.dumps(data))
+    stdout = log.with_name(data["launcher"]["stdout_file"])
+    shutil.copyfile(stdout, out / stdout.name)
+    return target
