@@ -8,6 +8,7 @@ reason; an optional field that is simply absent is left out.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .derive.display import NOT_REPORTED, missing_text
@@ -78,6 +79,11 @@ def format_value(value: object, record: RecordBase, path: str) -> str:
     return _scalar(value)
 
 
+def _reference_text(record_id: str, title_of: Callable[[str], str | None] | None) -> str:
+    title = title_of(record_id) if title_of is not None else None
+    return f"{title} ({record_id})" if title else record_id
+
+
 def _reference_kinds(kind: str) -> dict[str, str]:
     return {attr.removesuffix("[]"): target for attr, target in REFERENCES[kind]}
 
@@ -96,8 +102,11 @@ def field_order(record: RecordBase) -> list[str]:
     return head + [n for n in LAST_FIELDS if n in names]
 
 
-def technical_metadata(record: RecordBase) -> tuple[MetaItem, ...]:
-    """Every field of `record` except those in its heading, in model field order."""
+def technical_metadata(
+    record: RecordBase, title_of: Callable[[str], str | None] | None = None
+) -> tuple[MetaItem, ...]:
+    """Every field of `record` except those in its heading, in model field order. A field
+    that names another record shows its title (from `title_of`) and its id, linked."""
     kind = kind_of(record)
     refs = _reference_kinds(kind)
     items: list[MetaItem] = []
@@ -108,7 +117,9 @@ def technical_metadata(record: RecordBase) -> tuple[MetaItem, ...]:
             continue
         if name in refs and value is not None:
             ids = value if isinstance(value, list) else [value]
-            values = tuple(MetaValue(i, record_path(refs[name], i)) for i in ids)
+            values = tuple(
+                MetaValue(_reference_text(i, title_of), record_path(refs[name], i)) for i in ids
+            )
         elif isinstance(value, list) and value:
             values = tuple(
                 MetaValue(format_value(v, record, f"{name}.{i}")) for i, v in enumerate(value)

@@ -304,6 +304,11 @@ def _evaluation_list(
     )
 
 
+def _title(catalogue: Catalogue, record_id: str) -> str | None:
+    found = catalogue.by_id.get(record_id)
+    return found.title if found is not None else None
+
+
 def _link(catalogue: Catalogue, record_id: str) -> Link:
     record = catalogue.by_id[record_id]
     return Link(record.title, record_path(kind_of(record), record_id))
@@ -358,7 +363,7 @@ def _common(record: RecordBase, catalogue: Catalogue, facts: SiteFacts, template
             "limitations": tuple(record.limitations),
             "evidence": evidence_view(evidence_table(record, catalogue), review_label(record)),
             "sources": sources_of(record, catalogue),
-            "metadata": technical_metadata(record),
+            "metadata": technical_metadata(record, lambda i: _title(catalogue, i)),
             "related": tuple(
                 RelatedLink(r.relation, r.title, record_path(r.kind, r.record_id))
                 for r in related(record, catalogue)
