@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from rewire_site.models import Evaluation, Protocol
 from rewire_site.problems import RecordsInvalid
@@ -196,3 +199,35 @@ def test_artifact_paths_outside_root_or_invalid_are_errors(catalogue: Path, path
     report = validate_paths([catalogue / "records"], catalogue)
     assert [(p.field, p.line) for p in report.errors] == [("artifacts.0.path", 28)]
     assert "not a path inside the repository" in report.errors[0].message
+
+
+FUZZ_BASE = (FIXTURE / "records" / "fx-measurement.yaml").read_bytes()
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    cuts=st.lists(
+        st.tuples(
+            st.integers(0, len(FUZZ_BASE)),
+            st.integers(0, 40),
+            st.sampled_from(
+                [b"", b":", b"- ", b"\t", b"&a ", b"*a", b"!!", b"\n  ", b"\xff", b"["]
+            ),
+        ),
+        min_size=1,
+        max_size=4,
+    )
+)
+def test_mutated_records_never_raise(cuts: list[tuple[int, int, bytes]]) -> None:
+    """Whatever the bytes, validation reports problems; it never raises."""
+    data = FUZZ_BASE
+    for start, length, insert in cuts:
+        data = data[:start] + insert + data[start + length :]
+    with tempfile.TemporaryDirectory() as folder:
+        root = Path(folder)
+        (root / "records").mkdir()
+        (root / "records" / "fx-measurement.yaml").write_bytes(data)
+        report = validate_paths([root / "records"], root, cache=False)
+        assert all(p.line >= 1 for p in report.problems)
+        render(report, "text")
+        render(report, "json")
