@@ -136,6 +136,8 @@ def launch(setup: Setup, out_dir: Path, extra_args: Sequence[str] = (), echo: bo
     }
     merged.write_text(json.dumps(log, indent=1) + "\n", encoding="utf-8")
     worker_log.unlink()
+    progress = worker_log.with_name(worker_log.stem + ".progress.jsonl")
+    progress.unlink(missing_ok=True)
     return merged
 
 

@@ -410,3 +410,38 @@ def write(
     if not (root / "records" / f"{DATASET}.yaml").exists():
         records.insert(0, dataset_record())
     return write_records(records, root)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """`python -m measure.ia3.records LOG... --run-id ID --machine TEXT`: write records."""
+    import argparse
+
+    from rewire_site.problems import RecordsInvalid
+
+    from measure.records import RecordExists
+
+    from .evidence import NotConfirmed
+
+    p = argparse.ArgumentParser(description="Write IA3 run-time records from merged run logs.")
+    p.add_argument("logs", nargs="+", type=Path, help="merged logs (measure.ia3.launch output)")
+    p.add_argument("--root", type=Path, default=Path())
+    p.add_argument("--run-id", required=True, help="e.g. 20261129-ia3-1920")
+    p.add_argument("--machine", required=True, help="the machine, in words")
+    p.add_argument("--note", default=None, help="conditions a reader must know")
+    args = p.parse_args(argv)
+    try:
+        written = write(args.logs, args.root, args.run_id, args.machine, note=args.note)
+    except (NotConfirmed, RecordExists) as error:
+        print(f"error: {error}")
+        return 1
+    except RecordsInvalid as error:
+        for problem in error.problems:
+            print(problem)
+        return 1
+    for path in written:
+        print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

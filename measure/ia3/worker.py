@@ -144,6 +144,7 @@ def run(args: argparse.Namespace) -> dict[str, Any] | None:
     _sync(device)
     phases["data_ready"] = time.time()
 
+    progress = args.log_file.with_name(args.log_file.stem + ".progress.jsonl")
     clock = StepClock(device, args.steps)
     losses: list[tuple[int, float]] = []
     clock.start()
@@ -157,7 +158,9 @@ def run(args: argparse.Namespace) -> dict[str, Any] | None:
         optimizer.zero_grad(set_to_none=True)
         clock.mark()
         if (step + 1) % args.log_every == 0 or step == 0 or step + 1 == args.steps:
-            losses.append((step + 1, float(loss.detach())))
+            losses.append((step + 1, float(loss.detach())))  # synchronises the stream
+            if rank == 0:
+                _progress(progress, step + 1, losses[-1][1], phases["worker_start"])
     step_ms = clock.step_ms()
     phases["train_end"] = time.time()
 
@@ -229,6 +232,14 @@ def _environment(
     if device.type == "cuda":
         env["packages"]["nccl"] = ".".join(str(v) for v in torch.cuda.nccl.version())
     return env
+
+
+def _progress(path: Path, step: int, loss: float, worker_start: float) -> None:
+    """One line per logged step, so that a run cut off by a time limit leaves a trace."""
+    line = {"step": step, "loss": loss, "elapsed_s": round(time.time() - worker_start, 3)}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps(line) + "\n")
 
 
 def _sync(device: torch.device) -> None:
