@@ -416,9 +416,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """`python -m measure.ia3.records LOG... --run-id ID --machine TEXT`: write records."""
     import argparse
 
-    from rewire_site.problems import RecordsInvalid
-
     from measure.records import RecordExists
+    from rewire_site.problems import RecordsInvalid
 
     from .evidence import NotConfirmed
 
