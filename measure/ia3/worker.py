@@ -240,6 +240,7 @@ def _progress(path: Path, step: int, loss: float, worker_start: float) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("a", encoding="utf-8") as handle:
         handle.write(json.dumps(line) + "\n")
+    print(f"step {step} loss {loss:.4f} elapsed {line['elapsed_s']:.1f} s", flush=True)
 
 
 def _sync(device: torch.device) -> None:
