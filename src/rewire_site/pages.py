@@ -165,7 +165,6 @@ class SortedPage(Page):
 
 @dataclass(frozen=True)
 class EvaluationPage(RecordPage):
-    evaluation: Evaluation
     status_line: str
     """'Published result; transcribed, not reproduced.' or what a measurement is."""
     results: ResultsTable
@@ -187,7 +186,6 @@ class EvaluationPage(RecordPage):
 
 @dataclass(frozen=True)
 class ConfigurationPage(RecordPage):
-    configuration: Configuration
     results: ResultsTable
     family: Link
     facts: tuple[Fact, ...]
@@ -195,7 +193,6 @@ class ConfigurationPage(RecordPage):
 
 @dataclass(frozen=True)
 class DatasetPage(RecordPage):
-    dataset: Dataset
     results: EvaluationList
     facts: tuple[Fact, ...]
     protocols: tuple[Link, ...]
@@ -203,7 +200,6 @@ class DatasetPage(RecordPage):
 
 @dataclass(frozen=True)
 class FamilyPage(RecordPage):
-    family: ModelFamily
     results: EvaluationList
     facts: tuple[Fact, ...]
     configurations: tuple[Link, ...]
@@ -539,7 +535,6 @@ def evaluation_page(
         )
     return EvaluationPage(
         **_common(evaluation, catalogue, facts, "evaluation.html"),
-        evaluation=evaluation,
         status_line=STATUS_LINES[evaluation.origin],
         results=_results(
             "result-rows",
@@ -602,7 +597,6 @@ def configuration_page(
     )
     return ConfigurationPage(
         **_common(c, catalogue, facts, "configuration.html"),
-        configuration=c,
         results=_results(
             "result-rows",
             "Evaluations of this configuration and their original reported results",
@@ -641,7 +635,6 @@ def dataset_page(
     )
     return DatasetPage(
         **_common(d, catalogue, facts, "dataset.html"),
-        dataset=d,
         results=_evaluation_list("Evaluations on this dataset", evaluations, catalogue, facts),
         facts=page_facts,
         protocols=tuple(_link(catalogue, p.id) for p in catalogue.referring(d.id, Protocol)),
@@ -669,7 +662,6 @@ def family_page(
     )
     return FamilyPage(
         **_common(f, catalogue, facts, "family.html"),
-        family=f,
         results=_evaluation_list(
             "Evaluations of configurations in this family", evaluations, catalogue, facts
         ),

@@ -173,7 +173,7 @@ def render_jobs(
     renderer: Renderer,
     out: Path,
     workers: int = 1,
-    chunk: int = 64,
+    chunk: int | None = None,
 ) -> RenderStats:
     """Build, render and write the pages of every job into `out`.
 
@@ -182,6 +182,8 @@ def render_jobs(
     and returns their hashes. The files are the same bytes whatever the split.
     """
     _STATE.update(jobs=jobs, make=make, renderer=renderer, out=out)
+    if chunk is None:  # about 8 batches per worker, at most 64 jobs each
+        chunk = max(1, min(64, -(-len(jobs) // (8 * max(1, workers)))))
     batches = [list(range(i, min(i + chunk, len(jobs)))) for i in range(0, len(jobs), chunk)]
     total = RenderStats()
     try:

@@ -1,0 +1,133 @@
+"""`build_site` and `rewire build`: stages in order, every page, same bytes twice, atomic
+on failure, problems reported as `path:line: field: message` without a traceback."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from rewire_site import build as build_module
+from rewire_site.build import STAGES, build_site
+from rewire_site.problems import RecordsInvalid
+from rewire_site.urls import KIND_DIRS
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+DAY = date(2026, 10, 22)
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """A copy of the `minimal` scenario (every kind, a measurement with its artifact)."""
+    root = tmp_path / "project"
+    shutil.copytree(FIXTURES / "minimal", root)
+    return root
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*"))
+            if p.is_file()}  # fmt: skip
+
+
+def test_build_writes_every_page_and_names_the_stages(project: Path) -> None:
+    report = build_site(project, project / "site", release_date=DAY)
+    assert [name for name, _ in report.stages] == list(STAGES)
+    assert report.release_id.startswith("2026-10-22-")
+    site = project / "site"
+    for path in sorted((project / "records").glob("*.yaml")):
+        record_id = path.stem
+        pages = [site / folder / record_id / "index.html" for folder in KIND_DIRS.values()]
+        assert sum(p.is_file() for p in pages) == 1, record_id
+    for name in ("index.html", "search/index.html", "search/index.json", "downloads/index.html",
+                 "static/rewire.css", "static/rewire.js", "static/print.css",
+                 "downloads/release.csv.gz"):  # fmt: skip
+        assert (site / name).is_file(), name
+    html_pages = list(site.rglob("*.html"))
+    assert report.pages == len(html_pages)
+    assert report.files == len([p for p in site.rglob("*") if p.is_file()])
+    assert any("pages/s" in line for line in report.lines())
+
+
+def test_same_records_give_the_same_bytes(project: Path, tmp_path: Path) -> None:
+    build_site(project, tmp_path / "a", release_date=DAY)
+    build_site(project, tmp_path / "b", release_date=DAY)
+    first, second = _files(tmp_path / "a"), _files(tmp_path / "b")
+    assert first.keys() == second.keys()
+    assert [k for k in first if first[k] != second[k]] == []
+
+
+def test_parallel_rendering_gives_the_same_bytes(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(build_module, "PARALLEL_MIN_JOBS", 0)
+    build_site(project, tmp_path / "one", release_date=DAY, workers=1)
+    report = build_site(project, tmp_path / "two", release_date=DAY, workers=2)
+    assert report.render.workers == 2
+    assert _files(tmp_path / "one") == _files(tmp_path / "two")
+
+
+def test_invalid_records_leave_the_site_untouched(project: Path) -> None:
+    site = project / "site"
+    build_site(project, site, release_date=DAY)
+    before = _files(site)
+    record = project / "records" / "fx-protocol.yaml"
+    record.write_text(record.read_text().replace("kind: protocol", "kind: protocol\nbogus: 1"))
+    with pytest.raises(RecordsInvalid) as caught:
+        build_site(project, site, release_date=date(2030, 1, 1))
+    assert any(p.field == "bogus" for p in caught.value.problems)
+    assert _files(site) == before
+    assert [p.name for p in project.iterdir() if p.name.startswith(".site")] == []
+
+
+def test_a_failure_while_rendering_leaves_the_site_untouched(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    site = project / "site"
+    build_site(project, site, release_date=DAY)
+    before = _files(site)
+
+    def broken(*args: object, **kwargs: object) -> object:
+        raise RuntimeError("template exploded")
+
+    monkeypatch.setattr(build_module.index_pages, "home_page", broken)
+    with pytest.raises(RuntimeError, match="template exploded"):
+        build_site(project, site, release_date=date(2030, 1, 1))
+    assert _files(site) == before
+
+
+def _rewire(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-c", "from rewire_site.cli import main; main()", *args]
+    return subprocess.run(command, cwd=cwd, capture_output=True, text=True, check=False)
+
+
+def test_cli_build_prints_stage_timings(project: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    done = _rewire("build", "--records", str(project / "records"), "--out", str(out),
+                   "--release-date", "2026-10-22", cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    for stage in STAGES:
+        assert stage in done.stdout
+    assert "pages/s" in done.stdout
+    assert (out / "index.html").is_file()
+
+
+def test_cli_build_reports_problems_as_path_line_field_message(project: Path) -> None:
+    record = project / "records" / "fx-protocol.yaml"
+    record.write_text(record.read_text().replace("kind: protocol", "kind: protocol\nbogus: 1"))
+    done = _rewire("build", "--release-date", "2026-10-22", "--root", str(project), cwd=project)
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    lines = [line for line in done.stderr.splitlines() if "fx-protocol.yaml:" in line]
+    assert any(": bogus: unknown field" in line for line in lines)
+    assert not (project / "site").exists()
+
+
+def test_cli_build_rejects_a_bad_release_date(project: Path) -> None:
+    done = _rewire("build", "--release-date", "2026-13-40", "--root", str(project), cwd=project)
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    assert "--release-date" in done.stderr

@@ -1,0 +1,197 @@
+"""Page contexts: typed, built from derived facts, and every field shown by its template."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import shutil
+from datetime import date
+from pathlib import Path
+
+import pytest
+from scenarios import load_scenario, scenario_root
+
+from rewire_site import config, index_pages, pages
+from rewire_site.build import build_site
+from rewire_site.derive.concerns import flags_by_evaluation
+from rewire_site.derive.filters import filter_index
+from rewire_site.models import Evaluation, Protocol
+from rewire_site.render import Renderer, templates_dir
+from rewire_site.sections import Link
+from rewire_site.validate import load_catalogue
+
+ROOT = Path(__file__).resolve().parents[1]
+TEMPLATES = templates_dir(ROOT)
+
+
+def _facts(catalogue: object) -> pages.SiteFacts:
+    filters = filter_index(catalogue)  # type: ignore[arg-type]
+    links = (Link("Release and checksums (gzip)", "downloads/release.csv.gz"),)
+    return pages.SiteFacts(
+        release_id="2026-10-22-000000000000",
+        flags=flags_by_evaluation(catalogue),  # type: ignore[arg-type]
+        artifact_hashes={},
+        filters=filters,
+        filter_hrefs=index_pages.filter_hrefs(filters),
+        downloads=links,
+        release_download=links[0],
+    )
+
+
+def _template_source(name: str) -> str:
+    """A template with the partials it includes (one level deep is all there is)."""
+    text = (TEMPLATES / name).read_text()
+    for partial in re.findall(r'include "([^"]+)"', text):
+        text += (TEMPLATES / partial).read_text()
+        for inner in re.findall(r'include "([^"]+)"', (TEMPLATES / partial).read_text()):
+            text += (TEMPLATES / inner).read_text()
+    return text + (TEMPLATES / "base.html").read_text()
+
+
+PAGE_TYPES = {
+    pages.ProtocolPage: "protocol.html",
+    pages.SortedPage: "protocol_sorted.html",
+    pages.EvaluationPage: "evaluation.html",
+    pages.ConfigurationPage: "configuration.html",
+    pages.DatasetPage: "dataset.html",
+    pages.FamilyPage: "family.html",
+    pages.SourcePage: "source.html",
+    pages.QuestionPage: "question.html",
+    index_pages.HomePage: "home.html",
+    index_pages.SearchPage: "search.html",
+    index_pages.DownloadsPage: "downloads.html",
+    index_pages.FilterPage: "filter.html",
+}
+NOT_DISPLAYED = {"template", "path"}
+"""Fields that route a page rather than show on it."""
+
+
+@pytest.mark.parametrize("page_type", list(PAGE_TYPES), ids=lambda t: t.__name__)
+def test_every_context_field_is_shown_by_its_template(page_type: type) -> None:
+    """The template displays every field of its context: no field is computed in vain,
+    and nothing the template needs is missing from the dataclass (StrictUndefined)."""
+    source = _template_source(PAGE_TYPES[page_type])
+    unused = [
+        f.name
+        for f in dataclasses.fields(page_type)
+        if f.name not in NOT_DISPLAYED
+        and not re.search(rf"page\.{f.name}\b", source)
+        and not re.search(rf"= page\.{f.name}\b", source)
+    ]
+    assert unused == []
+
+
+def test_protocol_page_with_a_recorded_conflict() -> None:
+    catalogue = load_scenario("ia3_conflict")
+    protocol = catalogue.protocols()[0]
+    page = pages.protocol_page(protocol, catalogue, _facts(catalogue))
+    cells = [c for row in page.comparison.rows for c in row.cells if c.cell.status == "value"]
+    assert cells and all(c.cell.excluded and not c.cell.best for c in cells)
+    assert all(c.sort_value == "" for c in cells)  # excluded results sort last with JS too
+    assert page.results.evaluation_count == len(catalogue.evaluations_of(protocol.id))
+    assert page.questions, "the question that links the protocol is listed"
+    assert page.path == f"protocols/{protocol.id}/index.html" and page.root == "../../"
+
+
+def test_sorted_pages_one_per_shown_column() -> None:
+    catalogue = load_scenario("seed_memory")
+    protocol = catalogue.protocols()[0]
+    facts = _facts(catalogue)
+    table = pages.protocol_table(protocol, catalogue, facts)
+    sorted_pages = pages.sorted_pages(protocol, catalogue, facts, table)
+    assert [p.comparison.table.sort_column for p in sorted_pages] == [c.id for c in table.columns]
+    for page in sorted_pages:
+        assert page.root == "../../../../"
+        column = page.comparison.table.sort_column
+        values = [
+            c.cell.value
+            for r in page.comparison.rows
+            for c in r.cells
+            if c.cell.column_id == column and c.cell.value is not None
+        ]
+        assert values == sorted(values)  # peak memory: lower is better, best first
+
+
+def test_evaluation_page_of_a_reproduction_has_pairs_and_a_chart() -> None:
+    catalogue = load_scenario("reproduction")
+    facts = _facts(catalogue)
+    measured = next(
+        e for e in catalogue.of_kind(Evaluation) if e.origin.value == "rewire_measurement"
+    )
+    page = pages.evaluation_page(measured, catalogue, facts)
+    assert len(page.reproductions) == 1
+    reproduction = page.reproductions[0]
+    assert reproduction.pairs and reproduction.chart is not None
+    assert page.status_line.startswith("Rewire measurement")
+    published = catalogue.get(measured.reproduces or "", Evaluation)
+    assert pages.evaluation_page(published, catalogue, facts).reproductions == page.reproductions
+    html = Renderer(TEMPLATES).render(page.template, page).decode()
+    assert "<svg" in html and 'role="img"' in html and "<title id=" in html
+    assert html.count("<caption") >= 2  # the pairs table is the chart's text alternative
+
+
+def test_missing_metadata_reason_is_shown_not_blank() -> None:
+    catalogue = load_scenario("seed_memory")
+    protocol = catalogue.get(catalogue.protocols()[0].id, Protocol)
+    page = pages.protocol_page(protocol, catalogue, _facts(catalogue))
+    replicates = next(f for f in page.facts if f.label == "replicates")
+    assert replicates.missing and replicates.value == "Not reported"
+    metadata = {m.label: m for m in page.metadata}
+    assert "replicates: reason: unreported" in " ".join(
+        v.text for v in metadata["missing metadata"].values
+    )
+
+
+def test_correction_link_uses_the_configured_repository(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(config, "REPOSITORY_URL", "https://example.org/fork/rewire")
+    catalogue = load_scenario("seed_memory")
+    evaluation = catalogue.of_kind(Evaluation)[0]
+    page = pages.evaluation_page(evaluation, catalogue, _facts(catalogue))
+    assert page.correction_url == (
+        f"https://example.org/fork/rewire/blob/main/records/{evaluation.id}.yaml"
+    )
+
+
+def test_filter_facets_count_this_pages_evaluations() -> None:
+    catalogue = load_scenario("seed_memory")
+    protocol = catalogue.protocols()[0]
+    page = pages.protocol_page(protocol, catalogue, _facts(catalogue))
+    facets = {f.key: f for f in page.results.facets}
+    assert list(facets) == ["model", "protocol", "dataset", "setup", "metric", "origin"]
+    total = len(catalogue.evaluations_of(protocol.id))
+    assert sum(o.count for o in facets["origin"].options) == total
+    assert all(o.href for f in facets.values() for o in f.options)
+    for row in page.results.rows:
+        assert dict(row.facet_values)["protocol"] == protocol.id
+
+
+def test_record_markdown_cannot_inject_html(tmp_path: Path) -> None:
+    root = tmp_path / "project"
+    shutil.copytree(scenario_root("minimal"), root)
+    record = root / "records" / "fx-protocol.yaml"
+    record.write_text(
+        record.read_text().replace(
+            "summary: Peak GPU memory of one training step.",
+            "summary: 'Peak <script>alert(1)</script> [x](javascript:alert(2)) *memory*'",
+        )
+    )
+    catalogue, _ = load_catalogue(root)
+    page = pages.protocol_page(catalogue.get("fx-protocol", Protocol), catalogue, _facts(catalogue))
+    html = Renderer(TEMPLATES).render(page.template, page).decode()
+    assert "<script>alert(1)" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert 'href="javascript:' not in html
+    assert "<em>memory</em>" in html
+
+
+def test_home_page_shows_the_catalogue_at_a_glance(tmp_path: Path) -> None:
+    report = build_site(
+        scenario_root("reproduction"), tmp_path / "site", release_date=date(2026, 1, 2)
+    )
+    home = (report.site_dir / "index.html").read_text()
+    for heading in ("The catalogue at a glance", "Protocols by area", "Where reproductions exist",
+                    "Newest records", "Coverage and remaining gaps"):  # fmt: skip
+        assert heading in home
+    assert "reproduction-comparison" in home  # links to where a reproduction is shown

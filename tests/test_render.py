@@ -1,0 +1,84 @@
+"""The Jinja2 environment (autoescape, StrictUndefined, filters) and parallel rendering."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from jinja2 import UndefinedError
+from markupsafe import Markup, escape
+
+from rewire_site.render import Renderer, fast_escape, make_environment, render_jobs, templates_dir
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["plain", "<b>&'\"", "", "ünï <x>", Markup("<i>safe</i>"), 3.5, 0, None, ["<a>"]],
+)
+def test_fast_escape_gives_what_markupsafe_gives(value: object) -> None:
+    fast = fast_escape(value)
+    assert fast == escape(value)
+    assert isinstance(fast, Markup)
+
+
+def _env(tmp_path: Path, templates: dict[str, str]) -> Renderer:
+    for name, text in templates.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    return Renderer(tmp_path)
+
+
+def test_autoescape_escapes_record_text(tmp_path: Path) -> None:
+    renderer = _env(tmp_path, {"t.html": "<p>{{ page.title }}</p>"})
+    out = renderer.render("t.html", {"title": "<script>alert(1)</script>"}).decode()
+    assert out == "<p>&lt;script&gt;alert(1)&lt;/script&gt;</p>"
+
+
+def test_markdown_filters_escape_raw_html(tmp_path: Path) -> None:
+    renderer = _env(tmp_path, {"t.html": "{{ page.text|md }}|{{ page.text|md_inline }}"})
+    out = renderer.render("t.html", {"text": "*a* <b>"}).decode()
+    assert out == "<p><em>a</em> &lt;b&gt;</p>|<em>a</em> &lt;b&gt;"
+
+
+def test_strict_undefined_fails_loudly(tmp_path: Path) -> None:
+    renderer = _env(tmp_path, {"t.html": "{{ page.missing }}"})
+    with pytest.raises(UndefinedError):
+        renderer.render("t.html", {"title": "x"})
+
+
+def test_templates_dir_finds_the_project_templates() -> None:
+    found = templates_dir(ROOT)
+    assert (found / "base.html").is_file()
+    env = make_environment(found)
+    assert env.autoescape is True
+    assert {"md", "md_inline"} <= set(env.filters)
+
+
+@dataclass(frozen=True)
+class _Page:
+    template: str
+    path: str
+    title: str
+
+
+def _make(job: tuple[str, ...]) -> list[_Page]:
+    return [_Page("t.html", f"p/{job[0]}/index.html", f"<{job[0]}>")]
+
+
+def test_pool_and_single_process_write_the_same_bytes(tmp_path: Path) -> None:
+    renderer = _env(tmp_path, {"t.html": "<h1>{{ page.title }}</h1>"})
+    jobs = [(f"n{i:03d}",) for i in range(300)]
+    one = render_jobs(jobs, _make, renderer, tmp_path / "one", workers=1, chunk=16)
+    two = render_jobs(jobs, _make, renderer, tmp_path / "two", workers=2, chunk=16)
+    assert [f.path for f in one.files] == sorted(f.path for f in one.files)
+    assert one.files == two.files
+    assert len(one.files) == 300
+    assert (tmp_path / "two" / "p" / "n007" / "index.html").read_text() == "<h1>&lt;n007&gt;</h1>"
+
+
+def test_a_path_written_twice_fails(tmp_path: Path) -> None:
+    renderer = _env(tmp_path, {"t.html": "x"})
+    with pytest.raises(FileExistsError):
+        render_jobs([("same",), ("same",)], _make, renderer, tmp_path / "out", workers=1)
