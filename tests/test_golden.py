@@ -10,6 +10,7 @@ then review the diff (`git diff --stat tests/golden/expected`) and commit it:
 
 from __future__ import annotations
 
+import difflib
 import filecmp
 import os
 import shutil
@@ -71,7 +72,20 @@ def test_golden_site_matches_expected(built: Path) -> None:
         f"{len(diff)} file(s) differ from tests/golden/expected "
         "(if intended: REWIRE_REGENERATE_GOLDEN=1 pytest tests/test_golden.py):\n"
         + "\n".join(diff[:50])
+        + first_text_diff(diff, built)
     )
+
+
+def first_text_diff(diff: list[str], built: Path, lines: int = 30) -> str:
+    """A unified diff of the first differing text file, to show what changed."""
+    for entry in diff:
+        name = entry.split(": ", 1)[1].strip()
+        if entry.startswith("differs") and name.endswith((".html", ".json", ".css", ".js")):
+            old = (EXPECTED / name).read_text(encoding="utf-8").splitlines()
+            new = (built / name).read_text(encoding="utf-8").splitlines()
+            body = difflib.unified_diff(old, new, f"expected/{name}", f"built/{name}", n=1)
+            return "\n\n" + "\n".join(list(body)[:lines])
+    return ""
 
 
 def test_golden_site_has_every_page_kind(built: Path) -> None:
