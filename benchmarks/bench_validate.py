@@ -39,27 +39,34 @@ from rewire_site.validate import validate_paths
 GOAL_SECONDS = 3.0
 
 
-def cpu_seconds() -> float:
+def cpu_seconds() -> tuple[float, float]:
+    """CPU seconds (user + system) of this process and of its finished children."""
     own = resource.getrusage(resource.RUSAGE_SELF)
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+    return own.ru_utime + own.ru_stime, children.ru_utime + children.ru_stime
 
 
 def measure(name: str, repeat: int, before: Callable[[], None], run: Callable[[], str]) -> float:
+    """Best wall time of `repeat` runs; prints it with the median and the CPU split.
+
+    On a busy machine wall time grows with other work; the CPU seconds do much less.
+    With two processes an idle 2-core machine needs about max(this, children)."""
     walls: list[float] = []
-    cpus: list[float] = []
+    cpus: list[tuple[float, float]] = []
     summary = ""
     for _ in range(repeat):
         before()
-        cpu = cpu_seconds()
+        own, children = cpu_seconds()
         start = time.perf_counter()
         summary = run()
         walls.append(time.perf_counter() - start)
-        cpus.append(cpu_seconds() - cpu)
+        own_after, children_after = cpu_seconds()
+        cpus.append((own_after - own, children_after - children))
     best = min(walls)
+    own, children = cpus[walls.index(best)]
     print(
-        f"{name:<34} {best:6.2f} s  (median {statistics.median(walls):5.2f} s, "
-        f"cpu {cpus[walls.index(best)]:5.2f} s)  {summary}"
+        f"{name:<32} {best:6.2f} s wall (median {statistics.median(walls):5.2f}); "
+        f"cpu {own:5.2f} s here + {children:5.2f} s in children   [{summary}]"
     )
     return best
 
