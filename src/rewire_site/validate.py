@@ -2,16 +2,21 @@
 
 Stages, in order, all of them run whatever the earlier ones found:
 1. files: the paths given (files, or folders searched for `*.yaml`);
-2. per file (`check_file`): YAML (see `load`), record kind, the Pydantic model, finite
-   numbers, file name == id, the missing-metadata rule (`completeness`);
-3. across files: unique ids; references resolve to a record of the right kind (against
-   the whole `records/` folder under root when only some files are given); result
-   columns and units agree with the protocol; `reproduces` names an evaluation of the
-   same protocol; artifacts exist under root and their SHA-256 matches their bytes;
+2. per file (`record_checks`): YAML (see `load`), record kind, the Pydantic model,
+   finite numbers, file name == id, the missing-metadata rule (`completeness`);
+3. across files (`link_checks`): unique ids; references resolve to a record of the
+   right kind (against the whole `records/` folder under root when only some files are
+   given; a reference to a record whose own file has errors is not reported twice);
+   result columns and units agree with the protocol; `reproduces` names an evaluation
+   of the same protocol; artifacts exist under root and their SHA-256 matches;
 4. warnings: a source, dataset, model family or configuration that nothing refers to
    (protocols, questions and evaluations are entry points: the index lists protocols
    and questions, and an evaluation is reached through the protocol and configuration
-   it names), and an evaluation whose dataset its protocol does not list.
+   it names); an evaluation whose dataset its protocol does not list; a first line
+   without the `yaml-language-server` modeline that links the kind's schema.
+
+Parsing is cached by content hash and spread over two processes for large catalogues
+(`parse_cache`); neither changes a result.
 """
 
 from __future__ import annotations
