@@ -95,7 +95,7 @@ class BuildReport:
         out = [f"{name:<8} {seconds:8.3f} s" for name, seconds in self.stages]
         r = self.render
         out.append(
-            f"render detail (CPU seconds over {r.workers} worker(s)): contexts "
+            f"render detail (CPU seconds summed over {r.workers} worker(s)): contexts "
             f"{r.context_seconds:.3f}, templates {r.render_seconds:.3f}, "
             f"writes {r.write_seconds:.3f}"
         )

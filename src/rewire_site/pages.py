@@ -8,7 +8,7 @@ the whole catalogue per page.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from typing import TypedDict
 
@@ -170,6 +170,8 @@ class EvaluationPage(RecordPage):
     results: ResultsTable
     flags: tuple[Flag, ...]
     readiness: Readiness
+    readiness_key: Hashable
+    """Everything the readiness section shows: equal keys render the same HTML."""
     procedure: tuple[Fact, ...]
     conditions_unreported: bool
     """True when a comparison condition is missing (automatic comparison is blocked)."""
@@ -496,6 +498,7 @@ def evaluation_page(
     facts: SiteFacts,
 ) -> EvaluationPage:
     protocol = catalogue.get(evaluation.protocol, Protocol)
+    ready = readiness(evaluation, catalogue, facts.artifact_hashes)
     procedure = [
         Fact("origin", ORIGIN_LABELS[evaluation.origin]),
         Fact("version", evaluation.version),
@@ -544,7 +547,14 @@ def evaluation_page(
             facts,
         ),
         flags=facts.flags.get(evaluation.id, ()),
-        readiness=readiness(evaluation, catalogue, facts.artifact_hashes),
+        readiness=ready,
+        readiness_key=(
+            ready.checks,
+            ready.artifacts,
+            ready.summary,
+            ready.artifact_note,
+            facts.release_id,
+        ),
         procedure=tuple(procedure),
         conditions_unreported=unreported,
         configuration=_link(catalogue, evaluation.configuration),
