@@ -32,7 +32,7 @@ from .derive.reproduction import (
     reproduction,
     reproductions_of,
 )
-from .derive.tables import ComparisonTable, comparison_table, evaluation_rows
+from .derive.tables import ComparisonTable, comparison_table, evaluation_rows, resort
 from .link import Catalogue
 from .metadata import MetaItem, technical_metadata
 from .models import (
@@ -445,17 +445,9 @@ def sorted_pages(
 ) -> list[SortedPage]:
     """The comparison table of `protocol` sorted by each shown column in turn; `first`
     is its table in the default order (sorted by the first column)."""
-    evaluations = catalogue.evaluations_of(protocol.id)
-    flags = {e.id: facts.flags.get(e.id, ()) for e in evaluations}
     pages = []
     for column in first.columns:
-        table = (
-            first
-            if column.id == first.sort_column
-            else comparison_table(
-                protocol, catalogue, column.id, flags=flags, evaluations=evaluations
-            )
-        )
+        table = first if column.id == first.sort_column else resort(first, column.id)
         path = sorted_path(protocol.id, column.id)
         pages.append(
             SortedPage(
