@@ -8,13 +8,14 @@ list. Problems go into the `ValidationReport`, with the line of the field.
 from __future__ import annotations
 
 import hashlib
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .config import RECORDS_DIR
 from .link import references
 from .models import Evaluation, Protocol, RecordBase
-from .parse_cache import ParseCache, absolute, load_files, yaml_files
+from .parse_cache import ParseCache, load_files, yaml_names
 from .problems import Problem, Severity
 from .record_checks import KIND_OF, article, check_loaded
 
@@ -207,7 +208,8 @@ def _context_records(
     if not folder.is_dir():
         return {}
     extra: dict[str, RecordBase] = {}
-    others = [p for p in yaml_files(folder) if absolute(p) not in selected]
+    names = yaml_names(folder)  # strings: Path objects for 10,000 files cost 0.3 s
+    others = [Path(n) for n in names if os.path.abspath(n) not in selected]  # noqa: PTH100
     for loaded in load_files(others, root, cache=store is not None, store=store):
         result = check_loaded(loaded)
         if result.record is not None and result.record.id not in report.records:

@@ -118,12 +118,17 @@ def absolute(path: Path) -> str:
     return os.path.abspath(path)  # noqa: PTH100
 
 
-def yaml_files(folder: Path) -> list[Path]:
-    """`*.yaml` files under `folder`, sorted by path."""
+def yaml_names(folder: Path) -> list[str]:
+    """`*.yaml` files under `folder` as strings, sorted."""
     names: list[str] = []
     for directory, _, files in os.walk(folder):  # os.walk and str: 10x faster than rglob
         names.extend(f"{directory}/{name}" for name in files if name.endswith(".yaml"))
-    return [Path(name) for name in sorted(names)]
+    return sorted(names)
+
+
+def yaml_files(folder: Path) -> list[Path]:
+    """`*.yaml` files under `folder`, sorted by path."""
+    return [Path(name) for name in yaml_names(folder)]
 
 
 def _read(path: Path) -> bytes | LoadedFile:
@@ -212,4 +217,4 @@ def load_files(
     return [results[path] for path in paths]
 
 
-__all__ = ["CACHE_DIR", "ParseCache", "absolute", "load_files", "yaml_files"]
+__all__ = ["CACHE_DIR", "ParseCache", "absolute", "load_files", "yaml_files", "yaml_names"]
