@@ -34,7 +34,7 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-TIMEOUT_MS = 15_000
+TIMEOUT_MS = 30_000
 
 
 def browser_missing() -> str | None:
@@ -146,7 +146,7 @@ def shot() -> Callable[[Any, str], Path]:
 
     def take(page: Any, name: str) -> Path:
         path = SCREENSHOTS / f"{name}.png"
-        page.screenshot(path=str(path), full_page=True)
+        page.screenshot(path=str(path), full_page=True, timeout=60_000)
         return path
 
     return take
