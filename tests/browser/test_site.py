@@ -219,9 +219,11 @@ OVERFLOW_SCRIPT = """() => {
   };
   const out = [];
   for (const el of document.body.querySelectorAll('*')) {
+    if (el.ownerSVGElement) continue;  // drawn inside an <svg>: the <svg> itself is checked
     const r = el.getBoundingClientRect();
     if (r.width && r.right > width + 1 && !inScroller(el)) {
-      out.push(el.tagName + (el.className ? '.' + el.className : '') + ' ' + Math.round(r.right));
+      const cls = el.getAttribute('class');
+      out.push(el.tagName + (cls ? '.' + cls : '') + ' ' + Math.round(r.right));
     }
   }
   return {scrollWidth: document.documentElement.scrollWidth, width, out: out.slice(0, 10)};
