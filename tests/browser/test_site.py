@@ -299,3 +299,20 @@ def test_accessibility_axe(page: Any, site_url: str, path: str) -> None:
         if v["impact"] in ("serious", "critical")
     ]
     assert not bad, f"{path}:\n" + "\n".join(bad)
+
+
+def test_prints_cleanly(page: Any, site_url: str, shot: Shot) -> None:
+    """Print media: navigation and controls hidden, collapsed details shown, a PDF made."""
+    page.goto(site_url + EVALUATION_PAGE)
+    page.emulate_media(media="print")
+    for chrome in (".site-nav", ".site-search", ".skip-link", "form.filters"):
+        assert not page.locator(chrome).first.is_visible(), chrome
+    assert page.locator("main h1").is_visible()
+    hidden_in_details = page.evaluate(
+        """() => [...document.querySelectorAll('details:not([open]) > :not(summary)')]
+              .filter(el => el.getBoundingClientRect().height === 0).length"""
+    )
+    assert hidden_in_details == 0, "closed <details> print their content"
+    folder = shot(page, "evaluation-print").parent
+    pdf = page.pdf(path=str(folder / "evaluation-print.pdf"), format="A4")
+    assert pdf.startswith(b"%PDF")
