@@ -280,6 +280,8 @@ def test_without_javascript(nojs_page: Any, site_url: str, shot: Shot) -> None:
         IA3_PROTOCOL_PAGE,
         EVALUATION_PAGE,
         "search/index.html",
+        "downloads/index.html",
+        "evaluations/gfm-guide-20261014-eval-nt-2-5b-ia3-finetune-runtime/index.html",
         "configurations/saadat-fellay-20261015-config-nt-2-5b-training-flashattention-"
         "checkpointing/index.html",
     ],
