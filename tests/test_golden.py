@@ -128,3 +128,13 @@ def test_two_builds_give_identical_bytes(built: Path, tmp_path: Path) -> None:
     diff = differences(built, again)
     assert not diff, "two builds of the same records differ:\n" + "\n".join(diff)
     assert any(name.endswith(".gz") for name in tree(again)), "no gzip file was compared"
+
+
+def test_fixture_catalogue_is_clean() -> None:
+    """The golden catalogue validates with no error and no warning (`--strict`)."""
+    from rewire_site.validate import validate_paths
+
+    report = validate_paths([FIXTURE_ROOT / "records"], FIXTURE_ROOT)
+    assert report.problems == [], "\n".join(str(p) for p in report.problems)
+    kinds = sorted(type(r).__name__ for r in report.records.values())
+    assert kinds.count("Evaluation") == 3 and kinds.count("Configuration") == 2

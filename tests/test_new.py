@@ -171,3 +171,17 @@ def test_rewire_validate_rejects_a_fresh_skeleton(kind: str, tmp_path: Path) -> 
     errors = [p for p in report.problems if p.severity == "error"]
     assert all(p.path.name == "draft-record.yaml" and p.line > 1 for p in errors)
     assert any(p.field == "title" for p in errors)
+
+
+def test_modeline_points_at_the_schemas_from_the_output_folder(tmp_path: Path) -> None:
+    from rewire_site.new import schemas_for, schemas_from
+
+    assert schemas_from(tmp_path / "records", tmp_path) == "../schemas"
+    assert schemas_from(tmp_path / "tests" / "fixtures" / "x", tmp_path) == "../../../schemas"
+    project = tmp_path / "project"
+    (project / "records").mkdir(parents=True)
+    (project / "pyproject.toml").write_text("", encoding="utf-8")
+    assert schemas_for(project / "tests" / "fixtures" / "x" / "records") == "../../../../schemas"
+    assert schemas_for(tmp_path / "elsewhere") == "../schemas"
+    sk = skeleton("dataset", "d", schemas="../../../schemas")
+    assert sk.text.splitlines()[0].endswith("$schema=../../../schemas/dataset.schema.json")

@@ -20,6 +20,7 @@ Existing files are never overwritten.
 from __future__ import annotations
 
 import json
+import os
 import re
 import types
 import typing
@@ -34,7 +35,7 @@ import typer
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
-from .config import RECORDS_DIR, SCHEMAS_DIR
+from .config import RECORDS_DIR, SCHEMAS_DIR, find_root
 from .models import RECORD_TYPES
 from .models.common import REPORTABLE, SLUG_PATTERN, MissingReason
 
@@ -79,8 +80,23 @@ class Skeleton:
     """Field paths left as placeholders."""
 
 
-def modeline(kind: str) -> str:
-    return f"# yaml-language-server: $schema=../{SCHEMAS_DIR}/{kind}.schema.json"
+def modeline(kind: str, schemas: str = f"../{SCHEMAS_DIR}") -> str:
+    """The first line of a record: its kind's JSON Schema, relative to the record's folder."""
+    return f"# yaml-language-server: $schema={schemas}/{kind}.schema.json"
+
+
+def schemas_from(out_dir: Path, root: Path) -> str:
+    """`root/schemas` relative to `out_dir` (`../schemas` for `records/`)."""
+    return Path(os.path.relpath(root.resolve() / SCHEMAS_DIR, out_dir.resolve())).as_posix()
+
+
+def schemas_for(out_dir: Path) -> str:
+    """The schemas folder of the project that holds `out_dir`, relative to it; the
+    conventional `../schemas` when `out_dir` lies in no project."""
+    root = find_root(out_dir)
+    if (root / RECORDS_DIR).is_dir() and (root / "pyproject.toml").is_file():
+        return schemas_from(out_dir, root)
+    return f"../{SCHEMAS_DIR}"
 
 
 def default_id(kind: str) -> str:
@@ -259,7 +275,12 @@ class _Writer:
             first = False
 
 
-def skeleton(kind: str, record_id: str | None = None, ask: Ask | None = None) -> Skeleton:
+def skeleton(
+    kind: str,
+    record_id: str | None = None,
+    ask: Ask | None = None,
+    schemas: str = f"../{SCHEMAS_DIR}",
+) -> Skeleton:
     """The skeleton text of a `kind` record. `ask` prompts for reportable fields;
     None (`--defaults`) leaves every one of them a placeholder."""
     if kind not in RECORD_TYPES:
@@ -270,7 +291,7 @@ def skeleton(kind: str, record_id: str | None = None, ask: Ask | None = None) ->
         raise ValueError(f"id '{rid}' is not a slug (lowercase letters, digits, single hyphens)")
     writer = _Writer(ask)
     writer.model("", model, "")
-    lines = [modeline(kind), f"id: {rid}", f"kind: {kind}", *writer.lines]
+    lines = [modeline(kind, schemas), f"id: {rid}", f"kind: {kind}", *writer.lines]
     if writer.missing:
         lines.append("missing_metadata:")
         for path, answer in writer.missing.items():
@@ -327,7 +348,7 @@ def new_command(
         if record_id is None:
             record_id = ask(f"Record id (slug, default {default_id(kind)})") or None
     try:
-        sk = skeleton(kind, record_id, ask)
+        sk = skeleton(kind, record_id, ask, schemas_for(out))
     except ValueError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from exc
@@ -353,6 +374,8 @@ __all__ = [
     "default_id",
     "modeline",
     "new_command",
+    "schemas_for",
+    "schemas_from",
     "skeleton",
     "write_skeleton",
 ]

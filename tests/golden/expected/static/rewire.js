@@ -83,7 +83,8 @@
       if (chosen.length === 0) { text(status, "Applied filters: All linked evaluations"); }
       else {
         text(status, "Applied filters: " + chosen.map(function (s) {
-          return s.getAttribute("data-facet-label") + ": " + s.options[s.selectedIndex].text;
+          var option = s.options[s.selectedIndex];
+          return s.getAttribute("data-facet-label") + ": " + (option.getAttribute("data-label") || option.text);
         }).join("; "));
       }
       text(count, shown + " matching evaluation" + (shown === 1 ? "" : "s"));
