@@ -34,13 +34,14 @@ def templates_dir(root: Path) -> Path:
 
 
 _new_str = str.__new__
-_escape_inner: Callable[[str], str] = markupsafe._escape_inner  # type: ignore[attr-defined]
+_escape_inner: Callable[[str], str] | None = getattr(markupsafe, "_escape_inner", None)
+"""markupsafe 3's C escaping of a plain str (None on markupsafe 2, whose `escape` is C)."""
 
 
 def fast_escape(value: Any) -> Markup:
     """`markupsafe.escape` with the same result, faster for plain strings (most template
     output): markupsafe 3's `Markup(...)` constructor runs in Python, `str.__new__` not."""
-    if type(value) is str:
+    if _escape_inner is not None and type(value) is str:
         return _new_str(Markup, _escape_inner(value))
     return escape(value)
 
