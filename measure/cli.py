@@ -11,8 +11,9 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.table import Table
+
+from measure.console import wide_console
 
 DEFAULT_RUNS = Path("runs")
 DEFAULT_ROOT = Path()
@@ -39,7 +40,7 @@ def list_recipes() -> None:
     table.add_column("title")
     for recipe in sorted(recipes().values(), key=lambda r: r.protocol_id):
         table.add_row(recipe.protocol_id, recipe.id, recipe.title)
-    Console().print(table)
+    wide_console().print(table)
 
 
 @app.command("run")
@@ -124,8 +125,6 @@ def run(
         plan = recipe.plan(options)
     except (KeyError, ValueError) as error:
         raise typer.BadParameter(str(error)) from None
-    from measure.peak_memory.runner import wide_console
-
     console = wide_console()
     table = Table(title=f"Plan: {recipe.protocol_id}")
     for column in ("item", "estimated GB", "estimated s", "note"):

@@ -103,8 +103,8 @@ def activation_gb(
     one layer input per layer plus one layer recomputed), plus fp32 logits and their
     gradient. For the plan only; not recorded as an estimate."""
     scale = bytes_per_value / 2
-    per_layer = 34 * tokens * batch * hidden + (0 if flash else 5 * heads * tokens**2 * batch)
-    per_layer *= scale
+    attention = 0 if flash else 5 * heads * tokens**2 * batch
+    per_layer = (34 * tokens * batch * hidden + attention) * scale
     if checkpointing:
         total = layers * 2 * tokens * batch * hidden * scale + per_layer
     else:

@@ -29,23 +29,23 @@ class Planned:
     finished: bool
 
 
-def parameter_counts(arch_config: dict[str, Any], family: str) -> int:
+def parameter_counts(arch_config: dict[str, Any]) -> int:
     """Parameters of an architecture from its dimensions (embeddings, layers, MLM head)."""
     h, n, f, v = (
-        arch_config["hidden_size"],
-        arch_config["num_hidden_layers"],
-        arch_config["intermediate_size"],
-        arch_config["vocab_size"],
+        int(arch_config["hidden_size"]),
+        int(arch_config["num_hidden_layers"]),
+        int(arch_config["intermediate_size"]),
+        int(arch_config["vocab_size"]),
     )
-    positions = arch_config["max_position_embeddings"]
+    positions = int(arch_config["max_position_embeddings"])
     layer = 4 * (h * h + h) + 2 * h * f + f + h + 4 * h
     head = h * h + h + 2 * h + v + (0 if arch_config.get("tie_word_embeddings") else v * h)
-    extra = 2 * h + (arch_config.get("type_vocab_size", 0) * h)
+    extra = 2 * h + int(arch_config.get("type_vocab_size", 0)) * h
     return v * h + positions * h + n * layer + head + extra
 
 
 def lora_parameters(arch_config: dict[str, Any], r: int, targets: int) -> int:
-    h, n = arch_config["hidden_size"], arch_config["num_hidden_layers"]
+    h, n = int(arch_config["hidden_size"]), int(arch_config["num_hidden_layers"])
     return n * targets * 2 * r * h
 
 
@@ -54,7 +54,7 @@ def estimate_item(recipe: PeakMemoryRecipe, item: WorkItem) -> tuple[float, floa
     process start plus steps (plus DeepSpeed's CPU Adam work under offload)."""
     arch = item.model.architecture
     config = arch.config
-    total = parameter_counts(config, arch.family)
+    total = parameter_counts(config)
     lora = item.setting.update.startswith("lora")
     trainable = (
         lora_parameters(config, int(recipe.lora["r"]), len(recipe.lora["target_modules"]))

@@ -17,18 +17,13 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from measure import env
+from measure.console import wide_console
 from measure.peak_memory.plan import Planned, make_plan, read_status
 from measure.peak_memory.recipe import RECIPE_FILE, PeakMemoryRecipe, load_recipe, work_items
 from measure.peak_memory.summary import summary_table
 from measure.registry import PlanItem, Recipe, RunOptions
 
 ITEM_TIMEOUT_S = 420.0
-
-
-def wide_console() -> Console:
-    """A console that keeps table rows on one line when output goes to a file or pipe."""
-    probe = Console()
-    return probe if probe.is_terminal else Console(width=200)
 
 
 def new_run_id(now: datetime | None = None) -> str:

@@ -148,15 +148,13 @@ def make_optimizer(
 ) -> torch.optim.Optimizer:
     """The optimizer of a precision policy: torch AdamW (its default implementation) on
     bf16 or fp32 weights, or Fp32StateAdamW for bf16 weights with fp32 states."""
-    kwargs = {
-        "lr": float(optimizer["lr"]),
-        "betas": (float(optimizer["betas"][0]), float(optimizer["betas"][1])),
-        "eps": float(optimizer["eps"]),
-        "weight_decay": float(optimizer["weight_decay"]),
-    }
+    lr = float(optimizer["lr"])
+    betas = (float(optimizer["betas"][0]), float(optimizer["betas"][1]))
+    eps = float(optimizer["eps"])
+    weight_decay = float(optimizer["weight_decay"])
     if precision == "bf16-fp32-states":
-        return Fp32StateAdamW(params, **kwargs)
-    return torch.optim.AdamW(params, **kwargs)
+        return Fp32StateAdamW(params, lr=lr, betas=betas, eps=eps, weight_decay=weight_decay)
+    return torch.optim.AdamW(params, lr=lr, betas=betas, eps=eps, weight_decay=weight_decay)
 
 
 def deepspeed_config(base: Mapping[str, Any], *, precision: str, batch: int) -> dict[str, Any]:

@@ -41,7 +41,7 @@ def test_gena_lm_is_pre_layer_norm_bert() -> None:
 @pytest.mark.parametrize("key", sorted(ARCHITECTURES))
 def test_plan_formula_agrees_with_the_built_model(key: str) -> None:
     arch = get_architecture(key)
-    formula = parameter_counts(arch.config, arch.family)
+    formula = parameter_counts(arch.config)
     assert abs(formula - parameter_count(arch)) / parameter_count(arch) < 0.001
 
 

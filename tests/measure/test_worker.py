@@ -92,3 +92,17 @@ def test_flash_stage_passes_no_attention_mask(tiny_spec: Any, monkeypatch: Any) 
         log = run_stage(tiny_spec(model, "flashattention"))
         assert log["status"] == "value", log["error"]
     assert seen and all(seen)
+
+
+@pytest.mark.slow
+def test_zero2_offload_stage_runs_deepspeed_cpu_adam(tiny_spec: Any) -> None:
+    """The ZeRO-2 stage through deepspeed.initialize and DeepSpeedCPUAdam (DeepSpeed's CPU
+    accelerator here; its cpu_adam op compiles on first use)."""
+    pytest.importorskip("deepspeed", reason="DeepSpeed not installed (pip install deepspeed)")
+    log = run_stage(tiny_spec("tiny-esm", "deepspeed", precision="fp32-autocast"))
+    assert log["status"] == "value", log["error"]
+    assert log["optimizer"].startswith("DeepSpeedCPUAdam")
+    assert log["deepspeed_config"]["zero_optimization"]["offload_optimizer"]["device"] == "cpu"
+    assert log["deepspeed_config"]["torch_autocast"] == {"enabled": True, "dtype": "bfloat16"}
+    labels = [e["label"] for e in log["estimates"]]
+    assert labels == ["model-state floor", "DeepSpeed ZeRO-2 offload estimate"]
