@@ -41,9 +41,9 @@ def _facts(catalogue: object) -> pages.SiteFacts:
 def _template_source(name: str) -> str:
     """A template with the partials it includes (one level deep is all there is)."""
     text = (TEMPLATES / name).read_text()
-    for partial in re.findall(r'(?:include|fragment\()\s*"([^"]+)"', text):
+    for partial in re.findall(r'(?:include|import)\s+"([^"]+)"', text):
         text += (TEMPLATES / partial).read_text()
-        for inner in re.findall(r'include "([^"]+)"', (TEMPLATES / partial).read_text()):
+        for inner in re.findall(r'import "([^"]+)"', (TEMPLATES / partial).read_text()):
             text += (TEMPLATES / inner).read_text()
     return text + (TEMPLATES / "base.html").read_text()
 

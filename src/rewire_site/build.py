@@ -275,11 +275,19 @@ def build_site(
             ).items():
                 writer.write_bytes(path, data)
 
+    swap_started = 0.0
+
+    def build_and_mark(writer: write.OutputWriter) -> None:
+        nonlocal swap_started
+        build_into(writer)
+        swap_started = time.perf_counter()
+
     try:
-        write.atomic_write_site(build_into, site_dir)
+        write.atomic_write_site(build_and_mark, site_dir)
     finally:
         gc.unfreeze()
-    timer.stages.append(("swap", 0.0))
+    # the swap: rename the new site in, remove the previous one
+    timer.stages.append(("swap", time.perf_counter() - swap_started))
     files = sum(1 for p in site_dir.rglob("*") if p.is_file())
     ended = os.times()
     cpu = sum(ended[:4]) - sum(started[:4])

@@ -74,30 +74,29 @@ def make_environment(template_root: Path) -> Environment:
         cache_size=-1,
     )
     env.template_class = FastEscapeTemplate
-    env.globals["fragment"] = FragmentCache(env)
+    env.globals["fragment"] = FragmentCache()
     env.filters["md"] = render_block
     env.filters["md_inline"] = render_inline
     return env
 
 
 class FragmentCache:
-    """`fragment(template, key, **context)` in templates: renders a partial once per
-    distinct `key` in this process and reuses the HTML. For sections many pages share
-    word for word (the readiness checks of evaluations in the same state); the key must
-    hold everything the partial shows."""
+    """`fragment(name, key, render, *args)` in templates: calls the macro `render(*args)`
+    once per distinct `(name, key)` in this process and reuses the HTML. For sections many
+    pages share word for word (the readiness checks of evaluations in the same state);
+    `key` must hold everything the section shows."""
 
-    def __init__(self, env: Environment, limit: int = 4096) -> None:
-        self.env = env
+    def __init__(self, limit: int = 4096) -> None:
         self.limit = limit
         self.cache: dict[tuple[str, Hashable], Markup] = {}
         self.hits = 0
 
-    def __call__(self, name: str, key: Hashable, **context: Any) -> Markup:
+    def __call__(self, name: str, key: Hashable, render: Callable[..., Any], *args: Any) -> Markup:
         found = self.cache.get((name, key))
         if found is not None:
             self.hits += 1
             return found
-        html = Markup(self.env.get_template(name).render(**context))
+        html = Markup(render(*args))
         if len(self.cache) >= self.limit:
             self.cache.clear()
         self.cache[(name, key)] = html
