@@ -8,6 +8,9 @@ through the real loader (`validate.load_catalogue`).
 - reproduction: a protocol with a tolerance, a published evaluation and a Rewire
   measurement on an H200 that reproduces it (one column within tolerance, one beyond, one
   out of memory), with a raw log artifact under `artifacts/`.
+- incomplete_run: the reproduction scenario plus a second measurement whose
+  checkpointing run is incomplete (status incomplete, no value, observations and a note)
+  and whose deepspeed value is complete.
 """
 
 from __future__ import annotations

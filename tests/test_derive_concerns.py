@@ -135,3 +135,14 @@ def test_flags_by_evaluation_covers_every_evaluation() -> None:
     catalogue = load_scenario("seed_memory")
     found = flags_by_evaluation(catalogue)
     assert sorted(found) == [e.id for e in catalogue.of_kind(Evaluation)]
+
+
+def test_incomplete_run_raises_no_tolerance_or_disagreement_flag() -> None:
+    catalogue = load_scenario("incomplete_run")
+    short = catalogue.get("eval-nt-rewire-short", Evaluation)
+    found = flags(short, catalogue)
+    assert [f.columns for f in found if f.kind == "reproduction_disagrees"] == [("deepspeed",)]
+    protocol = catalogue.get("repro-peak-memory", Protocol)
+    changed = _replace(catalogue, protocol.model_copy(update={"tolerance": None}))
+    unset = [f for f in flags(short, changed) if f.kind == "tolerance_unset"]
+    assert [f.columns for f in unset] == [("deepspeed",)]  # not the incomplete column

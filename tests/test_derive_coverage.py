@@ -14,7 +14,8 @@ from rewire_site.derive.coverage import (
     protocols_by_area,
     reproduction_sites,
 )
-from rewire_site.models import RECORD_TYPES, Protocol
+from rewire_site.link import Catalogue
+from rewire_site.models import RECORD_TYPES, Evaluation, Protocol
 
 
 def test_counts_cover_every_kind() -> None:
@@ -103,3 +104,21 @@ def test_protocol_coverage_rows() -> None:
     assert (row.null_control, row.conventional_reference) == ("proposed", "inapplicable")
     (seed,) = protocol_coverage(load_scenario("seed_memory"))
     assert (seed.columns_total, seed.columns_with_results, seed.recipe) == (4, 2, "")
+
+
+def test_incomplete_runs_compare_no_column_and_hold_no_result_value() -> None:
+    catalogue = load_scenario("incomplete_run")
+    (site,) = reproduction_sites(catalogue)
+    # The published evaluation reports 2 columns: eval-nt-rewire compares both,
+    # eval-nt-rewire-short only deepspeed (its checkpointing run is incomplete).
+    assert site.measurement_ids == ("eval-nt-rewire", "eval-nt-rewire-short")
+    assert site.column_count == 3
+    # The short run's incomplete result moved to 'baseline', which nothing else reports.
+    short = catalogue.get("eval-nt-rewire-short", Evaluation)
+    moved = short.results[0].model_copy(update={"column": "baseline"})
+    alone = Catalogue.from_records(
+        [r for r in catalogue.by_id.values() if r.id not in (short.id, "eval-nt-rewire")]
+        + [short.model_copy(update={"results": [moved, *short.results[1:]]})]
+    )
+    (row,) = protocol_coverage(alone)
+    assert (row.results, row.columns_total, row.columns_with_results) == (4, 3, 2)

@@ -129,3 +129,38 @@ def test_lookups_from_the_published_evaluation_and_the_protocol() -> None:
     assert len(protocol_reproductions(protocol, catalogue)) == 1
     seed = load_scenario("seed_memory")
     assert protocol_reproductions(seed.get("training-peak-memory", Protocol), seed) == ()
+
+
+def test_incomplete_run_gets_no_ratio_and_says_why() -> None:
+    catalogue = load_scenario("incomplete_run")
+    made = reproduction(catalogue.get("eval-nt-rewire-short", Evaluation), catalogue)
+    assert made is not None
+    short, deepspeed = made.pairs
+    assert (short.column_id, short.measured_status, short.measured_display) == (
+        "checkpointing",
+        "incomplete",
+        "Incomplete run",
+    )
+    assert (short.agreement.state, short.agreement.ratio, short.agreement.ratio_display) == (
+        "not_comparable",
+        None,
+        "",
+    )
+    assert "incomplete run" in short.agreement.text and "claims no value" in short.agreement.text
+    assert deepspeed.agreement.state == "disagrees"  # the complete column still compares
+    assert made.summary == "0 of 1 column within the protocol's tolerance of ±10%."
+    assert made.chart is not None
+    bar = made.chart.groups[0].bars[1]
+    assert (bar.value, bar.width, bar.display) == (None, 0.0, "Incomplete run")
+
+
+def test_a_wholly_incomplete_measurement_says_so_instead_of_an_agreement_count() -> None:
+    catalogue = load_scenario("incomplete_run")
+    short = catalogue.get("eval-nt-rewire-short", Evaluation)
+    only = short.model_copy(update={"results": short.results[:1]})
+    records = [r for r in catalogue.by_id.values() if r.id != short.id]
+    made = reproduction(only, Catalogue.from_records([*records, only]))
+    assert made is not None
+    assert made.agree_count == made.disagree_count == 0
+    assert made.summary.startswith("The measurement is an incomplete run")
+    assert "no ratio or agreement is computed" in made.summary

@@ -215,3 +215,31 @@ def test_dataset_filter_keeps_one_dataset_and_names_it() -> None:
     )
     assert one.counts_text == "3 recorded evaluations, 3 metric rows"
     assert "config-nt-deepspeed" not in [r.configuration_id for r in one.rows]
+
+
+def test_incomplete_run_reads_incomplete_is_never_best_and_sorts_after_values() -> None:
+    table = _table("incomplete_run", "repro-peak-memory", sort_by="checkpointing")
+    grid = dict(_grid(table))
+    # Columns: baseline, checkpointing, deepspeed.
+    assert grid["config-nt-rewire-short"] == ["Not reported", "Incomplete run", "14"]
+    short = next(r for r in table.rows if r.configuration_id == "config-nt-rewire-short")
+    cell = short.cells[1]
+    assert (cell.status, cell.value, cell.best) == ("incomplete", None, False)
+    assert cell.evaluation_id == "eval-nt-rewire-short"  # links to the row with the note
+    # Sorted by checkpointing: the two values first, then the incomplete run.
+    assert [r.configuration_id for r in table.rows][-1] == "config-nt-rewire-short"
+    assert table.result_count == 7
+
+
+def test_incomplete_run_row_shows_the_status_and_the_note() -> None:
+    catalogue = load_scenario("incomplete_run")
+    rows = evaluation_rows([catalogue.get("eval-nt-rewire-short", Evaluation)], catalogue)
+    row = rows[0]
+    assert (row.column_id, row.status, row.value, row.display) == (
+        "checkpointing",
+        "incomplete",
+        None,
+        "Incomplete run",
+    )
+    assert row.note == "1 of 3 steps run; no peak over the measured region is claimed."
+    assert rows[1].display == "14"

@@ -29,7 +29,7 @@ from rewire_site.link import Catalogue
 from rewire_site.models import RECORD_ADAPTER
 from rewire_site.release import ManifestEntry, make_release, sha256_bytes
 
-SCENARIOS = ["seed_memory", "ia3_conflict", "reproduction"]
+SCENARIOS = ["seed_memory", "ia3_conflict", "reproduction", "incomplete_run"]
 
 
 def _frame(data: bytes) -> pd.DataFrame:
@@ -131,3 +131,12 @@ def test_api_has_one_json_per_record_that_validates_again() -> None:
     record = RECORD_ADAPTER.validate_python(json.loads(files[path]))
     assert record == catalogue.by_id["eval-nt-500m-ia3-runtime"]
     assert "api/model_family/nucleotide-transformer.json" in files
+
+
+def test_evaluation_matrix_names_an_incomplete_run_and_claims_no_value() -> None:
+    frame = _frame(download_files(load_scenario("incomplete_run"))[EVALUATION_MATRIX])
+    short = frame[frame.evaluation_id == "eval-nt-rewire-short"].set_index("column_id")
+    assert short.loc["checkpointing", "status"] == "incomplete"
+    assert pd.isna(short.loc["checkpointing", "value"])
+    assert short.loc["deepspeed", "status"] == "value"
+    assert short.loc["deepspeed", "value"] == 14.0

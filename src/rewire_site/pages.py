@@ -16,10 +16,10 @@ from .derive.concerns import Flag
 from .derive.coverage import BaselineCoverage, baseline_coverage
 from .derive.display import (
     ORIGIN_LABELS,
-    OUT_OF_MEMORY,
     display_number,
     missing_text,
     plural,
+    result_display,
     review_label,
 )
 from .derive.evidence import SourceList, evidence_table, iso_utc, sources_of
@@ -271,8 +271,7 @@ def _evaluation_list(
         protocol = catalogue.get(evaluation.protocol, Protocol)
         labels = {c.id: c.label for c in protocol.columns}
         findings = "; ".join(
-            f"{display_number(r.value) if r.value is not None else OUT_OF_MEMORY} "
-            f"({labels.get(r.column, r.column)})"
+            f"{result_display(r.value, r.status)} ({labels.get(r.column, r.column)})"
             for r in evaluation.results
         )
         flags = facts.flags.get(evaluation.id, ())

@@ -209,7 +209,10 @@ def _reproduction(evaluation: Evaluation, protocol: Protocol, catalogue: Catalog
         return []
     by_column = {r.column: r for r in published.results}
     labels = {c.id: c.label for c in protocol.columns}
-    shared = [r.column for r in evaluation.results if r.column in by_column]
+    # An incomplete run claims no value: no tolerance would make it comparable.
+    shared = [
+        r.column for r in evaluation.results if r.column in by_column and r.status != "incomplete"
+    ]
     if protocol.tolerance is None and shared:
         return [
             Flag(

@@ -94,7 +94,7 @@ class ReproductionSite:
     agree_count: int
     disagree_count: int
     column_count: int
-    """Columns compared, over all its reproductions."""
+    """Columns compared, over all its reproductions (an incomplete run compares none)."""
 
 
 @dataclass(frozen=True)
@@ -237,7 +237,7 @@ def reproduction_sites(catalogue: Catalogue) -> tuple[ReproductionSite, ...]:
                 tuple(r.measured_evaluation_id for r in made),
                 sum(r.agree_count for r in made),
                 sum(r.disagree_count for r in made),
-                sum(len(r.pairs) for r in made),
+                sum(p.measured_status != "incomplete" for r in made for p in r.pairs),
             )
         )
     return tuple(sites)
@@ -307,7 +307,8 @@ def protocol_coverage(
     for protocol in catalogue.protocols():
         evaluations = catalogue.evaluations_of(protocol.id)
         origins = Counter(e.origin for e in evaluations)
-        used = {r.column for e in evaluations for r in e.results}
+        # A column holding only incomplete runs holds no result value.
+        used = {r.column for e in evaluations for r in e.results if r.status != "incomplete"}
         out = sum(excluded(found.get(e.id, ()), r.column) for e in evaluations for r in e.results)
         baselines = baseline_coverage(protocol, catalogue)
         status = {r.key: r.status for r in baselines.roles}

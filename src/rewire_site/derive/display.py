@@ -16,6 +16,9 @@ from ..models.common import CitationRole, MissingReason, ReviewStatus
 
 NOT_REPORTED = "Not reported"
 OUT_OF_MEMORY = "Out of memory"
+INCOMPLETE = "Incomplete run"
+STATUS_LABELS: dict[str, str] = {"out_of_memory": OUT_OF_MEMORY, "incomplete": INCOMPLETE}
+"""Result status -> what a table shows instead of a number."""
 
 ORIGIN_LABELS: dict[Origin, str] = {
     Origin.author_reported: "Author-reported evaluation",
@@ -73,6 +76,14 @@ def display_number(value: float, digits: int = 3) -> str:
     if text in ("-0", ""):
         text = "0"
     return text
+
+
+def result_display(value: float | None, status: str) -> str:
+    """A result as displayed: its rounded value, or its status ('Out of memory',
+    'Incomplete run') when no value is claimed."""
+    if value is not None:
+        return display_number(value)
+    return STATUS_LABELS.get(status, NOT_REPORTED)
 
 
 def plural(count: int, singular: str, plural_form: str | None = None) -> str:

@@ -2,8 +2,10 @@
 
 For each column both report: the two values, their ratio (measured / published) and
 agreement within the protocol's tolerance (no tolerance: no agreement is computed, and
-the text says so); the measurement's analytical estimates; and a horizontal bar chart
-whose geometry is computed here as plain numbers, so a template only draws the SVG.
+the text says so; an incomplete run claims no value, so neither ratio nor agreement is
+computed for it, and the text says why); the measurement's analytical estimates; and a
+horizontal bar chart whose geometry is computed here as plain numbers, so a template only
+draws the SVG.
 The pairs are the chart's text alternative.
 """
 
@@ -17,7 +19,15 @@ from ..link import Catalogue
 from ..models import Evaluation, Protocol
 from ..models.evaluation import Origin
 from .agreement import Agreement, agreement
-from .display import OUT_OF_MEMORY, CitationView, cite, column_header, display_number, plural
+from .display import (
+    OUT_OF_MEMORY,
+    CitationView,
+    cite,
+    column_header,
+    display_number,
+    plural,
+    result_display,
+)
 
 Series = Literal["published", "reproduced", "estimate"]
 SERIES_LABELS: dict[str, str] = {"published": "Published", "reproduced": "Reproduced (Rewire)"}
@@ -34,6 +44,13 @@ BAR_HEIGHT = 16.0
 BAR_GAP = 6.0
 GROUP_GAP = 14.0
 AXIS_HEIGHT = 28.0
+
+
+INCOMPLETE_TEXT = (
+    "The measurement is an incomplete run: it covered fewer steps or samples than the "
+    "protocol asks and claims no value, so no ratio or agreement is computed (its note "
+    "says why; its observations hold what was measured)."
+)
 
 
 @dataclass(frozen=True)
@@ -57,10 +74,10 @@ class ReproductionPair:
     published_display: str
     published_printed: str | None
     published_citation: CitationView | None
-    measured_status: Literal["value", "out_of_memory"]
+    measured_status: Literal["value", "out_of_memory", "incomplete"]
     measured_value: float | None
     measured_display: str
-    """Rounded for display, or 'Out of memory'."""
+    """Rounded for display, 'Out of memory' or 'Incomplete run'."""
     agreement: Agreement
     estimates: tuple[EstimateView, ...]
 
@@ -161,9 +178,12 @@ def _pair(
     if mine is None or theirs is None:
         return None
     label = next((c.label for c in protocol.columns if c.id == column_id), column_id)
-    status: Literal["value", "out_of_memory"] = (
-        "value" if mine.status == "value" else "out_of_memory"
+    status: Literal["value", "out_of_memory", "incomplete"] = (
+        mine.status if mine.status in ("value", "incomplete") else "out_of_memory"
     )
+    found = agreement(mine.value, theirs.value, protocol.tolerance)
+    if status == "incomplete":
+        found = Agreement("not_comparable", None, "", protocol.tolerance, INCOMPLETE_TEXT)
     return ReproductionPair(
         column_id=column_id,
         column_label=label,
@@ -177,8 +197,8 @@ def _pair(
         published_citation=cite(theirs.citation, catalogue) if theirs.citation else None,
         measured_status=status,
         measured_value=mine.value,
-        measured_display=display_number(mine.value) if mine.value is not None else OUT_OF_MEMORY,
-        agreement=agreement(mine.value, theirs.value, protocol.tolerance),
+        measured_display=result_display(mine.value, mine.status),
+        agreement=found,
         estimates=tuple(
             EstimateView(e.label, e.value, display_number(e.value), e.method)
             for e in mine.estimates
@@ -186,9 +206,16 @@ def _pair(
     )
 
 
-def _bar(series: Series, label: str, value: float | None, y: float, scale: float) -> ChartBar:
+def _bar(
+    series: Series,
+    label: str,
+    value: float | None,
+    y: float,
+    scale: float,
+    missing: str = OUT_OF_MEMORY,
+) -> ChartBar:
     width = round(value * scale, 2) if value is not None else 0.0
-    display = display_number(value) if value is not None else OUT_OF_MEMORY
+    display = display_number(value) if value is not None else missing
     return ChartBar(
         series=series,
         label=label,
@@ -226,7 +253,16 @@ def reproduction_chart(
         y += GROUP_LABEL_HEIGHT
         bars = [_bar("published", SERIES_LABELS["published"], pair.published_value, y, scale)]
         y += BAR_HEIGHT + BAR_GAP
-        bars.append(_bar("reproduced", SERIES_LABELS["reproduced"], pair.measured_value, y, scale))
+        bars.append(
+            _bar(
+                "reproduced",
+                SERIES_LABELS["reproduced"],
+                pair.measured_value,
+                y,
+                scale,
+                pair.measured_display,
+            )
+        )
         y += BAR_HEIGHT + BAR_GAP
         for estimate in pair.estimates:
             bars.append(_bar("estimate", f"Estimate: {estimate.label}", estimate.value, y, scale))
@@ -292,6 +328,8 @@ def reproduction(measured: Evaluation, catalogue: Catalogue) -> Reproduction | N
             f"{agree} of {plural(comparable, 'column')} within the protocol's tolerance of "
             f"±{percent}%."
         )
+    if pairs and all(p.measured_status == "incomplete" for p in pairs):
+        summary = INCOMPLETE_TEXT
     return Reproduction(
         protocol_id=protocol.id,
         measured_evaluation_id=measured.id,

@@ -4,7 +4,8 @@ reported results'.
 A comparison table has one row per configuration and one column per protocol result
 column that holds any result. It is sorted by one column in the metric's direction
 (rows without a value in that column last); best in column ignores results that a flag
-takes out of comparisons and results that did not fit in memory. Display rounding
+takes out of comparisons, results that did not fit in memory and incomplete runs (which
+claim no value: the cell says 'Incomplete run' and links to the note saying why). Display rounding
 never changes the stored value: each cell keeps the value, the printed value and its
 citation.
 """
@@ -22,17 +23,16 @@ from .display import (
     DIRECTION_LABELS,
     NOT_REPORTED,
     ORIGIN_LABELS,
-    OUT_OF_MEMORY,
     CitationView,
     cite,
     column_header,
-    display_number,
     missing_text,
     plural,
+    result_display,
     review_label,
 )
 
-CellStatus = Literal["value", "not_reported", "out_of_memory"]
+CellStatus = Literal["value", "not_reported", "out_of_memory", "incomplete"]
 Flags = Mapping[str, tuple[Flag, ...]]
 
 
@@ -62,7 +62,7 @@ class Cell:
     value: float | None
     """The stored value, unrounded; None unless status is 'value'."""
     display: str
-    """Rounded for display ('33.9'), 'Out of memory' or 'Not reported'."""
+    """Rounded for display ('33.9'), 'Out of memory', 'Incomplete run' or 'Not reported'."""
     printed_value: str | None
     """The value exactly as the source printed it."""
     unit: str | None
@@ -121,16 +121,11 @@ def _cell(
     found: tuple[Flag, ...],
     catalogue: Catalogue,
 ) -> Cell:
-    if result.status == "value" and result.value is not None:
-        status: CellStatus = "value"
-        display = display_number(result.value)
-    else:
-        status, display = "out_of_memory", OUT_OF_MEMORY
     return Cell(
         column_id=result.column,
-        status=status,
+        status=_status(result),
         value=result.value,
-        display=display,
+        display=result_display(result.value, result.status),
         printed_value=result.printed_value,
         unit=result.unit,
         citation=cite(result.citation, catalogue) if result.citation else None,
@@ -140,6 +135,12 @@ def _cell(
         flag_labels=tuple(f.label for f in found if f.affects(result.column)),
         best=False,
     )
+
+
+def _status(result: Result) -> CellStatus:
+    if result.status == "value" and result.value is not None:
+        return "value"
+    return "incomplete" if result.status == "incomplete" else "out_of_memory"
 
 
 def _empty(column_id: str) -> Cell:
@@ -286,8 +287,9 @@ def comparison_table(
 
 def resort(table: ComparisonTable, sort_by: str) -> ComparisonTable:
     """The same table sorted by column `sort_by` in the metric's direction: comparable
-    values first, then values that left comparisons, then out of memory, then rows
-    without a value (ties by configuration title). Cells are reused, not recomputed."""
+    values first, then values that left comparisons, then out of memory, then incomplete
+    runs, then rows without a value (ties by configuration title). Cells are reused, not
+    recomputed."""
     column_ids = [c.id for c in table.columns]
     if sort_by not in column_ids:
         raise ValueError(
@@ -302,7 +304,7 @@ def resort(table: ComparisonTable, sort_by: str) -> ComparisonTable:
             value = cell.value if lower else -cell.value
             group = 1 if cell.excluded else 0
             return (group, value, row.configuration_title, row.configuration_id)
-        group = 2 if cell.status == "out_of_memory" else 3
+        group = {"out_of_memory": 2, "incomplete": 3}.get(cell.status, 4)
         return (group, 0.0, row.configuration_title, row.configuration_id)
 
     column = table.columns[position]
@@ -336,7 +338,7 @@ class EvaluationRow:
     status: CellStatus
     value: float | None
     display: str
-    """Rounded for display, or 'Out of memory'."""
+    """Rounded for display, 'Out of memory' or 'Incomplete run'."""
     printed_value: str | None
     unit: str
     """The result's unit, or why it is missing ('Not reported')."""
@@ -404,7 +406,6 @@ def _evaluation_row(
         missing_text(evaluation, "comparison.aggregation").label
     )
     configuration = catalogue.by_id.get(evaluation.configuration)
-    value_status: CellStatus = "value" if result.status == "value" else "out_of_memory"
     return EvaluationRow(
         evaluation_id=evaluation.id,
         evaluation_title=evaluation.title,
@@ -418,9 +419,9 @@ def _evaluation_row(
         column_header=column_header(
             protocol.metric.label, labels.get(result.column, result.column)
         ),
-        status=value_status,
+        status=_status(result),
         value=result.value,
-        display=display_number(result.value) if result.value is not None else OUT_OF_MEMORY,
+        display=result_display(result.value, result.status),
         printed_value=result.printed_value,
         unit=result.unit or missing_text(evaluation, f"results.{i}.unit").label,
         direction=result.direction or protocol.metric.direction,

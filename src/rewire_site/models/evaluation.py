@@ -71,9 +71,12 @@ class Extrapolation(Strict):
 
 class Result(Strict):
     column: Slug = Field(description="Id of the protocol's result column.")
-    status: Literal["value", "out_of_memory"] = Field(
+    status: Literal["value", "out_of_memory", "incomplete"] = Field(
         default="value",
-        description="value: a number was obtained; out_of_memory: the run did not fit.",
+        description="value: a number was obtained; out_of_memory: the run did not fit; "
+        "incomplete: the run covered fewer steps or samples than the protocol asks, so no "
+        "value is claimed for the column (`observations` hold what was measured, `note` "
+        "says why).",
     )
     value: FiniteFloat | None = Field(
         default=None, description="The value in `unit`; null only when status is not value."
