@@ -193,7 +193,9 @@ def test_peak_memory_protocol_metric_and_figure_3_columns(catalogue: Catalogue) 
     assert len(protocol.limitations) == 5
     assert protocol.missing_metadata["replicates"].reason is MissingReason.unreported
     assert protocol.tolerance is None
-    assert protocol.recipe is None and "recipe" in protocol.missing_metadata
+    # The recipe is Rewire's (rewire measure), not the source's; it replaced the reason.
+    assert protocol.recipe is not None and "recipe" not in protocol.missing_metadata
+    assert protocol.recipe.command.startswith(f"rewire measure run {PEAK}")
 
 
 def test_ia3_protocol_metric_and_single_column(catalogue: Catalogue) -> None:
