@@ -205,8 +205,9 @@ def build_records(
         },
         "limitations": [
             "Random weights and synthetic inputs: valid for memory and time, not for accuracy.",
-            f"Measured on {environment['gpu']}; the paper used an H100 (94 GB). The same "
-            "program allocates the same tensors on either, so peaks should carry over.",
+            f"Measured on {environment['gpu']}; the paper used an H100 (94 GB). Allocator peaks "
+            "follow from the program, not the card, while it fits; that they match on an H100 "
+            "was not checked.",
         ],
         "added": added,
     }
