@@ -1,4 +1,5 @@
-"""One typed context per page type, built from the records and the derived facts.
+"""Page contexts of the record pages (types in `contexts`), built from the records and
+the derived facts.
 
 Templates receive one of these as `page` and only display it. Every link in a context is
 relative to the site root; templates prefix `page.root`. Builders take the catalogue and
@@ -8,12 +9,24 @@ the whole catalogue per page.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
-from dataclasses import dataclass
 from typing import TypedDict
 
-from .derive.concerns import Flag
-from .derive.coverage import BaselineCoverage, baseline_coverage
+from .contexts import (
+    ConfigurationPage,
+    DatasetPage,
+    EvaluationPage,
+    Fact,
+    FamilyPage,
+    Page,
+    ProtocolPage,
+    QuestionPage,
+    RecordPage,
+    RelatedLink,
+    SiteFacts,
+    SortedPage,
+    SourcePage,
+)
+from .derive.coverage import baseline_coverage
 from .derive.display import (
     ORIGIN_LABELS,
     display_number,
@@ -23,11 +36,10 @@ from .derive.display import (
     review_label,
 )
 from .derive.evidence import SourceList, evidence_table, iso_utc, sources_of
-from .derive.filters import FACETS, FilterIndex
-from .derive.readiness import Readiness, readiness
+from .derive.filters import FACETS
+from .derive.readiness import readiness
 from .derive.related import related
 from .derive.reproduction import (
-    Reproduction,
     protocol_reproductions,
     reproduction,
     reproductions_of,
@@ -47,7 +59,6 @@ from .models import (
     Source,
 )
 from .sections import (
-    ComparisonView,
     EvaluationList,
     EvaluationListRow,
     EvidenceView,
@@ -62,165 +73,6 @@ from .sections import (
     results_table,
 )
 from .urls import KIND_LABELS, api_path, kind_of, record_path, root_of, sorted_path
-
-
-@dataclass(frozen=True)
-class SiteFacts:
-    """What the derive stage computed once for the whole build."""
-
-    release_id: str
-    flags: Mapping[str, tuple[Flag, ...]]
-    """Evaluation id -> concern flags."""
-    artifact_hashes: Mapping[str, str | None]
-    """Artifact path -> SHA-256 the builder computed (None: no file found)."""
-    filters: FilterIndex
-    """Facet values of every evaluation (derive.filters)."""
-    filter_hrefs: Mapping[tuple[str, str], str]
-    """(facet key, token) -> page listing every evaluation with that value."""
-    downloads: tuple[Link, ...]
-    """The release's CSV downloads, in display order."""
-    release_download: Link
-    """The release and checksums CSV."""
-
-
-# ----------------------------------------------------------------- contexts
-
-
-@dataclass(frozen=True)
-class Page:
-    template: str
-    path: str
-    """Output path under the site root, e.g. 'protocols/<id>/index.html'."""
-    root: str
-    """Relative prefix back to the site root: '' or '../../'."""
-    title: str
-    description: str
-    release_id: str
-    nav: str
-    """Navigation item marked current: 'home', 'search', 'downloads' or ''."""
-
-
-@dataclass(frozen=True)
-class RecordPage(Page):
-    kind: str
-    kind_label: str
-    record_id: str
-    summary: str
-    """Markdown."""
-    review_label: str
-    """'source checked', 'not reviewed', 'disputed'."""
-    limitations: tuple[str, ...]
-    evidence: EvidenceView
-    sources: SourceList
-    metadata: tuple[MetaItem, ...]
-    related: tuple[RelatedLink, ...]
-    correction_url: str
-    api_href: str
-    downloads: tuple[Link, ...]
-    release_download: Link
-
-
-@dataclass(frozen=True)
-class RelatedLink:
-    relation: str
-    """'uses data', 'assessment', 'configuration of', 'system', 'assessed by', ..."""
-    text: str
-    href: str
-
-
-@dataclass(frozen=True)
-class Fact:
-    """A labelled value; `missing` when the value is a missing-metadata text."""
-
-    label: str
-    value: str
-    missing: bool = False
-    markdown: bool = False
-
-
-@dataclass(frozen=True)
-class ProtocolPage(RecordPage):
-    protocol: Protocol
-    comparison: ComparisonView
-    results: ResultsTable
-    facts: tuple[Fact, ...]
-    datasets: tuple[Link, ...]
-    recipe_missing: str
-    """Why there is no recipe ('' when there is one)."""
-    baselines: BaselineCoverage
-    questions: tuple[Link, ...]
-    evaluations: tuple[Link, ...]
-    recipe_minutes: str
-    reproductions: tuple[Reproduction, ...]
-
-
-@dataclass(frozen=True)
-class SortedPage(Page):
-    """A protocol's comparison table pre-sorted by one column (sorting without JS)."""
-
-    protocol_title: str
-    protocol_href: str
-    comparison: ComparisonView
-
-
-@dataclass(frozen=True)
-class EvaluationPage(RecordPage):
-    status_line: str
-    """'Published result; transcribed, not reproduced.' or what a measurement is."""
-    results: ResultsTable
-    flags: tuple[Flag, ...]
-    readiness: Readiness
-    readiness_key: Hashable
-    """Everything the readiness section shows: equal keys render the same HTML."""
-    procedure: tuple[Fact, ...]
-    conditions_unreported: bool
-    """True when a comparison condition is missing (automatic comparison is blocked)."""
-    configuration: Link
-    protocol: Link
-    dataset: Link
-    reproduction_facts: tuple[Fact, ...]
-    recipe_command: str | None
-    recipe_missing: str
-    environment: tuple[Fact, ...]
-    reproductions: tuple[Reproduction, ...]
-    """The measurement's reproduction, or the reproductions of this published result."""
-
-
-@dataclass(frozen=True)
-class ConfigurationPage(RecordPage):
-    results: ResultsTable
-    family: Link
-    facts: tuple[Fact, ...]
-
-
-@dataclass(frozen=True)
-class DatasetPage(RecordPage):
-    results: EvaluationList
-    facts: tuple[Fact, ...]
-    protocols: tuple[Link, ...]
-
-
-@dataclass(frozen=True)
-class FamilyPage(RecordPage):
-    results: EvaluationList
-    facts: tuple[Fact, ...]
-    configurations: tuple[Link, ...]
-    papers: tuple[Link, ...]
-
-
-@dataclass(frozen=True)
-class SourcePage(RecordPage):
-    source: Source
-    facts: tuple[Fact, ...]
-    citing: tuple[Link, ...]
-
-
-@dataclass(frozen=True)
-class QuestionPage(RecordPage):
-    question: Question
-    results: EvaluationList
-    protocols: tuple[Link, ...]
-
 
 # ----------------------------------------------------------------- helpers
 
@@ -716,3 +568,29 @@ def question_page(
         ),
         protocols=tuple(_link(catalogue, p) for p in q.protocols),
     )
+
+
+__all__ = [
+    "ConfigurationPage",
+    "DatasetPage",
+    "EvaluationPage",
+    "Fact",
+    "FamilyPage",
+    "Page",
+    "ProtocolPage",
+    "QuestionPage",
+    "RecordPage",
+    "RelatedLink",
+    "SiteFacts",
+    "SortedPage",
+    "SourcePage",
+    "configuration_page",
+    "dataset_page",
+    "evaluation_page",
+    "family_page",
+    "protocol_page",
+    "protocol_table",
+    "question_page",
+    "sorted_pages",
+    "source_page",
+]

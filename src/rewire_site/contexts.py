@@ -1,0 +1,185 @@
+"""Typed contexts of the page types: what each template receives as `page`.
+
+Built by `pages` (record pages) and `index_pages` (home, search, downloads, filter lists)
+from the derived facts; templates only display them. `tests/test_pages.py` checks that
+every field is shown by its template.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass
+
+from .derive.concerns import Flag
+from .derive.coverage import BaselineCoverage
+from .derive.evidence import SourceList
+from .derive.filters import FilterIndex
+from .derive.readiness import Readiness
+from .derive.reproduction import Reproduction
+from .metadata import MetaItem
+from .models import Protocol, Question, Source
+from .sections import (
+    ComparisonView,
+    EvaluationList,
+    EvidenceView,
+    Link,
+    ResultsTable,
+)
+
+
+@dataclass(frozen=True)
+class SiteFacts:
+    """What the derive stage computed once for the whole build."""
+
+    release_id: str
+    flags: Mapping[str, tuple[Flag, ...]]
+    """Evaluation id -> concern flags."""
+    artifact_hashes: Mapping[str, str | None]
+    """Artifact path -> SHA-256 the builder computed (None: no file found)."""
+    filters: FilterIndex
+    """Facet values of every evaluation (derive.filters)."""
+    filter_hrefs: Mapping[tuple[str, str], str]
+    """(facet key, token) -> page listing every evaluation with that value."""
+    downloads: tuple[Link, ...]
+    """The release's CSV downloads, in display order."""
+    release_download: Link
+    """The release and checksums CSV."""
+
+
+# ----------------------------------------------------------------- contexts
+
+
+@dataclass(frozen=True)
+class Page:
+    template: str
+    path: str
+    """Output path under the site root, e.g. 'protocols/<id>/index.html'."""
+    root: str
+    """Relative prefix back to the site root: '' or '../../'."""
+    title: str
+    description: str
+    release_id: str
+    nav: str
+    """Navigation item marked current: 'home', 'search', 'downloads' or ''."""
+
+
+@dataclass(frozen=True)
+class RecordPage(Page):
+    kind: str
+    kind_label: str
+    record_id: str
+    summary: str
+    """Markdown."""
+    review_label: str
+    """'source checked', 'not reviewed', 'disputed'."""
+    limitations: tuple[str, ...]
+    evidence: EvidenceView
+    sources: SourceList
+    metadata: tuple[MetaItem, ...]
+    related: tuple[RelatedLink, ...]
+    correction_url: str
+    api_href: str
+    downloads: tuple[Link, ...]
+    release_download: Link
+
+
+@dataclass(frozen=True)
+class RelatedLink:
+    relation: str
+    """'uses data', 'assessment', 'configuration of', 'system', 'assessed by', ..."""
+    text: str
+    href: str
+
+
+@dataclass(frozen=True)
+class Fact:
+    """A labelled value; `missing` when the value is a missing-metadata text."""
+
+    label: str
+    value: str
+    missing: bool = False
+    markdown: bool = False
+
+
+@dataclass(frozen=True)
+class ProtocolPage(RecordPage):
+    protocol: Protocol
+    comparison: ComparisonView
+    results: ResultsTable
+    facts: tuple[Fact, ...]
+    datasets: tuple[Link, ...]
+    recipe_missing: str
+    """Why there is no recipe ('' when there is one)."""
+    baselines: BaselineCoverage
+    questions: tuple[Link, ...]
+    evaluations: tuple[Link, ...]
+    recipe_minutes: str
+    reproductions: tuple[Reproduction, ...]
+
+
+@dataclass(frozen=True)
+class SortedPage(Page):
+    """A protocol's comparison table pre-sorted by one column (sorting without JS)."""
+
+    protocol_title: str
+    protocol_href: str
+    comparison: ComparisonView
+
+
+@dataclass(frozen=True)
+class EvaluationPage(RecordPage):
+    status_line: str
+    """'Published result; transcribed, not reproduced.' or what a measurement is."""
+    results: ResultsTable
+    flags: tuple[Flag, ...]
+    readiness: Readiness
+    readiness_key: Hashable
+    """Everything the readiness section shows: equal keys render the same HTML."""
+    procedure: tuple[Fact, ...]
+    conditions_unreported: bool
+    """True when a comparison condition is missing (automatic comparison is blocked)."""
+    configuration: Link
+    protocol: Link
+    dataset: Link
+    reproduction_facts: tuple[Fact, ...]
+    recipe_command: str | None
+    recipe_missing: str
+    environment: tuple[Fact, ...]
+    reproductions: tuple[Reproduction, ...]
+    """The measurement's reproduction, or the reproductions of this published result."""
+
+
+@dataclass(frozen=True)
+class ConfigurationPage(RecordPage):
+    results: ResultsTable
+    family: Link
+    facts: tuple[Fact, ...]
+
+
+@dataclass(frozen=True)
+class DatasetPage(RecordPage):
+    results: EvaluationList
+    facts: tuple[Fact, ...]
+    protocols: tuple[Link, ...]
+
+
+@dataclass(frozen=True)
+class FamilyPage(RecordPage):
+    results: EvaluationList
+    facts: tuple[Fact, ...]
+    configurations: tuple[Link, ...]
+    papers: tuple[Link, ...]
+
+
+@dataclass(frozen=True)
+class SourcePage(RecordPage):
+    source: Source
+    facts: tuple[Fact, ...]
+    citing: tuple[Link, ...]
+
+
+@dataclass(frozen=True)
+class QuestionPage(RecordPage):
+    question: Question
+    results: EvaluationList
+    protocols: tuple[Link, ...]
