@@ -5,6 +5,12 @@ One configuration and one evaluation (origin rewire_measurement) per measured se
 the raw JSON log and torchrun's output as artifacts. The hardware differs from the
 published A100 node; the site builder derives that concern from `environment.gpu`,
 `training_hardware` and the configuration's `hardware`, so it is not recorded by hand.
+
+A short run without a confirming full-length run is never extrapolated (`NotConfirmed`).
+With `unconfirmed_as_incomplete` such a run is written as what it is: a result of status
+`incomplete` with no value, whose observations hold what was measured (steps, the wall
+time of the run made, step times, rates, MFU, peak memory per GPU) and whose note says
+why no 10,000-step run time is claimed.
 """
 
 from __future__ import annotations
@@ -16,7 +22,7 @@ from typing import Any
 from measure.records import store_artifact, write_records
 
 from .data import GENERATOR_DESCRIPTION, TRAIN_FRACTION
-from .evidence import RunLog, RunTime, overlaps, run_time, throughput
+from .evidence import NotConfirmed, RunLog, RunTime, overlaps, run_time, throughput
 from .flops import (
     FORMULA,
     H200_BF16_DENSE_TFLOPS,
@@ -26,6 +32,7 @@ from .flops import (
 )
 from .launch import FULL_STEPS
 from .tasks import SHAPES_SOURCE, TASKS
+from .timing import CONFIRMATION_TOLERANCE
 
 PROTOCOL = "gfm-guide-20261014-protocol-nt-ia3-finetune-runtime"
 FAMILY = "gfm-guide-20261014-family-nucleotide-transformer"
@@ -104,13 +111,14 @@ def _hardware_text(log: RunLog, machine: str) -> str:
     return f"{log.gpus} x {env['gpu']} ({env['gpu_memory_gb']:.0f} GB) on {machine}"
 
 
-def _settings(log: RunLog, time: RunTime) -> dict[str, str]:
+def _settings(log: RunLog, time: RunTime | None) -> dict[str, str]:
     s = log.settings
-    steps = (
-        f"{time.target_steps} (extrapolated from {time.measured_steps} measured)"
-        if time.extrapolated
-        else str(time.measured_steps)
-    )
+    if time is None:
+        steps = f"{log.steps} of {log.target_steps} (incomplete run: no run time claimed)"
+    elif time.extrapolated:
+        steps = f"{time.target_steps} (extrapolated from {time.measured_steps} measured)"
+    else:
+        steps = str(time.measured_steps)
     compile_text = {"none": "no (eager)", "default": "yes, default mode (inductor)"}.get(
         str(s["compile"]), f"yes, mode {s['compile']}"
     )
@@ -139,7 +147,7 @@ def _settings(log: RunLog, time: RunTime) -> dict[str, str]:
     }
 
 
-def _observations(log: RunLog, time: RunTime) -> list[dict[str, Any]]:
+def _observations(log: RunLog) -> list[dict[str, Any]]:
     summary, rates = log.summary, throughput(log)
     after = f"over {summary.steps} steps after {summary.warmup} warm-up steps"
     ms = "millisecond"
@@ -167,7 +175,8 @@ def _observations(log: RunLog, time: RunTime) -> list[dict[str, Any]]:
         {"name": "mfu-measured-matmul-rate", "value": round(100 * rates.mfu_measured, 3),
          "unit": "percent", "note": f"against {log.gpus} x {H200_MEASURED_MATMUL_TFLOPS:.0f} "
          f"TFLOP/s: {H200_MEASURED_SOURCE}"},
-        {"name": "measured-steps", "value": float(time.measured_steps), "unit": "step"},
+        {"name": "measured-steps", "value": float(log.steps), "unit": "step",
+         "note": f"of the protocol's {log.target_steps:,}"},
         {"name": "measured-wall-time", "value": round(log.wall_s / 60.0, 3), "unit": "minute",
          "note": "torchrun launch to exit of the run actually made"},
         {"name": "first-step-time", "value": round(log.step_ms[0] / 1000.0, 2),
@@ -176,10 +185,17 @@ def _observations(log: RunLog, time: RunTime) -> list[dict[str, Any]]:
     for rank in log.data["ranks"]:
         if rank.get("peak_allocated_bytes") is not None:
             out.append(
-                {"name": f"peak-memory-gpu-{rank['rank']}",
+                {"name": f"peak-allocated-memory-gpu-{rank['rank']}",
                  "value": round(rank["peak_allocated_bytes"] / GB, 3), "unit": "gigabyte",
                  "note": "torch.cuda.max_memory_allocated() over the whole run, rank "
-                 f"{rank['rank']}; reserved {rank['peak_reserved_bytes'] / GB:.3f} GB"}
+                 f"{rank['rank']}"}
+            )  # fmt: skip
+        if rank.get("peak_reserved_bytes") is not None:
+            out.append(
+                {"name": f"peak-reserved-memory-gpu-{rank['rank']}",
+                 "value": round(rank["peak_reserved_bytes"] / GB, 3), "unit": "gigabyte",
+                 "note": "torch.cuda.max_memory_reserved() over the whole run, rank "
+                 f"{rank['rank']}"}
             )  # fmt: skip
     params = log.data["parameters"]
     out.append(
@@ -190,16 +206,29 @@ def _observations(log: RunLog, time: RunTime) -> list[dict[str, Any]]:
     return out
 
 
-def _result(log: RunLog, time: RunTime, confirmed_by: str | None) -> dict[str, Any]:
+def incomplete_note(log: RunLog) -> str:
+    """Why an unconfirmed short run claims no run time."""
+    return (
+        f"{log.steps:,} of {log.target_steps:,} steps run; a {log.target_steps:,}-step run "
+        "time is not claimed because no full-length run on this setup confirmed the "
+        f"extrapolation within {CONFIRMATION_TOLERANCE:.0%}. The run made took "
+        f"{log.wall_s / 60:.2f} min from launch to exit (observation measured-wall-time); "
+        "the observations hold its step times, rates, MFU and peak memory."
+    )
+
+
+def _result(log: RunLog, time: RunTime | None, confirmed_by: str | None) -> dict[str, Any]:
     result: dict[str, Any] = {
         "column": COLUMN,
-        "value": round(time.minutes, 3),
+        "value": round(time.minutes, 3) if time is not None else None,
         "unit": "minute",
         "direction": "lower",
         "uncertainty": None,
         "coverage": None,
-        "observations": _observations(log, time),
+        "observations": _observations(log),
     }
+    if time is None:
+        return {"column": COLUMN, "status": "incomplete", **result, "note": incomplete_note(log)}
     if time.extrapolated and time.confirmation is not None:
         result["extrapolation"] = {
             "measured_steps": time.measured_steps,
@@ -218,8 +247,20 @@ def _result(log: RunLog, time: RunTime, confirmed_by: str | None) -> dict[str, A
     return result
 
 
-def _environment(log: RunLog, logs: Sequence[RunLog], machine: str, note: str | None) -> Any:
+def _commit(log: RunLog, git_commit: str | None) -> str:
+    """The commit that ran: the log's, or `git_commit` where the log could not read one
+    (a device copy without .git); a log's own commit is never replaced."""
+    recorded = str(log.data["environment"]["git_commit"])
+    if git_commit is None or not recorded.startswith("unknown"):
+        return recorded
+    return git_commit
+
+
+def _environment(
+    log: RunLog, logs: Sequence[RunLog], machine: str, note: str | None, git_commit: str | None
+) -> Any:
     env = dict(log.data["environment"])
+    env["git_commit"] = _commit(log, git_commit)
     env["command"] = str(log.data["launcher"]["command"])
     env["started_at"] = log.data["launcher"]["started_at"]
     env["ended_at"] = log.data["launcher"]["ended_at"]
@@ -235,7 +276,9 @@ def _environment(log: RunLog, logs: Sequence[RunLog], machine: str, note: str | 
     return env
 
 
-def _configuration(log: RunLog, time: RunTime, config_id: str, machine: str) -> dict[str, Any]:
+def _configuration(
+    log: RunLog, time: RunTime | None, config_id: str, machine: str
+) -> dict[str, Any]:
     env = log.data["environment"]
     params = log.data["parameters"]
     arch = log.data["architecture"]
@@ -264,8 +307,9 @@ def _configuration(log: RunLog, time: RunTime, config_id: str, machine: str) -> 
         "fine_tuning": "IA3 (peft): rescaling vectors on the key and value projections' "
         "outputs and the feed-forward output layer's input, classification head trainable "
         "(peft modules_to_save), backbone and embeddings frozen; Adam lr 3e-3, global batch 8.",
-        "training_setting": "Run-time measurement of one IA3 fine-tuning run of 10,000 steps on "
-        "synthetic NT-benchmark-shaped data",
+        "training_setting": f"Run-time measurement of IA3 fine-tuning on synthetic "
+        f"NT-benchmark-shaped data (the protocol's run is {log.target_steps:,} steps; the "
+        "evaluation states how many ran)",
         "checkpoint": None,
         "version": f"torch {packages.get('torch')}, transformers {packages.get('transformers')}"
         f", peft {packages.get('peft')}",
@@ -282,58 +326,98 @@ def _configuration(log: RunLog, time: RunTime, config_id: str, machine: str) -> 
     }
 
 
+def _time(log: RunLog, logs: Sequence[RunLog], incomplete: bool) -> RunTime | None:
+    """The run time of `log`; None for an unconfirmed short run when `incomplete` allows
+    it (it is then written as an incomplete run), else NotConfirmed is raised."""
+    try:
+        return run_time(log, logs)
+    except NotConfirmed:
+        if incomplete and not log.full_length:
+            return None
+        raise
+
+
 def build_records(
     logs: Sequence[RunLog],
     run_id: str,
     artifacts: dict[Path, dict[str, Any]],
     machine: str,
     note: str | None = None,
+    *,
+    unconfirmed_as_incomplete: bool = False,
+    git_commit: str | None = None,
 ) -> list[dict[str, Any]]:
-    """Configuration and evaluation records of every setup in `logs` (raises NotConfirmed)."""
+    """Configuration and evaluation records of every setup in `logs`. An unconfirmed short
+    run raises NotConfirmed, or with `unconfirmed_as_incomplete` becomes an incomplete
+    result (no value)."""
     chosen: dict[tuple[str, int], RunLog] = {}
     for log in logs:
         current = chosen.get(log.setup)
         if current is None or (log.full_length and not current.full_length):
             chosen[log.setup] = log
-    times = {setup: run_time(log, logs) for setup, log in chosen.items()}
+    times = {setup: _time(log, logs, unconfirmed_as_incomplete) for setup, log in chosen.items()}
     eval_ids = {setup: record_ids(run_id, *setup)[1] for setup in chosen}
     records: list[dict[str, Any]] = []
     for setup, log in sorted(chosen.items()):
         config_id, eval_id = record_ids(run_id, *setup)
         time = times[setup]
-        full = time.confirmed_by
+        full = time.confirmed_by if time is not None else None
         confirmed_by = eval_ids[full.setup] if full is not None else None
         records.append(_configuration(log, time, config_id, machine))
-        records.append(
-            _evaluation(log, logs, time, eval_id, config_id, confirmed_by, artifacts, machine, note)
-        )
+        ids = (eval_id, config_id, confirmed_by)
+        records.append(_evaluation(log, logs, time, ids, artifacts, machine, note, git_commit))
     return records
+
+
+def _title_and_summary(log: RunLog, time: RunTime | None) -> tuple[str, str]:
+    gpu = log.data["environment"]["gpu"]
+    name = NAMES.get(log.arch, log.arch)
+    where = f"{log.gpus} x {gpu}"
+    if time is None:
+        steps = f"{log.steps:,} of {log.target_steps:,} steps"
+        return (
+            f"{name} IA3 fine-tuning run time on {where} (Rewire, incomplete: {steps})",
+            f"An IA3 fine-tuning run ({name} dimensions, global batch 8, synthetic data) on "
+            f"{where} ran {steps}: {log.wall_s / 60:.2f} min from launch to exit, median "
+            f"step {log.summary.median_ms:.1f} ms after warm-up. No {log.target_steps:,}-step "
+            "run time is claimed: no full-length run confirmed the extrapolation.",
+        )
+    label = "extrapolated" if time.extrapolated else "measured"
+    return (
+        f"{name} IA3 fine-tuning run time on {where} (Rewire, {label})",
+        f"One IA3 fine-tuning run of {time.target_steps:,} steps ({name} dimensions, global "
+        f"batch 8, synthetic data) takes {time.minutes:.1f} min on {where} ({label}).",
+    )
 
 
 def _evaluation(
     log: RunLog,
     logs: Sequence[RunLog],
-    time: RunTime,
-    eval_id: str,
-    config_id: str,
-    confirmed_by: str | None,
+    time: RunTime | None,
+    ids: tuple[str, str, str | None],
     artifacts: dict[Path, dict[str, Any]],
     machine: str,
     note: str | None,
+    git_commit: str | None,
 ) -> dict[str, Any]:
+    eval_id, config_id, confirmed_by = ids
+    logged = {other.path for other in logs} | {other.stdout_path for other in logs}
     s = log.settings
     env = log.data["environment"]
-    name = NAMES.get(log.arch, log.arch)
-    label = "extrapolated" if time.extrapolated else "measured"
-    commit = env["git_commit"]
+    commit = _commit(log, git_commit)
     files = [artifacts[log.path], artifacts[log.stdout_path]]
+    files += [a for key, a in artifacts.items() if key not in logged]
+    title, summary = _title_and_summary(log, time)
+    steps = (
+        f"{log.steps:,} of the protocol's {log.target_steps:,} steps (incomplete run)"
+        if time is None
+        else f"{time.target_steps:,} steps"
+    )
     return {
         "id": eval_id,
         "kind": "evaluation",
-        "title": f"{name} IA3 fine-tuning run time on {log.gpus} x {env['gpu']} (Rewire, {label})",
-        "summary": f"One IA3 fine-tuning run of {time.target_steps:,} steps ({name} dimensions, "
-        f"global batch 8, synthetic data) takes {time.minutes:.1f} min on {log.gpus} x "
-        f"{env['gpu']} ({label}).",
+        "title": title,
+        "summary": summary,
         "areas": AREAS,
         "contexts": CONTEXTS,
         "configuration": config_id,
@@ -352,7 +436,7 @@ def _evaluation(
             "head trainable; backbone frozen",
             "aggregation": "One run per setup: wall time from torchrun launch to exit, not "
             "an average over tasks or folds",
-            "budget": f"{time.target_steps:,} steps at global batch 8 "
+            "budget": f"{steps} at global batch 8 "
             f"({s['per_gpu_batch']} per GPU) on {log.gpus} x {env['gpu']}",
             "dataset_version": f"Generated by measure/ia3/data.py at {commit}, seed {s['seed']}",
             "metric_implementation": "Wall clock around the torchrun command "
@@ -363,13 +447,26 @@ def _evaluation(
         "training_hardware": _hardware_text(log, machine),
         "reproduces": PUBLISHED.get(log.arch),
         "settings": _settings(log, time),
-        "environment": _environment(log, logs, machine, note),
-        "limitations": LIMITATIONS,
+        "environment": _environment(log, logs, machine, note, git_commit),
+        "limitations": LIMITATIONS
+        if time is not None
+        else [
+            *LIMITATIONS,
+            f"Incomplete run: {log.steps:,} of the protocol's {log.target_steps:,} steps were "
+            "run and no full-length run confirmed an extrapolation, so no run time is "
+            "claimed; the observations are those of the shorter run.",
+        ],
         "missing_metadata": {
             "results.0.uncertainty": {
                 "reason": "unknown",
                 "note": "One run per setup, so no spread of the run time; the step-time "
                 "spread is given in the observations.",
+            }
+            if time is not None
+            else {
+                "reason": "inapplicable",
+                "note": "An incomplete run claims no run time, so there is no spread to "
+                "give; the step-time spread is given in the observations.",
             },
             "results.0.coverage": {
                 "reason": "inapplicable",
@@ -387,29 +484,55 @@ def write(
     *,
     note: str | None = None,
     target_steps: int = FULL_STEPS,
+    unconfirmed_as_incomplete: bool = False,
+    git_commit: str | None = None,
+    attach: Sequence[tuple[Path, str]] = (),
 ) -> list[Path]:
-    """Store the logs as artifacts and write the records (dataset first, when absent)."""
+    """Store the logs (and the `attach` files: path, description) as artifacts and write
+    the records (dataset first, when absent). An unconfirmed short run raises NotConfirmed
+    before anything is copied, unless `unconfirmed_as_incomplete` writes it as an
+    incomplete run; `git_commit` names the commit where a log could not read one."""
     logs = [RunLog.load(p, target_steps) for p in paths]
     for log in logs:  # raises NotConfirmed before anything is copied
-        run_time(log, logs)
+        _time(log, logs, unconfirmed_as_incomplete)
     artifacts: dict[Path, dict[str, Any]] = {}
-    for log in logs:
+    files = [
+        (path, media, f"{log.path.stem}: {what}")
+        for log in logs
         for path, media, what in (
             (log.path, "application/json", "merged worker and launcher log (JSON)"),
             (log.stdout_path, "text/plain", "torchrun's output"),
-        ):
-            stored = store_artifact(path, root, run_id, path.name)
-            artifacts[path] = {
-                "path": stored.path,
-                "sha256": stored.sha256,
-                "description": f"{log.path.stem}: {what}",
-                "media_type": media,
-                "size_bytes": stored.size_bytes,
-            }
-    records = build_records(logs, run_id, artifacts, machine, note)
+        )
+    ]
+    files += [(path, "text/plain", what) for path, what in attach]
+    for path, media, description in files:
+        stored = store_artifact(path, root, run_id, path.name)
+        artifacts[path] = {
+            "path": stored.path,
+            "sha256": stored.sha256,
+            "description": description,
+            "media_type": media,
+            "size_bytes": stored.size_bytes,
+        }
+    records = build_records(
+        logs,
+        run_id,
+        artifacts,
+        machine,
+        note,
+        unconfirmed_as_incomplete=unconfirmed_as_incomplete,
+        git_commit=git_commit,
+    )
     if not (root / "records" / f"{DATASET}.yaml").exists():
         records.insert(0, dataset_record())
     return write_records(records, root)
+
+
+def _attachment(text: str) -> tuple[Path, str]:
+    path, sep, description = text.partition("=")
+    if not sep or not description:
+        raise ValueError(f"--attach {text!r}: use PATH=DESCRIPTION")
+    return Path(path), description
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -419,18 +542,43 @@ def main(argv: Sequence[str] | None = None) -> int:
     from measure.records import RecordExists
     from rewire_site.problems import RecordsInvalid
 
-    from .evidence import NotConfirmed
-
     p = argparse.ArgumentParser(description="Write IA3 run-time records from merged run logs.")
     p.add_argument("logs", nargs="+", type=Path, help="merged logs (measure.ia3.launch output)")
     p.add_argument("--root", type=Path, default=Path())
     p.add_argument("--run-id", required=True, help="e.g. 20261129-ia3-1920")
     p.add_argument("--machine", required=True, help="the machine, in words")
     p.add_argument("--note", default=None, help="conditions a reader must know")
+    p.add_argument(
+        "--unconfirmed-as-incomplete",
+        action="store_true",
+        help="write a short run that no full-length run confirms as an incomplete result "
+        "(no value; observations and a note) instead of refusing",
+    )
+    p.add_argument(
+        "--git-commit",
+        default=None,
+        help="commit that ran, for logs that could not read one (device copy without .git)",
+    )
+    p.add_argument(
+        "--attach",
+        action="append",
+        default=[],
+        metavar="PATH=DESCRIPTION",
+        help="a further raw file to store and list as an artifact of every evaluation",
+    )
     args = p.parse_args(argv)
     try:
-        written = write(args.logs, args.root, args.run_id, args.machine, note=args.note)
-    except (NotConfirmed, RecordExists) as error:
+        written = write(
+            args.logs,
+            args.root,
+            args.run_id,
+            args.machine,
+            note=args.note,
+            unconfirmed_as_incomplete=args.unconfirmed_as_incomplete,
+            git_commit=args.git_commit,
+            attach=[_attachment(a) for a in args.attach],
+        )
+    except (NotConfirmed, RecordExists, ValueError) as error:
         print(f"error: {error}")
         return 1
     except RecordsInvalid as error:
