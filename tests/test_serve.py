@@ -47,17 +47,17 @@ def retitle(root: Path, title: str) -> None:
 
 def test_poll_changes_sees_edits(tmp_path: Path) -> None:
     (tmp_path / "a.yaml").write_text("one", encoding="utf-8")
-    stop = threading.Event()
+    stop, ready = threading.Event(), threading.Event()
     seen: list[set[str]] = []
 
     def watch() -> None:
-        for changed in poll_changes([tmp_path], stop):
+        for changed in poll_changes([tmp_path], stop, ready):
             seen.append(changed)
             stop.set()
 
     thread = threading.Thread(target=watch, daemon=True)
     thread.start()
-    time.sleep(0.5)
+    assert ready.wait(10)
     (tmp_path / "a.yaml").write_text("two, longer", encoding="utf-8")
     thread.join(timeout=10)
     stop.set()

@@ -49,9 +49,14 @@ def snapshot(folders: Iterable[Path]) -> Snapshot:
     return state
 
 
-def poll_changes(folders: list[Path], stop: threading.Event) -> Iterator[set[str]]:
-    """Yield the set of changed paths each time files under `folders` change."""
+def poll_changes(
+    folders: list[Path], stop: threading.Event, ready: threading.Event | None = None
+) -> Iterator[set[str]]:
+    """Yield the set of changed paths each time files under `folders` change. `ready`
+    is set once the first snapshot is taken: changes after that are seen."""
     before = snapshot(folders)
+    if ready is not None:
+        ready.set()
     while not stop.wait(POLL_SECONDS):
         now = snapshot(folders)
         if now == before:
@@ -66,12 +71,26 @@ def poll_changes(folders: list[Path], stop: threading.Event) -> Iterator[set[str
         yield changed
 
 
-def watchfiles_changes(folders: list[Path], stop: threading.Event) -> Iterator[set[str]]:
-    """Like `poll_changes`, through watchfiles (inotify and friends)."""
+def watchfiles_changes(
+    folders: list[Path], stop: threading.Event, ready: threading.Event | None = None
+) -> Iterator[set[str]]:
+    """Like `poll_changes`, through watchfiles (inotify and friends). The watcher yields
+    an empty set on its first timeout, once it is watching: that sets `ready`."""
     import watchfiles
 
     existing = [str(f) for f in folders if f.is_dir()]
-    for changes in watchfiles.watch(*existing, stop_event=stop, debounce=200, step=50):
+    for changes in watchfiles.watch(
+        *existing,
+        stop_event=stop,
+        debounce=200,
+        step=50,
+        rust_timeout=100,
+        yield_on_timeout=True,
+    ):
+        if not changes:
+            if ready is not None:
+                ready.set()
+            continue
         yield {path for _, path in changes}
 
 
@@ -110,6 +129,7 @@ class Preview:
         self.failures = 0
         self.rebuilt = threading.Condition()
         self._stop = threading.Event()
+        self._watching = threading.Event()
         handler = functools.partial(_Handler, directory=str(site_dir))
         self.server = ThreadingHTTPServer(("127.0.0.1", port), handler)
         self.server.daemon_threads = True
@@ -146,17 +166,20 @@ class Preview:
 
     def _watch(self) -> None:
         changes = poll_changes if self.poll else watchfiles_changes
-        for changed in changes(self.watched, self._stop):
+        for changed in changes(self.watched, self._stop, self._watching):
             names = ", ".join(sorted(Path(p).name for p in changed)[:5])
             self.log(f"changed: {names}; rebuilding")
             self.build()
 
-    def start(self) -> None:
-        """Serve and watch in background threads (the first build is the caller's)."""
-        for target in (self.server.serve_forever, self._watch):
+    def start(self, timeout: float = 30.0) -> None:
+        """Watch, then serve, in background threads (the first build is the caller's).
+        Returns once the watcher sees changes, so no edit after it is missed."""
+        for target in (self._watch, self.server.serve_forever):
             thread = threading.Thread(target=target, daemon=True)
             thread.start()
             self._threads.append(thread)
+            if target == self._watch and not self._watching.wait(timeout):
+                self.log("warning: the file watcher is not ready yet; early edits may be missed")
 
     def wait_for(self, builds: int = 0, failures: int = 0, timeout: float = 30.0) -> bool:
         """Wait until at least `builds` successes and `failures` failures happened."""
