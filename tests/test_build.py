@@ -52,6 +52,17 @@ def test_build_writes_every_page_and_names_the_stages(project: Path) -> None:
     assert any("pages/s" in line for line in report.lines())
 
 
+def test_a_rebuild_removes_the_previous_site_after_the_swap(project: Path) -> None:
+    site = project / "site"
+    build_site(project, site, release_date=DAY)
+    report = build_site(project, site, release_date=date(2030, 1, 1), wait=False)
+    assert report.removal.path is not None  # renamed aside, removed in the background
+    assert report.release_id.startswith("2030-01-01-")  # the new site is live already
+    assert (site / "index.html").is_file()
+    assert report.removal.wait() >= 0.0
+    assert [p.name for p in project.iterdir() if p.name.startswith(".site")] == []
+
+
 def test_same_records_give_the_same_bytes(project: Path, tmp_path: Path) -> None:
     build_site(project, tmp_path / "a", release_date=DAY)
     build_site(project, tmp_path / "b", release_date=DAY)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from rewire_site.write import OutputError, OutputWriter, atomic_write_site
+from rewire_site.write import OutputError, OutputWriter, Removal, atomic_write_site
 
 
 def _snapshot(folder: Path) -> dict[str, str]:
@@ -45,6 +45,29 @@ def test_build_replaces_the_site_and_returns_its_result(tmp_path: Path) -> None:
         "index.html": hashlib.sha256(b"new home").hexdigest(),
     }
     assert _leftovers(tmp_path) == []
+
+
+def test_previous_site_handed_over_renamed_aside_then_removed(tmp_path: Path) -> None:
+    site = _previous_site(tmp_path)
+    handed: list[Path | None] = []
+    atomic_write_site(lambda w: w.write_text("index.html", "new"), site, handed.append)
+    (old,) = handed
+    assert old is not None and old.parent == tmp_path and old.name.startswith(".site.old-")
+    assert _snapshot(old) == {
+        "index.html": hashlib.sha256(b"old home").hexdigest(),
+        "protocols/p/index.html": hashlib.sha256(b"old protocol").hexdigest(),
+    }
+    assert (site / "index.html").read_text() == "new"
+    removal = Removal(old)
+    assert removal.wait() >= 0.0
+    assert _leftovers(tmp_path) == []
+
+
+def test_first_build_hands_over_no_previous_site(tmp_path: Path) -> None:
+    handed: list[Path | None] = []
+    atomic_write_site(lambda w: w.write_text("index.html", "x"), tmp_path / "site", handed.append)
+    assert handed == [None]
+    assert Removal(None).wait() == 0.0
 
 
 def test_first_build_creates_the_site(tmp_path: Path) -> None:

@@ -10,7 +10,11 @@ The stages, in order (each timed; `BuildReport.stages` lists them):
             once, in a pool of forked processes, each page written as it is rendered
             into a staging folder beside the site;
 5. files    static assets, search index, downloads (CSV, gzip) and the JSON API;
-6. swap     the staging folder replaces the site (`write.atomic_write_site`).
+6. swap     the staging folder replaces the site (`write.atomic_write_site`): two
+            renames. The previous site, renamed aside, is removed afterwards in a
+            background thread (`BuildReport.removal`), outside the timed stages:
+            `build_site(wait=True)`, the default, joins it before returning and
+            `BuildReport.removal_seconds` says how long it took.
 
 Everything the pages need is gathered before the first byte is written, and all writing
 goes to the staging folder: a build that fails at any stage leaves the previous site
@@ -84,6 +88,13 @@ class BuildReport:
     cpu_seconds: float = 0.0
     """CPU time of the build and its workers (user + system): on a busy machine the
     wall-clock figures grow, this one does not."""
+    removal: write.Removal = field(default_factory=lambda: write.Removal(None))
+    """Removal of the previous site (after the swap, not in `stages`)."""
+
+    @property
+    def removal_seconds(self) -> float:
+        """Seconds the previous site took to remove: waits for the removal to end."""
+        return self.removal.wait()
 
     @property
     def seconds(self) -> float:
@@ -197,9 +208,13 @@ def build_site(
     release_date: date | str | None = None,
     records_dir: Path | None = None,
     workers: int | None = None,
+    wait: bool = True,
 ) -> BuildReport:
     """Build the site of the records under `root` (or `records_dir`) into `out_dir`
-    (default `root/site`). Raises `RecordsInvalid` when the records have errors."""
+    (default `root/site`). Raises `RecordsInvalid` when the records have errors.
+
+    The previous site is removed in a background thread after the swap; `wait=False`
+    returns without waiting for it (`report.removal.wait()` does)."""
     root = root.resolve()
     if records_dir is not None:
         records_dir = records_dir.resolve()
@@ -216,6 +231,10 @@ def build_site(
             raise RecordsInvalid(report.problems)
     with timer.stage("link"):
         catalogue = Catalogue.from_records(report.records.values())
+        # The records live until the end of the build: move them out of the collector's
+        # sight, or every collection in the stages below walks the whole catalogue again.
+        gc.collect()
+        gc.freeze()
     with timer.stage("derive"):
         made = release.make_release(catalogue.by_id.values(), release_date)
         flags = flags_by_evaluation(catalogue)
@@ -241,17 +260,16 @@ def build_site(
         jobs = plan.jobs()
         renderer = Renderer(templates_dir(root))
         renderer.warm()
-        # The records and derived facts live until the end of the build: move them out of
-        # the collector's sight, or every collection walks the whole catalogue again.
-        gc.collect()
-        gc.freeze()
+        gc.freeze()  # the derived facts too (the records were frozen after linking)
     count = workers or default_workers()
     if len(jobs) < PARALLEL_MIN_JOBS:
         count = 1
     stats = RenderStats()
 
+    files = 0
+
     def build_into(writer: write.OutputWriter) -> None:
-        nonlocal stats
+        nonlocal stats, files
         with timer.stage("render"):
             stats = render_jobs(jobs, plan.make, renderer, writer.root, count)
         with timer.stage("files"):
@@ -274,24 +292,29 @@ def build_site(
                 made, [*writer.entries(), *pages_written]
             ).items():
                 writer.write_bytes(path, data)
+            files = len(stats.files) + len(writer.entries())
 
     swap_started = 0.0
+    removal = write.Removal(None)
 
     def build_and_mark(writer: write.OutputWriter) -> None:
         nonlocal swap_started
         build_into(writer)
         swap_started = time.perf_counter()
 
+    def swapped(old: Path | None) -> None:
+        nonlocal removal
+        # the swap: the new site renamed in, the previous one renamed aside
+        timer.stages.append(("swap", time.perf_counter() - swap_started))
+        removal = write.Removal(old)  # removed in a background thread
+
     try:
-        write.atomic_write_site(build_and_mark, site_dir)
+        write.atomic_write_site(build_and_mark, site_dir, swapped)
     finally:
         gc.unfreeze()
-    # the swap: rename the new site in, remove the previous one
-    timer.stages.append(("swap", time.perf_counter() - swap_started))
-    files = sum(1 for p in site_dir.rglob("*") if p.is_file())
     ended = os.times()
     cpu = sum(ended[:4]) - sum(started[:4])
-    return BuildReport(
+    built = BuildReport(
         site_dir=site_dir,
         release_id=made.id,
         records=len(catalogue.by_id),
@@ -301,7 +324,11 @@ def build_site(
         render=stats,
         warnings=report.warnings,
         cpu_seconds=cpu,
+        removal=removal,
     )
+    if wait:
+        removal.wait()
+    return built
 
 
 def build_command(
@@ -321,7 +348,12 @@ def build_command(
     project = (root or find_root()).resolve()
     try:
         report = build_site(
-            project, out, release_date=release_date, records_dir=records, workers=workers
+            project,
+            out,
+            release_date=release_date,
+            records_dir=records,
+            workers=workers,
+            wait=False,
         )
     except RecordsInvalid as error:
         for problem in error.problems:
@@ -339,4 +371,7 @@ def build_command(
         typer.echo(str(problem), err=True)
     for line in report.lines():
         typer.echo(line)
+    if report.removal.path is not None:
+        seconds = report.removal.wait()
+        typer.echo(f"previous site removed in {seconds:.3f} s (after the swap, not timed above)")
     return 0

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import shutil
 import tempfile
+import threading
+import time
 import uuid
 from collections.abc import Callable
 from pathlib import Path, PurePosixPath
@@ -80,9 +82,10 @@ def _check_target(site_dir: Path) -> None:
             )
 
 
-def swap_in(staging: Path, site_dir: Path) -> None:
+def swap_in(staging: Path, site_dir: Path, *, remove_old: bool = True) -> Path | None:
     """Replace `site_dir` with `staging` by renames (same parent folder, same file
-    system); on failure put the previous site back."""
+    system); on failure put the previous site back. The previous site is removed, or
+    with `remove_old=False` left renamed aside and returned (the caller removes it)."""
     old: Path | None = None
     if site_dir.exists():
         old = site_dir.with_name(f".{site_dir.name}.old-{uuid.uuid4().hex[:12]}")
@@ -93,14 +96,46 @@ def swap_in(staging: Path, site_dir: Path) -> None:
         if old is not None and not site_dir.exists():
             old.rename(site_dir)
         raise
-    if old is not None:
+    if old is not None and remove_old:
         shutil.rmtree(old, ignore_errors=True)
+        return None
+    return old
 
 
-def atomic_write_site(build: Callable[[OutputWriter], T], site_dir: Path) -> T:
+class Removal:
+    """The previous site, renamed aside by the swap, removed in a background thread:
+    the new site is already live, so nothing waits for it but the process's exit.
+    `wait()` joins the thread and returns the seconds the removal took."""
+
+    def __init__(self, old: Path | None) -> None:
+        self.path = old
+        self.seconds = 0.0
+        self._thread: threading.Thread | None = None
+        if old is not None:
+            self._thread = threading.Thread(target=self._remove, name="remove-old-site")
+            self._thread.start()
+
+    def _remove(self) -> None:
+        assert self.path is not None
+        started = time.perf_counter()
+        shutil.rmtree(self.path, ignore_errors=True)
+        self.seconds = time.perf_counter() - started
+
+    def wait(self) -> float:
+        if self._thread is not None:
+            self._thread.join()
+        return self.seconds
+
+
+def atomic_write_site(
+    build: Callable[[OutputWriter], T],
+    site_dir: Path,
+    on_swapped: Callable[[Path | None], None] | None = None,
+) -> T:
     """Run `build` with a writer into a fresh folder beside `site_dir`, then swap it in.
     If `build` raises (KeyboardInterrupt included), the folder is removed and `site_dir`
-    is left untouched."""
+    is left untouched. The previous site is removed before this returns, or, with
+    `on_swapped`, left renamed aside and handed to it (None when there was none)."""
     site_dir = site_dir.absolute()
     _check_target(site_dir)
     site_dir.parent.mkdir(parents=True, exist_ok=True)
@@ -108,8 +143,10 @@ def atomic_write_site(build: Callable[[OutputWriter], T], site_dir: Path) -> T:
     try:
         staging.chmod(0o755)
         result = build(OutputWriter(staging))
-        swap_in(staging, site_dir)
+        old = swap_in(staging, site_dir, remove_old=on_swapped is None)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
+    if on_swapped is not None:
+        on_swapped(old)
     return result
