@@ -14,7 +14,7 @@ import pytest
 import yaml
 
 from measure.ia3.evidence import NotConfirmed, RunLog
-from measure.ia3.records import PUBLISHED, main, write
+from measure.ia3.records import DATASET, PUBLISHED, main, write
 from measure.records import RecordExists, sha256_file
 from rewire_site.models import RECORD_ADAPTER
 
@@ -132,3 +132,13 @@ def test_cli_writes_incomplete_records_and_attaches_files(
     capsys.readouterr()
     assert main([*args[:-2], "--attach", "no-description"]) == 1
     assert "use PATH=DESCRIPTION" in capsys.readouterr().out
+
+
+def test_the_dataset_record_is_written_when_absent(tmp_path: Path) -> None:
+    shutil.copytree(REPO / "records", tmp_path / "records")
+    for path in (tmp_path / "records").glob("rewire-20261129-*ia3*.yaml"):
+        path.unlink()  # the committed records of these runs
+    (tmp_path / "records" / f"{DATASET}.yaml").unlink()
+    written = write(ONE_GPU, tmp_path, "20261129-ia3-1920", MACHINE, unconfirmed_as_incomplete=True)
+    assert written[0].name == f"{DATASET}.yaml"
+    assert _load(written[0])["synthetic"] is True
