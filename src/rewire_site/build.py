@@ -8,8 +8,9 @@ The stages, in order (each timed; `BuildReport.stages` lists them):
             filter facets, artifact hashes, the search index, the page plan;
 4. render   page contexts (`pages`, `index_pages`) rendered with templates compiled
             once, in a pool of forked processes, each page written as it is rendered
-            into a staging folder beside the site;
-5. files    static assets, search index, downloads (CSV, gzip) and the JSON API;
+            into a staging folder beside the site; the same pool writes the gzip CSVs
+            and the JSON API (one file per record), which need no template;
+5. files    static assets, search index, the release table (every output's SHA-256);
 6. swap     the staging folder replaces the site (`write.atomic_write_site`): two
             renames. The previous site, renamed aside, is removed afterwards in a
             background thread (`BuildReport.removal`), outside the timed stages:
@@ -49,7 +50,7 @@ from .models import (
     Source,
 )
 from .problems import Problem, RecordsInvalid
-from .render import Job, Renderer, RenderStats, render_jobs, templates_dir
+from .render import DataFile, Job, Renderer, RenderStats, render_jobs, templates_dir
 from .search import search_entries, search_index_json
 from .sections import Link
 from .urls import kind_of
@@ -59,6 +60,9 @@ STAGES = ("load", "link", "derive", "render", "files", "swap")
 
 PARALLEL_MIN_JOBS = 200
 """Fewer page jobs than this render in this process (a pool costs more than it saves)."""
+
+API_CHUNK = 250
+"""Records per job that writes their JSON files (`api/<kind>/<id>.json`)."""
 
 RECORD_PAGES: dict[type[RecordBase], Any] = {
     Evaluation: pages.evaluation_page,
@@ -144,6 +148,8 @@ class _Plan:
     entries: tuple[Any, ...]
     members: dict[tuple[str, str], tuple[str, ...]]
     download_items: tuple[index_pages.DownloadItem, ...]
+    record_ids: tuple[str, ...]
+    """Every record id, sorted (the JSON API jobs take slices of it)."""
 
     def make(self, job: Job) -> Sequence[Any]:
         """The page contexts of one job."""
@@ -168,11 +174,23 @@ class _Plan:
             return [index_pages.search_page(self.entries, self.facts)]
         if kind == "downloads":
             return [index_pages.downloads_page(self.download_items, self.facts)]
+        if kind == "data":  # the gzip CSVs (but the release table) and the API index
+            found = downloads.download_files(self.catalogue, self.facts.flags)
+            found[downloads.API_INDEX] = downloads.api_index(self.catalogue)
+            return [DataFile(path, data) for path, data in sorted(found.items())]
+        if kind == "api":
+            start, stop = int(job[1]), int(job[2])
+            by_id = self.catalogue.by_id
+            return [
+                DataFile(downloads.api_path(kind_of(r), r.id), downloads.record_json(r))
+                for r in (by_id[i] for i in self.record_ids[start:stop])
+            ]
         raise ValueError(f"unknown page job {job!r}")
 
     def jobs(self) -> list[Job]:
         """Every page job: the heavy record pages first, so the pool stays balanced."""
-        found: list[Job] = [("protocol", p.id) for p in self.catalogue.protocols()]
+        found: list[Job] = [("data",)]
+        found += [("protocol", p.id) for p in self.catalogue.protocols()]
         found += [
             ("record", r.id)
             for r in sorted(self.catalogue.by_id.values(), key=lambda r: (kind_of(r), r.id))
@@ -180,6 +198,9 @@ class _Plan:
         ]
         found += [("filter", key, value) for key, value in self.members]
         found += [("home",), ("search",), ("downloads",)]
+        found += [  # light jobs last: they fill the gaps at the end
+            ("api", str(i), str(i + API_CHUNK)) for i in range(0, len(self.record_ids), API_CHUNK)
+        ]
         return found
 
 
@@ -256,6 +277,7 @@ def build_site(
             entries,
             index_pages.filter_members(filters),
             index_pages.download_items(links),
+            tuple(sorted(catalogue.by_id)),
         )
         jobs = plan.jobs()
         renderer = Renderer(templates_dir(root))
@@ -273,7 +295,7 @@ def build_site(
         with timer.stage("render"):
             stats = render_jobs(jobs, plan.make, renderer, writer.root, count)
         with timer.stage("files"):
-            rendered = {f.path for f in stats.files}
+            rendered = {f.path for f in stats.files} | {f.path for f in stats.data_files}
             for path in sorted(rendered):
                 writer.normalise(path)  # a page path must be a plain path inside the site
             static = templates_dir(root) / "static"
@@ -281,18 +303,18 @@ def build_site(
                 if file.is_file():
                     writer.copy_file("static/" + file.relative_to(static).as_posix(), file)
             writer.write_bytes("search/index.json", search_index_json(entries))
-            outputs = downloads.download_files(catalogue, flags) | downloads.api_files(catalogue)
-            for path, data in sorted(outputs.items()):
-                writer.write_bytes(path, data)
             twice = rendered & {e.path for e in writer.entries()}
             if twice:
                 raise write.OutputError(f"written twice in one build: {sorted(twice)}")
-            pages_written = [release.ManifestEntry(f.path, f.sha256, f.size) for f in stats.files]
+            pages_written = [
+                release.ManifestEntry(f.path, f.sha256, f.size)
+                for f in (*stats.files, *stats.data_files)
+            ]
             for path, data in downloads.release_file(
                 made, [*writer.entries(), *pages_written]
             ).items():
                 writer.write_bytes(path, data)
-            files = len(stats.files) + len(writer.entries())
+            files = len(stats.files) + len(stats.data_files) + len(writer.entries())
 
     swap_started = 0.0
     removal = write.Removal(None)

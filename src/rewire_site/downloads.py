@@ -196,15 +196,28 @@ def record_json(record: RecordBase) -> bytes:
     return record.model_dump_json(indent=2).encode("utf-8") + b"\n"
 
 
-def api_files(catalogue: Catalogue) -> dict[str, bytes]:
-    """One JSON file per record, and an index of them (id, kind, title, path)."""
-    files: dict[str, bytes] = {}
+def api_index(catalogue: Catalogue) -> bytes:
+    """`api/index.json`: every record's id, kind, title and JSON path, sorted by id."""
     index = []
     for record_id in sorted(catalogue.by_id):
         record = catalogue.by_id[record_id]
         kind = kind_of(record)
-        path = api_path(kind, record_id)
-        files[path] = record_json(record)
-        index.append({"id": record_id, "kind": kind, "title": record.title, "path": path})
-    files[API_INDEX] = _json({"records": index})
+        index.append(
+            {
+                "id": record_id,
+                "kind": kind,
+                "title": record.title,
+                "path": api_path(kind, record_id),
+            }
+        )
+    return _json({"records": index})
+
+
+def api_files(catalogue: Catalogue) -> dict[str, bytes]:
+    """One JSON file per record, and an index of them (id, kind, title, path)."""
+    files: dict[str, bytes] = {}
+    for record_id in sorted(catalogue.by_id):
+        record = catalogue.by_id[record_id]
+        files[api_path(kind_of(record), record_id)] = record_json(record)
+    files[API_INDEX] = api_index(catalogue)
     return files

@@ -132,7 +132,16 @@ class Renderer:
 Job = tuple[str, ...]
 """A unit of page work, e.g. ('evaluation', '<id>') or ('home',): small and picklable."""
 MakePages = Callable[[Job], Sequence[Any]]
-"""Builds the page contexts of a job (each has `.template` and `.path`)."""
+"""Builds the page contexts of a job (each has `.template` and `.path`), or the
+`DataFile`s it writes as they are."""
+
+
+@dataclass(frozen=True)
+class DataFile:
+    """A file that is not a page (JSON, gzip CSV), written by the pool as it is."""
+
+    path: str
+    data: bytes
 
 
 @dataclass(frozen=True)
@@ -148,6 +157,9 @@ class RenderStats:
     """What rendering wrote, and where the time went (seconds summed over workers)."""
 
     files: list[WrittenFile] = field(default_factory=list)
+    """Rendered pages."""
+    data_files: list[WrittenFile] = field(default_factory=list)
+    """`DataFile`s the jobs made."""
     context_seconds: float = 0.0
     render_seconds: float = 0.0
     write_seconds: float = 0.0
@@ -155,6 +167,7 @@ class RenderStats:
 
     def merge(self, other: RenderStats) -> None:
         self.files.extend(other.files)
+        self.data_files.extend(other.data_files)
         self.context_seconds += other.context_seconds
         self.render_seconds += other.render_seconds
         self.write_seconds += other.write_seconds
@@ -176,16 +189,21 @@ def _run(indices: Sequence[int]) -> RenderStats:
         t0 = clock()
         pages = make(jobs[index])
         t1 = clock()
-        rendered = [(page.path, renderer.render(page.template, page)) for page in pages]
+        rendered = [
+            (page.path, page.data, stats.data_files)
+            if isinstance(page, DataFile)
+            else (page.path, renderer.render(page.template, page), stats.files)
+            for page in pages
+        ]
         t2 = clock()
-        for path, data in rendered:
+        for path, data, written in rendered:
             target = out / path
             if target.parent not in made_dirs:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 made_dirs.add(target.parent)
             with target.open("xb") as handle:  # "x": a path written twice is an error
                 handle.write(data)
-            stats.files.append(WrittenFile(path, hashlib.sha256(data).hexdigest(), len(data)))
+            written.append(WrittenFile(path, hashlib.sha256(data).hexdigest(), len(data)))
         stats.context_seconds += t1 - t0
         stats.render_seconds += t2 - t1
         stats.write_seconds += clock() - t2
@@ -223,4 +241,5 @@ def render_jobs(
     finally:
         _STATE.clear()
     total.files.sort(key=lambda f: f.path)
+    total.data_files.sort(key=lambda f: f.path)
     return total
