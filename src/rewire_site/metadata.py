@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 
 from .derive.display import NOT_REPORTED, missing_text
 from .link import REFERENCES
@@ -38,6 +39,7 @@ class MetaItem:
     values: tuple[MetaValue, ...]
 
 
+@cache
 def label(name: str) -> str:
     """Field name as a reader sees it: 'source_locator' -> 'source locator'."""
     return LABELS.get(name, name.replace("_", " "))
@@ -64,13 +66,19 @@ def missing_note(record: RecordBase, path: str) -> str | None:
 def format_value(value: object, record: RecordBase, path: str) -> str:
     """A value as one line of text: nested fields as 'key: value; ...'. `value` is as
     `model_dump(mode="json")` gives it (dates and times already ISO 8601, 'Z' for UTC)."""
+    if isinstance(value, str):  # most values: the fast path
+        return value
     if value is None:
         return missing_note(record, path) or NOT_REPORTED
     if isinstance(value, dict):
         parts = []
+        missing = record.missing_metadata
         for key, inner in value.items():
+            if isinstance(inner, str):  # never empty in the sense of `_empty`
+                parts.append(f"{label(key)}: {inner}")
+                continue
             sub = f"{path}.{key}"
-            if _empty(inner) and sub not in record.missing_metadata:
+            if _empty(inner) and sub not in missing:
                 continue
             parts.append(f"{label(key)}: {format_value(inner, record, sub)}")
         return "; ".join(parts)

@@ -1,0 +1,205 @@
+"""Builders that several record pages share: a field as a fact (or why it is missing),
+filter facets, the results table and the evaluation list with their filters, links to
+records, and the fields every record page has (`common_fields`: heading, evidence,
+sources, technical metadata, related records, correction link).
+"""
+
+from __future__ import annotations
+
+from typing import TypedDict
+
+from .contexts import (
+    Fact,
+    RelatedLink,
+    SiteFacts,
+)
+from .derive.display import (
+    ORIGIN_LABELS,
+    missing_text,
+    plural,
+    result_display,
+    review_label,
+)
+from .derive.evidence import SourceList, evidence_table, sources_of
+from .derive.filters import FACETS
+from .derive.related import related
+from .derive.tables import evaluation_rows
+from .link import Catalogue
+from .metadata import MetaItem, technical_metadata
+from .models import (
+    Evaluation,
+    Protocol,
+    RecordBase,
+)
+from .sections import (
+    EvaluationList,
+    EvaluationListRow,
+    EvidenceView,
+    Facet,
+    FacetOption,
+    Link,
+    ResultsTable,
+    correction_url,
+    evidence_view,
+    facet_values_of,
+    results_table,
+)
+from .urls import KIND_LABELS, api_path, kind_of, record_path, root_of
+
+
+def value_fact(record: RecordBase, path: str, value: object | None) -> Fact:
+    """The field at `path` as a fact: its value, or why `missing_metadata` says it is
+    missing."""
+    label = path.rsplit(".", 1)[-1].replace("_", " ")
+    if value is None:
+        return Fact(label, missing_text(record, path).label, missing=True)
+    return Fact(label, str(value))
+
+
+def facets_of(facts: SiteFacts, evaluation_ids: list[str]) -> tuple[Facet, ...]:
+    """Filter facets of a page: the values its evaluations have, with counts."""
+    return tuple(
+        Facet(
+            key,
+            label,
+            tuple(
+                FacetOption(o.token, o.label, o.count, facts.filter_hrefs.get((key, o.token)))
+                for o in facts.filters.options(key, evaluation_ids)
+            ),
+        )
+        for key, label in FACETS
+    )
+
+
+def results_of(
+    table_id: str,
+    caption: str,
+    evaluations: list[Evaluation],
+    catalogue: Catalogue,
+    facts: SiteFacts,
+    show_protocol: bool = True,
+) -> ResultsTable:
+    rows = evaluation_rows(evaluations, catalogue, flags=facts.flags)
+    ids = sorted({e.id for e in evaluations})
+    return results_table(
+        table_id, caption, rows, facets_of(facts, ids), facts.filters.index, show_protocol
+    )
+
+
+def evaluation_list(
+    caption: str, evaluations: list[Evaluation], catalogue: Catalogue, facts: SiteFacts
+) -> EvaluationList:
+    """Evaluations one row each (pages that list many: dataset, family, question)."""
+    rows = []
+    for evaluation in sorted(evaluations, key=lambda e: e.id):
+        protocol = catalogue.get(evaluation.protocol, Protocol)
+        labels = {c.id: c.label for c in protocol.columns}
+        findings = "; ".join(
+            f"{result_display(r.value, r.status)} ({labels.get(r.column, r.column)})"
+            for r in evaluation.results
+        )
+        flags = facts.flags.get(evaluation.id, ())
+        rows.append(
+            EvaluationListRow(
+                evaluation=Link(evaluation.title, record_path("evaluation", evaluation.id)),
+                configuration=link_to(catalogue, evaluation.configuration),
+                protocol=Link(protocol.title, record_path("protocol", protocol.id)),
+                dataset=link_to(catalogue, evaluation.dataset),
+                origin_label=ORIGIN_LABELS[evaluation.origin],
+                findings=f"{protocol.metric.label} ({protocol.metric.unit}): {findings}",
+                flag_labels=tuple(dict.fromkeys(f.label for f in flags)),
+                facet_values=facet_values_of(facts.filters.index, [evaluation.id]),
+            )
+        )
+    ids = [e.id for e in evaluations]
+    count = len(rows)
+    results = sum(len(e.results) for e in evaluations)
+    return EvaluationList(
+        id="result-rows",
+        form_id="result-rows-filters",
+        caption=caption,
+        rows=tuple(rows),
+        evaluation_count=count,
+        counts_text=f"{plural(count, 'evaluation')} · {plural(results, 'result')}",
+        facets=facets_of(facts, ids),
+    )
+
+
+def title_of(catalogue: Catalogue, record_id: str) -> str | None:
+    """The title of the record `record_id` (None when there is none)."""
+    found = catalogue.by_id.get(record_id)
+    return found.title if found is not None else None
+
+
+def link_to(catalogue: Catalogue, record_id: str) -> Link:
+    """A link to the page of the record `record_id`, with its title as the text."""
+    record = catalogue.by_id[record_id]
+    return Link(record.title, record_path(kind_of(record), record_id))
+
+
+class CommonFields(TypedDict):
+    """The fields every record page context has (`common_fields` fills them)."""
+
+    template: str
+    path: str
+    root: str
+    title: str
+    description: str
+    release_id: str
+    nav: str
+    kind: str
+    kind_label: str
+    record_id: str
+    summary: str
+    review_label: str
+    limitations: tuple[str, ...]
+    evidence: EvidenceView
+    sources: SourceList
+    metadata: tuple[MetaItem, ...]
+    related: tuple[RelatedLink, ...]
+    correction_url: str
+    api_href: str
+    downloads: tuple[Link, ...]
+    release_download: Link
+
+
+def evaluations_referring(catalogue: Catalogue, record_id: str) -> list[Evaluation]:
+    """Evaluations that refer to `record_id`, sorted by id."""
+    return [e for e in catalogue.referring(record_id, Evaluation) if isinstance(e, Evaluation)]
+
+
+def common_fields(
+    record: RecordBase, catalogue: Catalogue, facts: SiteFacts, template: str
+) -> CommonFields:
+    """Heading, evidence, sources, technical metadata, related records and links of the
+    page of `record`, rendered with `template`."""
+    kind = kind_of(record)
+    path = record_path(kind, record.id)
+    return CommonFields(
+        {
+            "template": template,
+            "path": path,
+            "root": root_of(path),
+            "title": record.title,
+            "description": record.summary,
+            "release_id": facts.release_id,
+            "nav": "",
+            "kind": kind,
+            "kind_label": KIND_LABELS[kind],
+            "record_id": record.id,
+            "summary": record.summary,
+            "review_label": review_label(record),
+            "limitations": tuple(record.limitations),
+            "evidence": evidence_view(evidence_table(record, catalogue), review_label(record)),
+            "sources": sources_of(record, catalogue),
+            "metadata": technical_metadata(record, lambda i: title_of(catalogue, i)),
+            "related": tuple(
+                RelatedLink(r.relation, r.title, record_path(r.kind, r.record_id))
+                for r in related(record, catalogue)
+            ),
+            "correction_url": correction_url(record),
+            "api_href": api_path(kind, record.id),
+            "downloads": facts.downloads,
+            "release_download": facts.release_download,
+        }
+    )

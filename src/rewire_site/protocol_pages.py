@@ -1,0 +1,126 @@
+"""Page contexts of a protocol: its page (comparison table, results, baselines,
+reproductions) and the comparison table pre-sorted by each column (no-JS sorting)."""
+
+from __future__ import annotations
+
+from .contexts import (
+    Fact,
+    ProtocolPage,
+    SiteFacts,
+    SortedPage,
+)
+from .derive.coverage import baseline_coverage
+from .derive.display import (
+    display_number,
+    missing_text,
+)
+from .derive.reproduction import (
+    protocol_reproductions,
+)
+from .derive.tables import ComparisonTable, comparison_table, resort
+from .link import Catalogue
+from .models import (
+    Protocol,
+    Question,
+)
+from .page_parts import (
+    common_fields,
+    link_to,
+    results_of,
+    value_fact,
+)
+from .sections import (
+    comparison_view,
+)
+from .urls import record_path, root_of, sorted_path
+
+
+def protocol_table(protocol: Protocol, catalogue: Catalogue, facts: SiteFacts) -> ComparisonTable:
+    """The protocol's comparison table in its default order."""
+    evaluations = catalogue.evaluations_of(protocol.id)
+    flags = {e.id: facts.flags.get(e.id, ()) for e in evaluations}
+    return comparison_table(protocol, catalogue, flags=flags, evaluations=evaluations)
+
+
+def protocol_page(
+    protocol: Protocol,
+    catalogue: Catalogue,
+    facts: SiteFacts,
+    table: ComparisonTable | None = None,
+) -> ProtocolPage:
+    evaluations = catalogue.evaluations_of(protocol.id)
+    if table is None:
+        table = protocol_table(protocol, catalogue, facts)
+    recipe_missing = ""
+    if protocol.recipe is None:
+        why = missing_text(protocol, "recipe")
+        recipe_missing = f"{why.long_label}{': ' + why.note if why.note else ''}"
+    page_facts = (
+        Fact("measurement", protocol.measurement, markdown=True),
+        Fact("metric", f"{protocol.metric.label} ({protocol.metric.id})"),
+        Fact("unit", protocol.metric.unit),
+        Fact("direction", f"{protocol.metric.direction} is better"),
+        value_fact(protocol, "metric_definition", protocol.metric_definition),
+        value_fact(protocol, "hardware", protocol.hardware),
+        Fact("version", protocol.version),
+        value_fact(protocol, "replicates", protocol.replicates),
+        Fact(
+            "tolerance",
+            f"±{protocol.tolerance:.0%}" if protocol.tolerance is not None else "Not set",
+            missing=protocol.tolerance is None,
+        ),
+        Fact("source locator", protocol.source_locator),
+    )
+    return ProtocolPage(
+        **common_fields(protocol, catalogue, facts, "protocol.html"),
+        protocol=protocol,
+        comparison=comparison_view(table, facts.filters.index),
+        results=results_of(
+            "result-rows",
+            "Exact evaluated configurations and original reported results",
+            evaluations,
+            catalogue,
+            facts,
+            show_protocol=len({e.dataset for e in evaluations}) > 1,
+        ),
+        facts=page_facts,
+        datasets=tuple(link_to(catalogue, d) for d in protocol.datasets),
+        recipe_missing=recipe_missing,
+        baselines=baseline_coverage(protocol, catalogue),
+        questions=tuple(
+            link_to(catalogue, q.id) for q in catalogue.referring(protocol.id, Question)
+        ),
+        evaluations=tuple(link_to(catalogue, e.id) for e in evaluations),
+        reproductions=protocol_reproductions(protocol, catalogue),
+        recipe_minutes=(
+            display_number(protocol.recipe.estimated_minutes)
+            if protocol.recipe is not None and protocol.recipe.estimated_minutes is not None
+            else ""
+        ),
+    )
+
+
+def sorted_pages(
+    protocol: Protocol, catalogue: Catalogue, facts: SiteFacts, first: ComparisonTable
+) -> list[SortedPage]:
+    """The comparison table of `protocol` sorted by each shown column in turn; `first`
+    is its table in the default order (sorted by the first column)."""
+    pages = []
+    for column in first.columns:
+        table = first if column.id == first.sort_column else resort(first, column.id)
+        path = sorted_path(protocol.id, column.id)
+        pages.append(
+            SortedPage(
+                template="protocol_sorted.html",
+                path=path,
+                root=root_of(path),
+                title=f"{protocol.title}: sorted by {column.header}",
+                description=table.sort_text,
+                release_id=facts.release_id,
+                nav="",
+                protocol_title=protocol.title,
+                protocol_href=record_path("protocol", protocol.id),
+                comparison=comparison_view(table, {}),  # no filter form on these pages
+            )
+        )
+    return pages
