@@ -11,7 +11,9 @@ SITE_DIR = "site"
 ARTIFACTS_DIR = "artifacts"
 TEMPLATES_DIR = "templates"
 
-REPOSITORY_URL = os.environ.get("REWIRE_REPOSITORY_URL", "https://github.com/rewire-catalogue/rewire")
+REPOSITORY_URL = os.environ.get(
+    "REWIRE_REPOSITORY_URL", "https://github.com/rewire-catalogue/rewire"
+)
 """Base URL of the repository; 'Suggest a correction' links to records under it."""
 
 DEFAULT_BRANCH = "main"

@@ -49,7 +49,7 @@ class Reference:
 
 def references(record: RecordBase) -> Iterator[Reference]:
     """Every id a record refers to, including citations' sources."""
-    kind = getattr(record, "kind")
+    kind: str = getattr(record, "kind")  # noqa: B009 - RecordBase declares no kind; each kind does
     for attr, expected in REFERENCES[kind]:
         name = attr.removesuffix("[]")
         value = getattr(record, name)

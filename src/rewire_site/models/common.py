@@ -44,7 +44,9 @@ must give a reason for it (see `rewire_site.completeness`)."""
 
 def reportable(description: str, **kwargs: Any) -> Any:
     """A field that may be null only when `missing_metadata` says why."""
-    return Field(default=None, description=description, json_schema_extra={REPORTABLE: True}, **kwargs)
+    return Field(
+        default=None, description=description, json_schema_extra={REPORTABLE: True}, **kwargs
+    )
 
 
 class Strict(BaseModel):

@@ -22,9 +22,7 @@ class Source(RecordBase):
     retrieval_url: Text | None = reportable("URL the hashed artifact was retrieved from.")
     retrieved_at: datetime | None = reportable("When the artifact was retrieved (UTC).")
     sha256: Sha256 | None = reportable("SHA-256 of the retrieved artifact.")
-    hash_scope: Text | None = reportable(
-        "What the SHA-256 covers, e.g. 'PDF bytes as served'."
-    )
+    hash_scope: Text | None = reportable("What the SHA-256 covers, e.g. 'PDF bytes as served'.")
     independence: Text | None = reportable(
         "Whether the authors developed the models they report on, and how that was checked."
     )
