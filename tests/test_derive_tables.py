@@ -243,3 +243,27 @@ def test_incomplete_run_row_shows_the_status_and_the_note() -> None:
     )
     assert row.note == "1 of 3 steps run; no peak over the measured region is claimed."
     assert rows[1].display == "14"
+
+
+def test_default_sort_skips_columns_without_a_comparable_result() -> None:
+    # The baseline column holds only the H200 measurement's out-of-memory result, which
+    # the hardware flag excludes: the table sorts by the first column with a comparable
+    # value instead, and an explicit choice still wins.
+    table = _table("reproduction", "repro-peak-memory")
+    assert [c.id for c in table.columns] == ["baseline", "checkpointing", "deepspeed"]
+    assert table.sort_column == "checkpointing"
+    assert [r.configuration_id for r in table.rows] == ["config-nt-published", "config-nt-rewire"]
+    assert _table("reproduction", "repro-peak-memory", "baseline").sort_column == "baseline"
+
+
+def test_default_sort_falls_back_to_the_first_column() -> None:
+    catalogue = load_scenario("reproduction")
+    protocol = catalogue.get("repro-peak-memory", Protocol)
+    measured = [
+        e
+        for e in catalogue.evaluations_of(protocol.id)
+        if e.origin.value != "independent_paper" and e.origin.value != "author_reported"
+    ]
+    table = comparison_table(protocol, catalogue, evaluations=measured)
+    assert all(c.excluded or c.status != "value" for r in table.rows for c in r.cells)
+    assert table.sort_column == "baseline"

@@ -104,7 +104,7 @@ def sorted_pages(
     protocol: Protocol, catalogue: Catalogue, facts: SiteFacts, first: ComparisonTable
 ) -> list[SortedPage]:
     """The comparison table of `protocol` sorted by each shown column in turn; `first`
-    is its table in the default order (sorted by the first column)."""
+    is its table in the default order (see `derive.tables.default_sort_column`)."""
     pages = []
     for column in first.columns:
         table = first if column.id == first.sort_column else resort(first, column.id)

@@ -184,7 +184,7 @@ def comparison_table(
 ) -> ComparisonTable:
     """The comparison table of `protocol`'s evaluations (all, or those on `dataset_id`,
     or the given `evaluations`), sorted by column `sort_by` (default: the first shown
-    column). `flags` (from `flags_by_evaluation`) avoids recomputing flags."""
+    column holding a comparable result, see `default_sort_column`). `flags` (from `flags_by_evaluation`) avoids recomputing flags."""
     chosen = _select(protocol, catalogue, dataset_id, evaluations)
     if flags is None:
         flags = flags_by_evaluation(catalogue, chosen)
@@ -203,7 +203,6 @@ def comparison_table(
         if c.id in used
     )
     column_ids = [c.id for c in columns]
-    sort_column = sort_by or (column_ids[0] if column_ids else None)
 
     # Group results into rows: one per configuration, a further row only when two
     # evaluations of one configuration report the same column.
@@ -261,6 +260,7 @@ def comparison_table(
             )
 
     table_rows.sort(key=lambda r: (r.configuration_title, r.configuration_id))
+    sort_column = sort_by or default_sort_column(column_ids, table_rows)
     dataset_ids = tuple(dict.fromkeys(e.dataset for e in chosen))
     dataset_titles = tuple(_title(catalogue, d) for d in dataset_ids)
     table = ComparisonTable(
@@ -283,6 +283,19 @@ def comparison_table(
         short_counts_text=f"{plural(len(chosen), 'evaluation')} · {plural(result_count, 'result')}",
     )
     return resort(table, sort_column) if sort_column is not None else table
+
+
+def default_sort_column(column_ids: list[str], rows: Iterable[TableRow]) -> str | None:
+    """The first column that holds a comparable result (a value no flag excludes), else
+    the first column; None without columns. A column of excluded results only (say, a
+    measurement on other hardware) never leads the order."""
+    comparable = {
+        c.column_id
+        for r in rows
+        for c in r.cells
+        if c.status == "value" and c.value is not None and not c.excluded
+    }
+    return next((c for c in column_ids if c in comparable), column_ids[0] if column_ids else None)
 
 
 def resort(table: ComparisonTable, sort_by: str) -> ComparisonTable:
