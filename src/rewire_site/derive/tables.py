@@ -184,7 +184,8 @@ def comparison_table(
 ) -> ComparisonTable:
     """The comparison table of `protocol`'s evaluations (all, or those on `dataset_id`,
     or the given `evaluations`), sorted by column `sort_by` (default: the first shown
-    column holding a comparable result, see `default_sort_column`). `flags` (from `flags_by_evaluation`) avoids recomputing flags."""
+    column holding a comparable result, see `default_sort_column`). `flags` (from
+    `flags_by_evaluation`) avoids recomputing flags."""
     chosen = _select(protocol, catalogue, dataset_id, evaluations)
     if flags is None:
         flags = flags_by_evaluation(catalogue, chosen)
