@@ -184,9 +184,7 @@ def build_model(
 
     config = hf_config(arch)
     with torch.device(device):
-        model = AutoModelForMaskedLM.from_config(
-            config, attn_implementation=attn_implementation
-        )
+        model = AutoModelForMaskedLM.from_config(config, attn_implementation=attn_implementation)
     return model
 
 
