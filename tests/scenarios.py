@@ -11,6 +11,10 @@ through the real loader (`validate.load_catalogue`).
 - incomplete_run: the reproduction scenario plus a second measurement whose
   checkpointing run is incomplete (status incomplete, no value, observations and a note)
   and whose deepspeed value is complete.
+- setup_rows: the reproduction scenario with the recipe's setup keys (precision, update)
+  and two more measurements, one fp32-autocast setup measured stage by stage
+  (checkpointing 34.2 in one evaluation, deepspeed 16.7 in another), each reproducing the
+  published evaluation.
 """
 
 from __future__ import annotations

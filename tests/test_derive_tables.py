@@ -7,7 +7,13 @@ from scenarios import load_scenario
 
 from rewire_site.derive.concerns import flags_by_evaluation
 from rewire_site.derive.display import display_number
-from rewire_site.derive.tables import ComparisonTable, comparison_table, evaluation_rows, resort
+from rewire_site.derive.tables import (
+    ComparisonTable,
+    comparison_table,
+    evaluation_rows,
+    protocol_tables,
+    resort,
+)
 from rewire_site.models import Evaluation, Protocol
 
 CHECKPOINTING = (
@@ -267,3 +273,55 @@ def test_default_sort_falls_back_to_the_first_column() -> None:
     table = comparison_table(protocol, catalogue, evaluations=measured)
     assert all(c.excluded or c.status != "value" for r in table.rows for c in r.cells)
     assert table.sort_column == "baseline"
+
+
+def test_protocol_tables_split_published_evidence_from_rewire_measurements() -> None:
+    catalogue = load_scenario("setup_rows")
+    tables = protocol_tables(catalogue.get("repro-peak-memory", Protocol), catalogue)
+    published, measured = tables.published, tables.measurements
+    assert measured is not None
+    assert [r.evaluation_ids for r in published.rows] == [("eval-nt-published",)]
+    assert published.row_heading == "Tested configuration"
+    assert published.counts_text == "1 recorded evaluation, 2 metric rows"
+    # The recipe's setup keys (precision, update) join the two fp32-autocast stage runs
+    # into one row; each cell keeps its own evaluation and flags.
+    assert measured.row_heading == "Measured setup"
+    assert _grid(measured) == [
+        ("config-nt-rewire", ["Out of memory", "31", "14"]),
+        ("config-nt-rewire-fp32-ckpt", ["Not reported", "34.2", "16.7"]),
+    ]
+    fp32 = measured.rows[1]
+    assert fp32.configuration_title == "NT 2.5B (precision fp32-autocast, update full)"
+    assert fp32.family_id == "nucleotide-transformer"
+    assert fp32.configuration_ids == ("config-nt-rewire-fp32-ckpt", "config-nt-rewire-fp32-ds")
+    assert fp32.evaluation_ids == ("eval-nt-rewire-fp32-ckpt", "eval-nt-rewire-fp32-ds")
+    assert [c.evaluation_id for c in fp32.cells] == [
+        None,
+        "eval-nt-rewire-fp32-ckpt",
+        "eval-nt-rewire-fp32-ds",
+    ]
+    assert all("Hardware differs" in " ".join(c.flag_labels) for c in fp32.cells[1:])
+    assert not any(c.best for r in measured.rows for c in r.cells)  # all excluded (H200)
+    # Counts stay true per table and together.
+    assert measured.counts_text == "3 recorded evaluations, 5 metric rows"
+    assert tables.counts_text == "4 recorded evaluations, 7 metric rows"
+    assert tables.column_ids == ("baseline", "checkpointing", "deepspeed")
+
+
+def test_without_setup_keys_measurement_rows_stay_one_per_configuration() -> None:
+    catalogue = load_scenario("incomplete_run")  # recipe without setup_keys
+    tables = protocol_tables(catalogue.get("repro-peak-memory", Protocol), catalogue)
+    assert tables.measurements is not None
+    assert tables.measurements.row_heading == "Tested configuration"
+    assert sorted(r.configuration_id for r in tables.measurements.rows) == [
+        "config-nt-rewire",
+        "config-nt-rewire-short",
+    ]
+    assert all(r.family_id is None for r in tables.measurements.rows)
+
+
+def test_without_measurements_there_is_one_table() -> None:
+    catalogue = load_scenario("seed_memory")
+    tables = protocol_tables(catalogue.get("training-peak-memory", Protocol), catalogue)
+    assert tables.measurements is None
+    assert tables.counts_text == tables.published.counts_text

@@ -99,7 +99,8 @@ def test_sorted_pages_one_per_shown_column() -> None:
     facts = _facts(catalogue)
     table = pages.protocol_table(protocol, catalogue, facts)
     sorted_pages = pages.sorted_pages(protocol, catalogue, facts, table)
-    assert [p.comparison.table.sort_column for p in sorted_pages] == [c.id for c in table.columns]
+    assert [p.comparison.table.sort_column for p in sorted_pages] == list(table.column_ids)
+    assert table.measurements is None  # published evaluations only
     for page in sorted_pages:
         assert page.root == "../../../../"
         column = page.comparison.table.sort_column
@@ -195,3 +196,35 @@ def test_home_page_shows_the_catalogue_at_a_glance(tmp_path: Path) -> None:
                     "Newest records", "Coverage and remaining gaps"):  # fmt: skip
         assert heading in home
     assert "reproduction-comparison" in home  # links to where a reproduction is shown
+
+
+def test_protocol_page_shows_measurements_in_their_own_table_by_setup() -> None:
+    catalogue = load_scenario("setup_rows")
+    protocol = catalogue.protocols()[0]
+    facts = _facts(catalogue)
+    tables = pages.protocol_table(protocol, catalogue, facts)
+    page = pages.protocol_page(protocol, catalogue, facts, tables)
+    assert page.comparison.id == "comparison" and page.measurements is not None
+    assert page.measurements.id == "comparison-measurements"
+    assert page.counts_text == "4 recorded evaluations, 7 metric rows"
+    setup = page.measurements.rows[1]
+    assert setup.configuration_href == "families/nucleotide-transformer/index.html"
+    assert setup.evaluations == ()  # each cell links to its own evaluation instead
+    assert [c.href for c in setup.cells] == [
+        None,
+        "evaluations/eval-nt-rewire-fp32-ckpt/index.html"
+        "#result-eval-nt-rewire-fp32-ckpt-checkpointing",
+        "evaluations/eval-nt-rewire-fp32-ds/index.html#result-eval-nt-rewire-fp32-ds-deepspeed",
+    ]
+    # One pre-sorted page per column either table shows; a table without the column
+    # (the published one has no baseline) keeps its default order.
+    sorted_pages = pages.sorted_pages(protocol, catalogue, facts, tables)
+    assert [p.path.split("/")[-2] for p in sorted_pages] == [
+        "baseline",
+        "checkpointing",
+        "deepspeed",
+    ]
+    first = sorted_pages[0]
+    assert first.measurements is not None
+    assert first.measurements.table.sort_column == "baseline"
+    assert first.comparison.table.sort_column == "checkpointing"

@@ -115,6 +115,10 @@ class ProtocolPage(RecordPage):
     evaluations: tuple[Link, ...]
     recipe_minutes: str
     reproductions: tuple[Reproduction, ...]
+    measurements: ComparisonView | None
+    """Rewire measurements in their own table (rows by setup); None without any."""
+    counts_text: str
+    """Both tables together: '42 recorded evaluations, 42 metric rows'."""
 
 
 @dataclass(frozen=True)
@@ -124,6 +128,7 @@ class SortedPage(Page):
     protocol_title: str
     protocol_href: str
     comparison: ComparisonView
+    measurements: ComparisonView | None
 
 
 @dataclass(frozen=True)

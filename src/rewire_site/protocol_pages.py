@@ -17,7 +17,7 @@ from .derive.display import (
 from .derive.reproduction import (
     protocol_reproductions,
 )
-from .derive.tables import ComparisonTable, comparison_table, resort
+from .derive.tables import ComparisonTable, ProtocolTables, protocol_tables, resort
 from .link import Catalogue
 from .models import (
     Protocol,
@@ -35,18 +35,18 @@ from .sections import (
 from .urls import record_path, root_of, sorted_path
 
 
-def protocol_table(protocol: Protocol, catalogue: Catalogue, facts: SiteFacts) -> ComparisonTable:
-    """The protocol's comparison table in its default order."""
+def protocol_table(protocol: Protocol, catalogue: Catalogue, facts: SiteFacts) -> ProtocolTables:
+    """The protocol's comparison tables (published, Rewire measurements) in default order."""
     evaluations = catalogue.evaluations_of(protocol.id)
     flags = {e.id: facts.flags.get(e.id, ()) for e in evaluations}
-    return comparison_table(protocol, catalogue, flags=flags, evaluations=evaluations)
+    return protocol_tables(protocol, catalogue, flags=flags, evaluations=evaluations)
 
 
 def protocol_page(
     protocol: Protocol,
     catalogue: Catalogue,
     facts: SiteFacts,
-    table: ComparisonTable | None = None,
+    table: ProtocolTables | None = None,
 ) -> ProtocolPage:
     evaluations = catalogue.evaluations_of(protocol.id)
     if table is None:
@@ -74,7 +74,13 @@ def protocol_page(
     return ProtocolPage(
         **common_fields(protocol, catalogue, facts, "protocol.html"),
         protocol=protocol,
-        comparison=comparison_view(table, facts.filters.index),
+        comparison=comparison_view(table.published, facts.filters.index),
+        measurements=(
+            comparison_view(table.measurements, facts.filters.index, MEASUREMENTS_ID)
+            if table.measurements is not None
+            else None
+        ),
+        counts_text=table.counts_text,
         results=results_of(
             "result-rows",
             "Exact evaluated configurations and original reported results",
@@ -101,13 +107,18 @@ def protocol_page(
 
 
 def sorted_pages(
-    protocol: Protocol, catalogue: Catalogue, facts: SiteFacts, first: ComparisonTable
+    protocol: Protocol, catalogue: Catalogue, facts: SiteFacts, first: ProtocolTables
 ) -> list[SortedPage]:
-    """The comparison table of `protocol` sorted by each shown column in turn; `first`
-    is its table in the default order (see `derive.tables.default_sort_column`)."""
+    """The comparison tables of `protocol` sorted by each column either shows, in turn;
+    `first` holds them in the default order (see `derive.tables.default_sort_column`).
+    A table without that column keeps its default order."""
     pages = []
-    for column in first.columns:
-        table = first if column.id == first.sort_column else resort(first, column.id)
+    for column_id in first.column_ids:
+        table = _sorted(first.published, column_id)
+        measured = _sorted(first.measurements, column_id) if first.measurements else None
+        column = next(
+            c for t in (table, measured) if t is not None for c in t.columns if c.id == column_id
+        )
         path = sorted_path(protocol.id, column.id)
         pages.append(
             SortedPage(
@@ -115,12 +126,23 @@ def sorted_pages(
                 path=path,
                 root=root_of(path),
                 title=f"{protocol.title}: sorted by {column.header}",
-                description=table.sort_text,
+                description=f"Sorted by {column.header} ({column.direction_label}).",
                 release_id=facts.release_id,
                 nav="",
                 protocol_title=protocol.title,
                 protocol_href=record_path("protocol", protocol.id),
                 comparison=comparison_view(table, {}),  # no filter form on these pages
+                measurements=(comparison_view(measured, {}, MEASUREMENTS_ID) if measured else None),
             )
         )
     return pages
+
+
+MEASUREMENTS_ID = "comparison-measurements"
+"""Element id of the Rewire measurements table (the published one is 'comparison')."""
+
+
+def _sorted(table: ComparisonTable, column_id: str) -> ComparisonTable:
+    if table.sort_column == column_id or column_id not in {c.id for c in table.columns}:
+        return table
+    return resort(table, column_id)

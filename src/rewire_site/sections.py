@@ -256,10 +256,16 @@ def comparison_view(
     rows = tuple(
         ComparisonRowView(
             row=row,
-            configuration_href=record_path("configuration", row.configuration_id),
+            configuration_href=(
+                record_path("model_family", row.family_id)
+                if row.family_id
+                else record_path("configuration", row.configuration_id)
+            ),
             evaluations=tuple(
                 Link("Evaluation", record_path("evaluation", e)) for e in row.evaluation_ids
-            ),
+            )
+            if not row.family_id
+            else (),  # a setup row: each cell links to its own evaluation
             cells=tuple(
                 CellView(
                     cell=cell,

@@ -12,12 +12,13 @@ citation.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
 from ..link import Catalogue
 from ..models import Configuration, Dataset, Evaluation, Protocol, Result
+from ..models.evaluation import Origin
 from .concerns import Flag, excluded, flags_by_evaluation
 from .display import (
     DIRECTION_LABELS,
@@ -86,6 +87,11 @@ class TableRow:
     evaluation_ids: tuple[str, ...]
     cells: tuple[Cell, ...]
     """One per table column, in column order."""
+    family_id: str | None = None
+    """Set when the row is one setup across several configurations (`setup_keys`): the
+    model family they share; `configuration_id` is then the first of them."""
+    configuration_ids: tuple[str, ...] = ()
+    """Every configuration whose results the row holds."""
 
 
 @dataclass(frozen=True)
@@ -113,6 +119,8 @@ class ComparisonTable:
     """'4 recorded evaluations, 4 metric rows'."""
     short_counts_text: str
     """'4 evaluations · 4 results'."""
+    row_heading: str = "Tested configuration"
+    """What a row is: 'Tested configuration', or 'Measured setup' when rows are setups."""
 
 
 def _cell(
@@ -181,11 +189,15 @@ def comparison_table(
     dataset_id: str | None = None,
     flags: Flags | None = None,
     evaluations: Iterable[Evaluation] | None = None,
+    setup_keys: Sequence[str] = (),
 ) -> ComparisonTable:
     """The comparison table of `protocol`'s evaluations (all, or those on `dataset_id`,
     or the given `evaluations`), sorted by column `sort_by` (default: the first shown
     column holding a comparable result, see `default_sort_column`). `flags` (from
-    `flags_by_evaluation`) avoids recomputing flags."""
+    `flags_by_evaluation`) avoids recomputing flags. With `setup_keys` (the protocol
+    recipe's), evaluations whose configurations share family, reported name and those
+    settings form one row across the columns (`setup_key`); others keep a row per
+    configuration."""
     chosen = _select(protocol, catalogue, dataset_id, evaluations)
     if flags is None:
         flags = flags_by_evaluation(catalogue, chosen)
@@ -209,10 +221,20 @@ def comparison_table(
     # evaluations of one configuration report the same column.
     groups: dict[str, list[dict[str, Cell]]] = {}
     evaluation_ids: dict[tuple[str, int], list[str]] = {}
+    configurations: dict[str, list[str]] = {}
+    setups: dict[str, tuple[str, str]] = {}
     result_count = 0
     for evaluation in chosen:
         found = flags.get(evaluation.id, ())
-        rows = groups.setdefault(evaluation.configuration, [])
+        key = evaluation.configuration
+        setup = setup_key(catalogue.by_id.get(key), setup_keys)
+        if setup is not None:
+            key = "setup:" + "\x1f".join(setup)
+            setups[key] = (setup[0], setup_title(setup[1], setup_keys, setup[2:]))
+        members = configurations.setdefault(key, [])
+        if evaluation.configuration not in members:
+            members.append(evaluation.configuration)
+        rows = groups.setdefault(key, [])
         columns_here = {r.column for r in evaluation.results}
         index = next((i for i, row in enumerate(rows) if not columns_here & row.keys()), None)
         if index is None:
@@ -221,7 +243,7 @@ def comparison_table(
         for result in evaluation.results:
             rows[index][result.column] = _cell(evaluation, result, found, catalogue)
             result_count += 1
-        evaluation_ids.setdefault((evaluation.configuration, index), []).append(evaluation.id)
+        evaluation_ids.setdefault((key, index), []).append(evaluation.id)
 
     lower = protocol.metric.direction == "lower"
     best: dict[str, float] = {}
@@ -235,11 +257,15 @@ def comparison_table(
                     best[column_id] = cell.value
 
     table_rows: list[TableRow] = []
-    for configuration_id, rows in groups.items():
+    for key, rows in groups.items():
+        configuration_id = configurations[key][0]
         configuration = catalogue.by_id.get(configuration_id)
         title = (
             configuration.title if isinstance(configuration, Configuration) else configuration_id
         )
+        family_id = None
+        if key in setups:
+            family_id, title = setups[key]
         for index, row in enumerate(rows):
             cells = []
             for column_id in column_ids:
@@ -255,8 +281,10 @@ def comparison_table(
                 TableRow(
                     configuration_id,
                     title,
-                    tuple(evaluation_ids[(configuration_id, index)]),
+                    tuple(evaluation_ids[(key, index)]),
                     tuple(cells),
+                    family_id,
+                    tuple(configurations[key]),
                 )
             )
 
@@ -282,8 +310,71 @@ def comparison_table(
         counts_text=f"{plural(len(chosen), 'recorded evaluation')}, "
         f"{plural(result_count, 'metric row')}",
         short_counts_text=f"{plural(len(chosen), 'evaluation')} · {plural(result_count, 'result')}",
+        row_heading="Measured setup" if setups else "Tested configuration",
     )
     return resort(table, sort_column) if sort_column is not None else table
+
+
+def setup_key(configuration: object, setup_keys: Sequence[str]) -> tuple[str, ...] | None:
+    """(family, reported name, setting values in `setup_keys` order) of a configuration
+    whose settings hold every setup key; None otherwise (its row stays its own)."""
+    if not setup_keys or not isinstance(configuration, Configuration):
+        return None
+    if any(k not in configuration.settings for k in setup_keys):
+        return None
+    values = tuple(configuration.settings[k] for k in setup_keys)
+    return (configuration.family, configuration.reported_name, *values)
+
+
+def setup_title(reported_name: str, setup_keys: Sequence[str], values: Sequence[str]) -> str:
+    """'NT 2.5B (precision bf16, update full, length 1000nt)'."""
+    settings = ", ".join(f"{k} {v}" for k, v in zip(setup_keys, values, strict=True))
+    return f"{reported_name} ({settings})"
+
+
+PUBLISHED_ORIGINS = frozenset({Origin.author_reported, Origin.independent_paper})
+
+
+@dataclass(frozen=True)
+class ProtocolTables:
+    """A protocol page's two comparison tables: the published evidence as the seed page
+    shows it, and Rewire's measurements (None when there are none), rows by setup."""
+
+    published: ComparisonTable
+    measurements: ComparisonTable | None
+    counts_text: str
+    """Both tables together: '42 recorded evaluations, 42 metric rows'."""
+
+    column_ids: tuple[str, ...]
+    """Columns either table shows, in protocol order (a pre-sorted page each)."""
+
+
+def protocol_tables(
+    protocol: Protocol,
+    catalogue: Catalogue,
+    *,
+    flags: Flags | None = None,
+    evaluations: Iterable[Evaluation] | None = None,
+) -> ProtocolTables:
+    """Published evaluations (author reported, independent paper) in one table, Rewire
+    measurements in another, grouped by the recipe's `setup_keys` when it sets them."""
+    chosen = _select(protocol, catalogue, None, evaluations)
+    if flags is None:
+        flags = flags_by_evaluation(catalogue, chosen)
+    published = [e for e in chosen if e.origin in PUBLISHED_ORIGINS]
+    measured = [e for e in chosen if e.origin not in PUBLISHED_ORIGINS]
+    keys = protocol.recipe.setup_keys if protocol.recipe is not None else []
+    first = comparison_table(protocol, catalogue, flags=flags, evaluations=published)
+    second = (
+        comparison_table(protocol, catalogue, flags=flags, evaluations=measured, setup_keys=keys)
+        if measured
+        else None
+    )
+    results = first.result_count + (second.result_count if second else 0)
+    counts = f"{plural(len(chosen), 'recorded evaluation')}, {plural(results, 'metric row')}"
+    shown = {c.id for t in (first, second) if t is not None for c in t.columns}
+    column_ids = tuple(c.id for c in protocol.columns if c.id in shown)
+    return ProtocolTables(first, second, counts, column_ids)
 
 
 def default_sort_column(column_ids: list[str], rows: Iterable[TableRow]) -> str | None:

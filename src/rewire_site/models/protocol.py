@@ -49,6 +49,12 @@ class Recipe(Strict):
         default=None, ge=0, description="Estimated wall time of the full recipe."
     )
     note: Text | None = Field(default=None, description="What the recipe leaves open.")
+    setup_keys: list[str] = Field(
+        default_factory=list,
+        description="Configuration settings that identify one setup across the result "
+        "columns, e.g. precision, update, length: measurements that share them (and the "
+        "model) form one row of the protocol's measurement table.",
+    )
 
 
 class Protocol(RecordBase):
