@@ -15,6 +15,11 @@ from rewire_site.derive.reproduction import (
     reproduction,
     reproductions_of,
 )
+from rewire_site.derive.reproduction_groups import (
+    evaluation_reproductions,
+    protocol_reproduction_groups,
+    reproduction_group,
+)
 from rewire_site.link import Catalogue
 from rewire_site.models import Evaluation, Protocol
 
@@ -164,3 +169,113 @@ def test_a_wholly_incomplete_measurement_says_so_instead_of_an_agreement_count()
     assert made.agree_count == made.disagree_count == 0
     assert made.summary.startswith("The measurement is an incomplete run")
     assert "no ratio or agreement is computed" in made.summary
+
+
+def test_one_group_per_published_evaluation_with_every_reproduction_closest_first() -> None:
+    catalogue = load_scenario("setup_rows")
+    protocol = catalogue.get("repro-peak-memory", Protocol)
+    (group,) = protocol_reproduction_groups(protocol, catalogue)
+    assert group.published_evaluation_id == "eval-nt-published"
+    assert group.measured_evaluation_ids == (
+        "eval-nt-rewire",
+        "eval-nt-rewire-fp32-ckpt",
+        "eval-nt-rewire-fp32-ds",
+    )
+    checkpointing, deepspeed = group.columns
+    # Rows sorted by |ratio - 1|: 34.2 / 33.88 = 1.009 before 31 / 33.88 = 0.915.
+    assert [(r.setup, r.pair.measured_display) for r in checkpointing.rows] == [
+        ("fp32-autocast · full", "34.2"),
+        ("bf16 · full", "31"),
+    ]
+    assert [r.setup for r in deepspeed.rows] == ["bf16 · full", "fp32-autocast · full"]
+    distances = [r.distance for r in checkpointing.rows]
+    assert distances == sorted(d for d in distances if d is not None)
+    # Tolerance 10%: 34.2 and 31 agree, 14 and 16.7 do not.
+    assert group.summary == "2 of 4 reproduced values within the protocol's tolerance of ±10%."
+    assert (group.agree_count, group.disagree_count) == (2, 2)
+    # Every measurement ran on an H200 (the protocol's is an H100): all are excluded, so
+    # the closest is named as the nearest ratio, not as a comparable result.
+    assert checkpointing.closest_text == (
+        "Closest: fp32-autocast · full, ratio 1.01. Every reproduction here is excluded "
+        "from comparisons (Hardware differs from the protocol), so this is the nearest "
+        "ratio, not a comparable result."
+    )
+    # The baseline out-of-memory run has no published counterpart.
+    assert group.unmatched == (
+        "NT 2.5B training peak memory, Rewire measurement on H200: baseline",
+    )
+    # Estimates: one per distinct label and value; a repeated label names its setup.
+    assert [e.label for e in checkpointing.estimates] == [
+        "model-state floor (fp32-autocast · full)",
+        "model-state floor (bf16 · full)",
+    ]
+
+
+def test_group_chart_has_a_bar_per_reproduction_labelled_by_setup() -> None:
+    catalogue = load_scenario("setup_rows")
+    (group,) = protocol_reproduction_groups(catalogue.get("repro-peak-memory", Protocol), catalogue)
+    chart = group.chart
+    assert chart is not None
+    labels = [[(b.series, b.label) for b in g.bars] for g in chart.groups]
+    assert labels[0] == [
+        ("published", "Published"),
+        ("reproduced", "fp32-autocast · full"),
+        ("reproduced", "bf16 · full"),
+        ("estimate", "Estimate: model-state floor (fp32-autocast · full)"),
+        ("estimate", "Estimate: model-state floor (bf16 · full)"),
+    ]
+    bars = [b for g in chart.groups for b in g.bars]
+    scale = (chart.plot_right - chart.plot_left) / chart.axis_max
+    for bar in bars:
+        assert bar.x == chart.plot_left
+        assert bar.value is not None and bar.width == pytest.approx(bar.value * scale, abs=0.01)
+        assert chart.plot_top <= bar.y < chart.plot_bottom
+    ys = [b.y for b in bars]
+    assert ys == sorted(ys) and len(set(ys)) == len(ys)  # no two bars overlap
+    assert chart.groups[0].bars[1].display == "34.2 (ratio 1.01)"
+    assert chart.plot_left >= max(len(b.label) for b in bars) * 6  # labels fit their column
+
+
+def test_without_tolerance_groups_compute_no_agreement_and_say_so() -> None:
+    catalogue = load_scenario("setup_rows")
+    protocol = catalogue.get("repro-peak-memory", Protocol).model_copy(update={"tolerance": None})
+    published = catalogue.get("eval-nt-published", Evaluation)
+    group = reproduction_group(
+        published.model_copy(update={"protocol": protocol.id}),
+        catalogue.evaluations_of(protocol.id),
+        _with_protocol(catalogue, protocol),
+    )
+    assert group is not None
+    assert group.summary == "The protocol sets no tolerance, so no agreement is computed."
+    states = {r.pair.agreement.state for c in group.columns for r in c.rows}
+    assert states == {"no_tolerance"}
+    assert (group.agree_count, group.disagree_count) == (0, 0)
+
+
+def _with_protocol(catalogue: Catalogue, protocol: Protocol) -> Catalogue:
+    records = [protocol if r.id == protocol.id else r for r in catalogue.by_id.values()]
+    return Catalogue.from_records(records)
+
+
+def test_evaluation_pages_get_their_own_group() -> None:
+    catalogue = load_scenario("setup_rows")
+    measured = catalogue.get("eval-nt-rewire-fp32-ds", Evaluation)
+    (own,) = evaluation_reproductions(measured, catalogue)
+    assert own.measured_evaluation_ids == ("eval-nt-rewire-fp32-ds",)
+    assert [c.column_id for c in own.columns] == ["deepspeed"]
+    published = catalogue.get("eval-nt-published", Evaluation)
+    (every,) = evaluation_reproductions(published, catalogue)
+    assert len(every.measured_evaluation_ids) == 3
+
+
+def test_incomplete_runs_sort_last_and_are_never_closest() -> None:
+    catalogue = load_scenario("incomplete_run")
+    (group,) = protocol_reproduction_groups(catalogue.get("repro-peak-memory", Protocol), catalogue)
+    checkpointing = group.columns[0]
+    assert [r.measured_evaluation_id for r in checkpointing.rows] == [
+        "eval-nt-rewire",
+        "eval-nt-rewire-short",
+    ]
+    last = checkpointing.rows[-1]
+    assert last.distance is None and last.pair.agreement.state == "not_comparable"
+    assert checkpointing.closest_text.startswith("Closest: NT 2.5B training peak memory, Rewire")

@@ -122,7 +122,8 @@ def test_evaluation_page_of_a_reproduction_has_pairs_and_a_chart() -> None:
     page = pages.evaluation_page(measured, catalogue, facts)
     assert len(page.reproductions) == 1
     reproduction = page.reproductions[0]
-    assert reproduction.pairs and reproduction.chart is not None
+    assert reproduction.measured_evaluation_ids == (measured.id,)
+    assert reproduction.columns and reproduction.chart is not None
     assert page.status_line.startswith("Rewire measurement")
     published = catalogue.get(measured.reproduces or "", Evaluation)
     assert pages.evaluation_page(published, catalogue, facts).reproductions == page.reproductions

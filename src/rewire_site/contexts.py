@@ -15,7 +15,7 @@ from .derive.coverage import BaselineCoverage
 from .derive.evidence import SourceList
 from .derive.filters import FilterIndex
 from .derive.readiness import Readiness
-from .derive.reproduction import Reproduction
+from .derive.reproduction_groups import ReproductionGroup
 from .metadata import MetaItem
 from .models import Protocol, Question, Source
 from .sections import (
@@ -114,7 +114,8 @@ class ProtocolPage(RecordPage):
     questions: tuple[Link, ...]
     evaluations: tuple[Link, ...]
     recipe_minutes: str
-    reproductions: tuple[Reproduction, ...]
+    reproductions: tuple[ReproductionGroup, ...]
+    """One per published evaluation that Rewire measurements reproduce."""
     measurements: ComparisonView | None
     """Rewire measurements in their own table (rows by setup); None without any."""
     counts_text: str
@@ -150,7 +151,7 @@ class EvaluationPage(RecordPage):
     recipe_command: str | None
     recipe_missing: str
     environment: tuple[Fact, ...]
-    reproductions: tuple[Reproduction, ...]
+    reproductions: tuple[ReproductionGroup, ...]
     """The measurement's reproduction, or the reproductions of this published result."""
 
 

@@ -31,10 +31,7 @@ from .derive.display import (
 )
 from .derive.evidence import iso_utc
 from .derive.readiness import readiness
-from .derive.reproduction import (
-    reproduction,
-    reproductions_of,
-)
+from .derive.reproduction_groups import evaluation_reproductions
 from .link import Catalogue
 from .models import (
     Configuration,
@@ -157,11 +154,7 @@ def evaluation_page(
         recipe_command=protocol.recipe.command if protocol.recipe else None,
         recipe_missing=recipe_missing,
         environment=environment,
-        reproductions=(
-            (made,)
-            if (made := reproduction(evaluation, catalogue)) is not None
-            else reproductions_of(evaluation, catalogue)
-        ),
+        reproductions=evaluation_reproductions(evaluation, catalogue, flags=facts.flags),
     )
 
 

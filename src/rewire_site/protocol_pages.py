@@ -14,9 +14,7 @@ from .derive.display import (
     display_number,
     missing_text,
 )
-from .derive.reproduction import (
-    protocol_reproductions,
-)
+from .derive.reproduction_groups import protocol_reproduction_groups
 from .derive.tables import ComparisonTable, ProtocolTables, protocol_tables, resort
 from .link import Catalogue
 from .models import (
@@ -97,7 +95,7 @@ def protocol_page(
             link_to(catalogue, q.id) for q in catalogue.referring(protocol.id, Question)
         ),
         evaluations=tuple(link_to(catalogue, e.id) for e in evaluations),
-        reproductions=protocol_reproductions(protocol, catalogue),
+        reproductions=protocol_reproduction_groups(protocol, catalogue, flags=facts.flags),
         recipe_minutes=(
             display_number(protocol.recipe.estimated_minutes)
             if protocol.recipe is not None and protocol.recipe.estimated_minutes is not None

@@ -42,6 +42,11 @@ Reproduction (`reproduction.py`)
         chart: Chart(ticks: ChartTick..., groups: ChartGroup(bars: ChartBar...)...) | None)
     reproductions_of(published_evaluation, catalogue) -> tuple[Reproduction, ...]
     protocol_reproductions(protocol, catalogue) -> tuple[Reproduction, ...]
+Reproductions by published evaluation (`reproduction_groups.py`)
+    protocol_reproduction_groups(protocol, catalogue, flags=None) -> tuple[ReproductionGroup,
+        ...] (one per published evaluation: columns: ReproducedColumn(published_*, rows:
+        ReproductionRow(setup, pair, excluded, distance)... closest first, closest_text,
+        estimates)..., summary, chart); evaluation_reproductions(evaluation, catalogue)
 Coverage (`coverage.py`)
     catalogue_counts(catalogue) -> CatalogueCounts; protocols_by_area(catalogue) ->
     tuple[AreaGroup, ...]; newest_records(catalogue, limit=10) -> tuple[NewestRecord, ...];
