@@ -278,4 +278,8 @@ def test_incomplete_runs_sort_last_and_are_never_closest() -> None:
     ]
     last = checkpointing.rows[-1]
     assert last.distance is None and last.pair.agreement.state == "not_comparable"
-    assert checkpointing.closest_text.startswith("Closest: NT 2.5B training peak memory, Rewire")
+    # One reproduction with a ratio: nothing to be closest among, and it says so plainly.
+    assert checkpointing.closest_text == (
+        "Reproduced by NT 2.5B training peak memory, Rewire measurement on H200, ratio 0.91. "
+        "It is excluded from comparisons (Hardware differs from the protocol)."
+    )

@@ -128,6 +128,11 @@ def _closest(rows: Sequence[ReproductionRow]) -> str:
     comparable = [r for r in with_ratio if not r.excluded]
     best = (comparable or with_ratio)[0]
     ratio = best.pair.agreement.ratio
+    if len(with_ratio) == 1:  # nothing to be closest among
+        text = f"Reproduced by {best.setup}, ratio {ratio:.2f}." if ratio is not None else ""
+        if not comparable:
+            text += f" It is excluded from comparisons ({'; '.join(best.excluded_by)})."
+        return text
     text = f"Closest: {best.setup}, ratio {ratio:.2f}." if ratio is not None else ""
     if not comparable:
         labels = sorted({label for r in with_ratio for label in r.excluded_by})
