@@ -428,3 +428,29 @@ def test_full_catalogue_keeps_the_seed_facts(built_full: BuildReport) -> None:
     _assert_all(ia3, [IA3_CONCERN, IA3_QUOTE, "Evidence concern: excluded from comparisons"])
     evaluation = _page(built_full, "evaluations", EVALUATION_ZERO2)
     _assert_all(evaluation, ["0 of 4 readiness checks met.", "2.49", "Published result"])
+
+
+def test_full_catalogue_protocol_page_reads_published_first(built_full: BuildReport) -> None:
+    """With the Rewire measurements, the published evidence keeps its seed table (sorted
+    by the '+ Checkpointing' column, best in column marked), the measurements follow in
+    their own table with a row per setup, and each published evaluation gets one chart."""
+    html = _html(built_full, "protocols", PROTOCOL_MEMORY)
+    published = html[
+        html.index('id="comparison"') : html.index("</table>", html.index('id="comparison"'))
+    ]
+    assert 'data-col="checkpointing" data-type="number" data-direction="lower"' in published
+    assert published.count("<tr data-facet") == 4 and published.count("best-mark") == 2
+    assert 'aria-sort="ascending"><a class="sort-link" href="../../protocols/' in published
+    sorted_header = re.search(r'data-col="(\w+)"[^>]*aria-sort', published)
+    assert sorted_header is not None and sorted_header.group(1) == "checkpointing"
+    start = html.index('id="comparison-measurements"')
+    measured = html[start : html.index("</table>", start)]
+    rows = measured.count("<tr data-facet")
+    assert 0 < rows < 38  # 38 measurements collapse into fewer setup rows
+    assert "NT 2.5B (precision bf16, update full, length 1000nt)" in measured
+    assert "best-mark" not in measured  # every measurement ran on other hardware
+    assert html.count('<article class="reproduction"') == 4
+    assert html.count('role="img"') == 4
+    text = _page(built_full, "protocols", PROTOCOL_MEMORY)
+    assert "The protocol sets no tolerance, so no agreement is computed." in text
+    assert re.search(r"Closest: [\w.\- ·]+, ratio \d\.\d\d\.", text)
