@@ -206,6 +206,32 @@ def _pair(
     )
 
 
+def chart_bar(
+    series: Series,
+    label: str,
+    value: float | None,
+    display: str,
+    y: float,
+    scale: float,
+    label_width: float = LABEL_WIDTH,
+) -> ChartBar:
+    """One horizontal bar: its length is `value * scale`, its label sits left of `label_width`."""
+    width = round(value * scale, 2) if value is not None else 0.0
+    return ChartBar(
+        series=series,
+        label=label,
+        value=value,
+        display=display,
+        x=label_width,
+        y=round(y, 2),
+        width=width,
+        height=BAR_HEIGHT,
+        label_x=label_width - 6,
+        text_x=round(label_width + width + 4, 2),
+        text_y=round(y + BAR_HEIGHT - 4, 2),
+    )
+
+
 def _bar(
     series: Series,
     label: str,
@@ -214,21 +240,8 @@ def _bar(
     scale: float,
     missing: str = OUT_OF_MEMORY,
 ) -> ChartBar:
-    width = round(value * scale, 2) if value is not None else 0.0
     display = display_number(value) if value is not None else missing
-    return ChartBar(
-        series=series,
-        label=label,
-        value=value,
-        display=display,
-        x=LABEL_WIDTH,
-        y=round(y, 2),
-        width=width,
-        height=BAR_HEIGHT,
-        label_x=LABEL_WIDTH - 6,
-        text_x=round(LABEL_WIDTH + width + 4, 2),
-        text_y=round(y + BAR_HEIGHT - 4, 2),
-    )
+    return chart_bar(series, label, value, display, y, scale)
 
 
 def reproduction_chart(

@@ -31,13 +31,12 @@ from .reproduction import (
     RIGHT_MARGIN,
     TOP,
     Chart,
-    ChartBar,
     ChartGroup,
     ChartTick,
     EstimateView,
     ReproductionPair,
-    Series,
     _pair,
+    chart_bar,
     nice_axis,
 )
 
@@ -298,31 +297,6 @@ def protocol_reproduction_groups(
     return tuple(groups)
 
 
-def _bar(
-    series: Series,
-    label: str,
-    value: float | None,
-    display: str,
-    y: float,
-    scale: float,
-    label_width: float,
-) -> ChartBar:
-    width = round(value * scale, 2) if value is not None else 0.0
-    return ChartBar(
-        series=series,
-        label=label,
-        value=value,
-        display=display,
-        x=label_width,
-        y=round(y, 2),
-        width=width,
-        height=BAR_HEIGHT,
-        label_x=label_width - 6,
-        text_x=round(label_width + width + 4, 2),
-        text_y=round(y + BAR_HEIGHT - 4, 2),
-    )
-
-
 def group_chart(
     columns: Sequence[ReproducedColumn], metric_label: str, unit: str, title: str
 ) -> Chart | None:
@@ -365,7 +339,7 @@ def group_chart(
             else OUT_OF_MEMORY
         )
         bars = [
-            _bar(
+            chart_bar(
                 "published",
                 "Published",
                 column.published_value,
@@ -382,12 +356,14 @@ def group_chart(
             if pair.agreement.ratio is not None:
                 display = f"{display} (ratio {pair.agreement.ratio:.2f})"
             bars.append(
-                _bar("reproduced", row.setup, pair.measured_value, display, y, scale, label_width)
+                chart_bar(
+                    "reproduced", row.setup, pair.measured_value, display, y, scale, label_width
+                )
             )
             y += BAR_HEIGHT + BAR_GAP
         for estimate in column.estimates:
             bars.append(
-                _bar(
+                chart_bar(
                     "estimate",
                     f"Estimate: {estimate.label}",
                     estimate.value,
