@@ -229,3 +229,29 @@ def test_protocol_page_shows_measurements_in_their_own_table_by_setup() -> None:
     assert first.measurements is not None
     assert first.measurements.table.sort_column == "baseline"
     assert first.comparison.table.sort_column == "checkpointing"
+
+
+def test_evaluation_page_lists_the_measured_quantities() -> None:
+    """Observations recorded beside a result show as rows labelled by the result's column;
+    display rounding keeps the stored value beside it."""
+    catalogue = load_scenario("incomplete_run")
+    evaluation = catalogue.get("eval-nt-rewire-short", Evaluation)
+    protocol = catalogue.get(evaluation.protocol, Protocol)
+    rows = pages.observation_rows(evaluation, protocol)
+    labels = {c.id: c.label for c in protocol.columns}
+    expected = [
+        (labels[r.column], o.name, o.unit) for r in evaluation.results for o in r.observations
+    ]
+    assert [(row.column, row.name, row.unit) for row in rows] == expected
+    assert [row.name for row in rows] == ["measured-steps", "peak-memory-gpu-0"]
+    assert rows[0].value == "1" and rows[0].exact == "1.0"
+    assert rows[0].note == "of the 3 the protocol asks" and rows[1].note == ""
+    page = pages.evaluation_page(evaluation, catalogue, _facts(catalogue))
+    assert page.observations == rows
+
+
+def test_published_evaluation_has_no_measured_quantities() -> None:
+    catalogue = load_scenario("incomplete_run")
+    evaluation = catalogue.get("eval-nt-published", Evaluation)
+    page = pages.evaluation_page(evaluation, catalogue, _facts(catalogue))
+    assert page.observations == ()

@@ -133,6 +133,20 @@ class SortedPage(Page):
 
 
 @dataclass(frozen=True)
+class ObservationRow:
+    """One quantity measured beside a result (step time, rate, memory), for display."""
+
+    column: str
+    """Label of the protocol column the result belongs to."""
+    name: str
+    value: str
+    """Rounded for display; `exact` holds the stored value."""
+    exact: str
+    unit: str
+    note: str
+
+
+@dataclass(frozen=True)
 class EvaluationPage(RecordPage):
     status_line: str
     """'Published result; transcribed, not reproduced.' or what a measurement is."""
@@ -153,6 +167,8 @@ class EvaluationPage(RecordPage):
     environment: tuple[Fact, ...]
     reproductions: tuple[ReproductionGroup, ...]
     """The measurement's reproduction, or the reproductions of this published result."""
+    observations: tuple[ObservationRow, ...]
+    """Quantities measured beside the results, in record order."""
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from .contexts import (
     EvaluationPage,
     Fact,
     FamilyPage,
+    ObservationRow,
     Page,
     ProtocolPage,
     QuestionPage,
@@ -27,6 +28,7 @@ from .contexts import (
 )
 from .derive.display import (
     ORIGIN_LABELS,
+    display_number,
     missing_text,
 )
 from .derive.evidence import iso_utc
@@ -155,6 +157,24 @@ def evaluation_page(
         recipe_missing=recipe_missing,
         environment=environment,
         reproductions=evaluation_reproductions(evaluation, catalogue, flags=facts.flags),
+        observations=observation_rows(evaluation, protocol),
+    )
+
+
+def observation_rows(evaluation: Evaluation, protocol: Protocol) -> tuple[ObservationRow, ...]:
+    """Every observation of every result, labelled by the result's protocol column."""
+    labels = {c.id: c.label for c in protocol.columns}
+    return tuple(
+        ObservationRow(
+            column=labels.get(result.column, result.column),
+            name=observation.name,
+            value=display_number(observation.value),
+            exact=repr(observation.value),
+            unit=observation.unit,
+            note=observation.note or "",
+        )
+        for result in evaluation.results
+        for observation in result.observations
     )
 
 
