@@ -3,10 +3,10 @@
 A log is the JSON that `measure.ia3.launch` writes (worker log + launcher wall time). One
 setup (model, GPU count) is measured either by a full-length run (10,000 steps: its wall
 time is the result) or by a shorter run whose wall time is extrapolated. Extrapolation is
-allowed only when the logs include a full-length run that confirms the method within 5%:
-the full run's own prefix, extrapolated, and a separate short run of the full run's setup
-where one exists (see `timing`). Without such a run `NotConfirmed` is raised and nothing
-is extrapolated.
+allowed only when the logs include a full-length run of the same setup (model and GPU
+count) and the same levers that confirms the method within 5%: the full run's own prefix,
+extrapolated, and the short run itself, extrapolated (see `timing`). Without such a run
+`NotConfirmed` is raised and nothing is extrapolated.
 """
 
 from __future__ import annotations
@@ -164,17 +164,19 @@ class RunTime:
 
 
 def confirmations(logs: Sequence[RunLog]) -> list[tuple[RunLog, Confirmation, str]]:
-    """Every check the full-length logs allow, for each short run length present."""
-    short_steps = sorted({log.steps for log in logs if not log.full_length})
+    """Every check the full-length logs allow on short runs of their own setup and levers."""
     checks: list[tuple[RunLog, Confirmation, str]] = []
     for full in (log for log in logs if log.full_length):
+        shorts = [
+            short
+            for short in logs
+            if not short.full_length and short.setup == full.setup and short.levers == full.levers
+        ]
         warmup = int(full.settings["warmup"])
-        for steps in short_steps:
+        for steps in sorted({short.steps for short in shorts}):
             check = confirm_from_full_run(full.wall_s, full.step_ms, steps, warmup)
             checks.append((full, check, f"first {steps} steps of the full run, extrapolated"))
-        for short in logs:
-            if short.full_length or short.setup != full.setup or short.levers != full.levers:
-                continue
+        for short in shorts:
             predicted = extrapolate_wall(
                 short.wall_s, short.steps, full.steps, short.summary.mean_ms
             )
@@ -190,12 +192,13 @@ def run_time(log: RunLog, logs: Sequence[RunLog]) -> RunTime:
     checks = [
         (full, check, how)
         for full, check, how in confirmations(logs)
-        if full.levers == log.levers and check.prefix_steps == log.steps
+        if full.setup == log.setup and full.levers == log.levers and check.prefix_steps == log.steps
     ]
     if not checks:
         raise NotConfirmed(
             f"{log.path.name}: a {log.steps}-step run may be extrapolated to {log.target_steps} "
-            "steps only when a full-length run with the same levers confirms it; none given"
+            "steps only when a full-length run of the same setup (model, GPU count) and "
+            "levers confirms it; none given"
         )
     failed = [(c, how) for _, c, how in checks if not c.confirmed]
     if failed:

@@ -1,9 +1,12 @@
 """`rewire measure run gfm-guide-20261014-protocol-nt-ia3-finetune-runtime`: plan and run.
 
 The plan: every model (NT 500M, NT 2.5B) on every GPU count that divides the global
-batch of 8 and fits the GPUs given (1, 2, 4, 8), each a short run (`--settings steps=1000`)
-extrapolated to 10,000 steps, plus one full-length run (`confirm=nt-500m:1`, the default)
-that confirms the extrapolation; `--settings steps=10000` measures every setup in full.
+batch of 8 and fits the GPUs given (1, 2, 4, 8), each a full-length run of 10,000 steps by
+default. With `--settings steps=N` (N < 10,000) every setup is a short run, and the
+setups named by `confirm=MODEL:GPUS[+MODEL:GPUS...]` (default: the first model on one GPU;
+`none` for no full run) also get a full-length run. A short run's wall time is
+extrapolated only where a full run of its own setup confirms it within 5%; the others are
+written as incomplete results (what was measured, no run time claimed).
 Runs go one after another through torchrun (`launch`); finished ones are kept on resume.
 """
 
@@ -39,7 +42,7 @@ def _settings(values: Sequence[str]) -> dict[str, str]:
         key, sep, text = value.partition("=")
         if not sep or key not in {"steps", "confirm", "compile", "task", "counts"}:
             raise ValueError(
-                f"setting {value!r}: use steps=N, confirm=MODEL:GPUS or none, "
+                f"setting {value!r}: use steps=N, confirm=MODEL:GPUS[+MODEL:GPUS] or none, "
                 "compile=default|none|reduce-overhead, task=NAME, counts=1+2"
             )
         out[key] = text
@@ -73,7 +76,7 @@ def setups(options: RunOptions) -> list[Setup]:
     for n in counts:
         if n > available:
             raise ValueError(f"{n} GPUs asked for, {available} available")
-    steps = int(chosen.get("steps", "1000"))
+    steps = int(chosen.get("steps", str(FULL_STEPS)))
     base = Setup(
         arch=models[0],
         gpus=counts[0],
@@ -84,8 +87,10 @@ def setups(options: RunOptions) -> list[Setup]:
     planned = [replace(base, arch=m, gpus=n) for m in models for n in counts]
     confirm = chosen.get("confirm", f"{models[0]}:1")
     if steps < FULL_STEPS and confirm != "none":
-        arch, _, gpus = confirm.partition(":")
-        planned.insert(0, replace(base, arch=arch, gpus=int(gpus or 1), steps=FULL_STEPS))
+        for position, named in enumerate(confirm.split("+")):
+            arch, _, gpus = named.partition(":")
+            full = replace(base, arch=arch, gpus=int(gpus or 1), steps=FULL_STEPS)
+            planned.insert(position, full)
     return planned
 
 
@@ -143,7 +148,7 @@ class IA3Runtime(Recipe):
         from .records import write
 
         machine = options.extra.get("machine", f"one host with {_visible_gpus(options)} GPU(s)")
-        written = write(logs, options.root, run_id, machine)
+        written = write(logs, options.root, run_id, machine, unconfirmed_as_incomplete=True)
         for path in written:
             print(f"wrote {path}", flush=True)
         return 0

@@ -6,11 +6,14 @@ the raw JSON log and torchrun's output as artifacts. The hardware differs from t
 published A100 node; the site builder derives that concern from `environment.gpu`,
 `training_hardware` and the configuration's `hardware`, so it is not recorded by hand.
 
-A short run without a confirming full-length run is never extrapolated (`NotConfirmed`).
-With `unconfirmed_as_incomplete` such a run is written as what it is: a result of status
-`incomplete` with no value, whose observations hold what was measured (steps, the wall
-time of the run made, step times, rates, MFU, peak memory per GPU) and whose note says
-why no 10,000-step run time is claimed.
+A full-length run's wall time is the result. A short run is extrapolated only when a
+full-length run of the same setup and levers confirms it within 5%; that run may be one
+already recorded, given with `confirm_with` (its evaluation id and log), so that its
+evaluation is the one the extrapolation names. Without one, nothing is extrapolated
+(`NotConfirmed`). With `unconfirmed_as_incomplete` such a run is written as what it is:
+a result of status `incomplete` with no value, whose observations hold what was measured
+(steps, the wall time of the run made, step times, rates, MFU, peak memory per GPU) and
+whose note says why no 10,000-step run time is claimed.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from .flops import (
 )
 from .launch import FULL_STEPS
 from .tasks import SHAPES_SOURCE, TASKS
-from .timing import CONFIRMATION_TOLERANCE
+from .timing import CONFIRMATION_TOLERANCE, confirm_from_full_run
 
 PROTOCOL = "gfm-guide-20261014-protocol-nt-ia3-finetune-runtime"
 FAMILY = "gfm-guide-20261014-family-nucleotide-transformer"
@@ -46,6 +49,8 @@ COLUMN = "mean-wall-time-per-run"
 AREAS = ["dna-genomes"]
 CONTEXTS = ["research"]
 GB = 1e9
+SELF_CHECK_FRACTIONS = (0.1, 0.4)
+"""Prefixes (of the full length) on which a full run checks the extrapolation rule."""
 
 SYNTHETIC = (
     "The data are synthetic: uniform random bases and labels with the length and class "
@@ -243,8 +248,30 @@ def _result(log: RunLog, time: RunTime | None, confirmed_by: str | None) -> dict
             f"Confirmation: {time.confirmation_note}."
         )
     else:
-        result["note"] = f"Measured: a full {time.measured_steps}-step run, launch to exit."
+        result["note"] = (
+            f"Measured: a full {time.measured_steps}-step run, launch to exit. "
+            f"{self_check_note(log)}"
+        )
     return result
+
+
+def self_check_note(log: RunLog) -> str:
+    """The extrapolation rule tried on a full run's own prefixes (not used for its value)."""
+    warmup = int(log.settings["warmup"])
+    parts = []
+    for fraction in SELF_CHECK_FRACTIONS:
+        prefix = int(log.steps * fraction)
+        if prefix < warmup + 4:
+            continue
+        check = confirm_from_full_run(log.wall_s, log.step_ms, prefix, warmup)
+        verdict = "within" if check.confirmed else "outside"
+        parts.append(
+            f"its first {prefix:,} steps extrapolated predict {check.predicted_s / 60:.2f} min "
+            f"({check.relative_error:+.1%}, {verdict} {CONFIRMATION_TOLERANCE:.0%})"
+        )
+    if not parts:
+        return ""
+    return "The extrapolation rule, tried on this run: " + "; ".join(parts) + "."
 
 
 def _commit(log: RunLog, git_commit: str | None) -> str:
@@ -346,23 +373,29 @@ def build_records(
     *,
     unconfirmed_as_incomplete: bool = False,
     git_commit: str | None = None,
+    confirm_with: Sequence[tuple[str, RunLog]] = (),
 ) -> list[dict[str, Any]]:
-    """Configuration and evaluation records of every setup in `logs`. An unconfirmed short
-    run raises NotConfirmed, or with `unconfirmed_as_incomplete` becomes an incomplete
-    result (no value)."""
+    """Configuration and evaluation records of every setup in `logs` (a full-length run
+    where a setup has one). An unconfirmed short run raises NotConfirmed, or with
+    `unconfirmed_as_incomplete` becomes an incomplete result (no value). `confirm_with`:
+    full-length runs already recorded (evaluation id, log) that may confirm short runs."""
     chosen: dict[tuple[str, int], RunLog] = {}
     for log in logs:
         current = chosen.get(log.setup)
         if current is None or (log.full_length and not current.full_length):
             chosen[log.setup] = log
-    times = {setup: _time(log, logs, unconfirmed_as_incomplete) for setup, log in chosen.items()}
-    eval_ids = {setup: record_ids(run_id, *setup)[1] for setup in chosen}
+    checkable = [*logs, *(full for _, full in confirm_with)]
+    times = {
+        setup: _time(log, checkable, unconfirmed_as_incomplete) for setup, log in chosen.items()
+    }
+    eval_ids = {id(log): record_ids(run_id, *log.setup)[1] for log in logs}
+    eval_ids.update({id(full): given for given, full in confirm_with})
     records: list[dict[str, Any]] = []
     for setup, log in sorted(chosen.items()):
         config_id, eval_id = record_ids(run_id, *setup)
         time = times[setup]
         full = time.confirmed_by if time is not None else None
-        confirmed_by = eval_ids[full.setup] if full is not None else None
+        confirmed_by = eval_ids[id(full)] if full is not None else None
         records.append(_configuration(log, time, config_id, machine))
         ids = (eval_id, config_id, confirmed_by)
         records.append(_evaluation(log, logs, time, ids, artifacts, machine, note, git_commit))
@@ -487,14 +520,24 @@ def write(
     unconfirmed_as_incomplete: bool = False,
     git_commit: str | None = None,
     attach: Sequence[tuple[Path, str]] = (),
+    confirm_with: Sequence[tuple[str, Path]] = (),
 ) -> list[Path]:
     """Store the logs (and the `attach` files: path, description) as artifacts and write
     the records (dataset first, when absent). An unconfirmed short run raises NotConfirmed
     before anything is copied, unless `unconfirmed_as_incomplete` writes it as an
-    incomplete run; `git_commit` names the commit where a log could not read one."""
+    incomplete run; `git_commit` names the commit where a log could not read one;
+    `confirm_with` gives recorded full-length runs (evaluation id, merged log) that may
+    confirm the extrapolation of short runs of their setup."""
     logs = [RunLog.load(p, target_steps) for p in paths]
+    confirming = [(eval_id, RunLog.load(p, target_steps)) for eval_id, p in confirm_with]
+    for eval_id, full in confirming:
+        if not full.full_length:
+            raise ValueError(f"{full.path}: a {full.steps}-step run cannot confirm anything")
+        if not (root / "records" / f"{eval_id}.yaml").is_file():
+            raise ValueError(f"{eval_id}: no such record under {root / 'records'}")
+    checkable = [*logs, *(full for _, full in confirming)]
     for log in logs:  # raises NotConfirmed before anything is copied
-        _time(log, logs, unconfirmed_as_incomplete)
+        _time(log, checkable, unconfirmed_as_incomplete)
     artifacts: dict[Path, dict[str, Any]] = {}
     files = [
         (path, media, f"{log.path.stem}: {what}")
@@ -522,10 +565,18 @@ def write(
         note,
         unconfirmed_as_incomplete=unconfirmed_as_incomplete,
         git_commit=git_commit,
+        confirm_with=confirming,
     )
     if not (root / "records" / f"{DATASET}.yaml").exists():
         records.insert(0, dataset_record())
     return write_records(records, root)
+
+
+def _confirming(text: str) -> tuple[str, Path]:
+    eval_id, sep, path = text.partition("=")
+    if not sep or not eval_id or not path:
+        raise ValueError(f"--confirm-with {text!r}: use EVALUATION_ID=LOG")
+    return eval_id, Path(path)
 
 
 def _attachment(text: str) -> tuple[Path, str]:
@@ -560,6 +611,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="commit that ran, for logs that could not read one (device copy without .git)",
     )
     p.add_argument(
+        "--confirm-with",
+        action="append",
+        default=[],
+        metavar="EVALUATION_ID=LOG",
+        help="a recorded full-length run (its evaluation id and merged log) that may confirm "
+        "the extrapolation of short runs of the same setup",
+    )
+    p.add_argument(
         "--attach",
         action="append",
         default=[],
@@ -577,6 +636,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             unconfirmed_as_incomplete=args.unconfirmed_as_incomplete,
             git_commit=args.git_commit,
             attach=[_attachment(a) for a in args.attach],
+            confirm_with=[_confirming(c) for c in args.confirm_with],
         )
     except (NotConfirmed, RecordExists, ValueError) as error:
         print(f"error: {error}")

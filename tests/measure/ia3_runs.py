@@ -46,20 +46,28 @@ def ia3_cpu_logs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     return logs
 
 
-def steady_copy(log: Path, out: Path, step_ms: float, startup_s: float = 10.0) -> Path:
+def steady_copy(
+    log: Path, out: Path, step_ms: float, startup_s: float = 10.0, steps: int | None = None
+) -> Path:
     """A copy of a real run's log with steady step times and a matching wall time.
 
     CPU step times on a shared test host are noise; record-writing tests need logs whose
     extrapolation check has a known outcome, so the timings are set here and the rest of
     the log (settings, parameters, environment, memory) stays as the real run wrote it.
+    `steps` lengthens the copy (a full-length run of the same setup, without running it).
     """
     data = json.loads(log.read_text())
-    steps = len(data["step_ms"])
-    data["step_ms"] = [500.0] + [step_ms] * (steps - 1)
+    stdout = log.with_name(data["launcher"]["stdout_file"])
+    name = log.name
+    if steps is not None:
+        name = log.name.replace(f"-{data['settings']['steps']}steps", f"-{steps}steps")
+        data["settings"]["steps"] = steps
+        data["launcher"]["stdout_file"] = name.replace(".json", ".stdout.txt")
+    count = steps or len(data["step_ms"])
+    data["step_ms"] = [500.0] + [step_ms] * (count - 1)
     data["launcher"]["wall_s"] = startup_s + sum(data["step_ms"]) / 1000.0
     out.mkdir(parents=True, exist_ok=True)
-    target = out / log.name
+    target = out / name
     target.write_text(json.dumps(data))
-    stdout = log.with_name(data["launcher"]["stdout_file"])
-    shutil.copyfile(stdout, out / stdout.name)
+    shutil.copyfile(stdout, out / data["launcher"]["stdout_file"])
     return target

@@ -21,16 +21,29 @@ def test_gpu_counts_that_do_not_divide_8_are_refused(gpus: int) -> None:
         Setup(arch="nt-500m", gpus=gpus)
 
 
-def test_plan_on_two_gpus_has_both_models_on_one_and_two_plus_a_full_run() -> None:
+def test_plan_on_two_gpus_is_both_models_on_one_and_two_all_full_length() -> None:
     planned = setups(RunOptions(gpus=[0, 1]))
     assert [(s.arch, s.gpus, s.steps) for s in planned] == [
         ("nt-500m", 1, 10_000),
+        ("nt-500m", 2, 10_000),
+        ("nt-2-5b", 1, 10_000),
+        ("nt-2-5b", 2, 10_000),
+    ]
+    assert len(IA3Runtime().plan(RunOptions(gpus=[0, 1]))) == 4
+
+
+def test_short_runs_get_full_runs_of_the_confirmed_setups_first() -> None:
+    options = RunOptions(gpus=[0, 1], settings=["steps=1000", "confirm=nt-500m:1+nt-2-5b:2"])
+    assert [(s.arch, s.gpus, s.steps) for s in setups(options)] == [
+        ("nt-500m", 1, 10_000),
+        ("nt-2-5b", 2, 10_000),
         ("nt-500m", 1, 1000),
         ("nt-500m", 2, 1000),
         ("nt-2-5b", 1, 1000),
         ("nt-2-5b", 2, 1000),
     ]
-    assert len(IA3Runtime().plan(RunOptions(gpus=[0, 1]))) == 5
+    unconfirmed = setups(RunOptions(gpus=[0, 1], settings=["steps=1000", "confirm=none"]))
+    assert {s.steps for s in unconfirmed} == {1000}
 
 
 def test_plan_on_eight_gpus_needs_no_new_code() -> None:
