@@ -9,7 +9,9 @@ from rewire_site.derive.concerns import flags_by_evaluation
 from rewire_site.derive.display import display_number
 from rewire_site.derive.tables import (
     ComparisonTable,
+    TableRow,
     comparison_table,
+    distinct_titles,
     evaluation_rows,
     protocol_tables,
     resort,
@@ -161,6 +163,23 @@ def test_two_evaluations_of_one_configuration_and_column_get_two_rows() -> None:
         ("eval-nt-checkpointing-again",),
     ]
     assert table.counts_text == "5 recorded evaluations, 5 metric rows"
+
+
+def test_rows_of_configurations_sharing_a_title_name_their_configuration() -> None:
+    rows = [
+        TableRow("config-a", "NT 500M on 1 x H200", ("e1",), ()),
+        TableRow("config-b", "NT 500M on 1 x H200", ("e2",), ()),
+        TableRow("config-b", "NT 500M on 1 x H200", ("e3",), ()),
+        TableRow("config-c", "NT 2.5B on 1 x H200", ("e4",), ()),
+    ]
+    assert [r.configuration_title for r in distinct_titles(rows)] == [
+        "NT 500M on 1 x H200 (config-a)",
+        "NT 500M on 1 x H200 (config-b)",
+        "NT 500M on 1 x H200 (config-b)",
+        "NT 2.5B on 1 x H200",
+    ]
+    one_config = [rows[1], rows[2]]  # two rows of one configuration need no suffix
+    assert distinct_titles(one_config) == one_config
 
 
 def test_evaluation_rows_for_the_ia3_protocol() -> None:

@@ -12,6 +12,7 @@ citation.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
@@ -288,6 +289,7 @@ def comparison_table(
                 )
             )
 
+    table_rows = distinct_titles(table_rows)
     table_rows.sort(key=lambda r: (r.configuration_title, r.configuration_id))
     sort_column = sort_by or default_sort_column(column_ids, table_rows)
     dataset_ids = tuple(dict.fromkeys(e.dataset for e in chosen))
@@ -313,6 +315,19 @@ def comparison_table(
         row_heading="Measured setup" if setups else "Tested configuration",
     )
     return resort(table, sort_column) if sort_column is not None else table
+
+
+def distinct_titles(rows: Sequence[TableRow]) -> list[TableRow]:
+    """Rows whose configurations share a title (the same setup measured in two runs, say)
+    get their configuration id after the title, so that no two rows read the same."""
+    counts = Counter(r.configuration_title for r in rows)
+    ids = Counter((r.configuration_title, r.configuration_id) for r in rows)
+    return [
+        replace(r, configuration_title=f"{r.configuration_title} ({r.configuration_id})")
+        if counts[r.configuration_title] > ids[(r.configuration_title, r.configuration_id)]
+        else r
+        for r in rows
+    ]
 
 
 def setup_key(configuration: object, setup_keys: Sequence[str]) -> tuple[str, ...] | None:
