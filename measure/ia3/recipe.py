@@ -31,8 +31,9 @@ DEFAULT_MODELS = ("nt-500m", "nt-2-5b")
 GPU_COUNTS = tuple(n for n in range(1, GLOBAL_BATCH + 1) if GLOBAL_BATCH % n == 0)
 STARTUP_S = 100.0
 """Launch, model build and torch.compile, as seen on an H200 (75-175 s; an estimate)."""
-STEP_MS = {("nt-500m", 1): 42.0, ("nt-500m", 2): 58.0, ("nt-2-5b", 1): 44.0, ("nt-2-5b", 2): 47.0}
-"""Median step times seen on H200s on 2026-11-29 (estimates for planning only)."""
+STEP_MS = {("nt-500m", 1): 45.0, ("nt-500m", 2): 49.0, ("nt-2-5b", 1): 47.0, ("nt-2-5b", 2): 52.0}
+"""Mean step times of the 10,000-step H200 runs of 2026-11-29 (run 20261129-ia3-2147;
+NT 500M on 2 GPUs: 4,000 steps), for planning only."""
 DEFAULT_STEP_MS = 60.0
 
 
