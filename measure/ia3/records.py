@@ -22,7 +22,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from measure.records import store_artifact, write_records
+import yaml
+
+from measure.records import sha256_file, store_artifact, write_records
 
 from .data import GENERATOR_DESCRIPTION, TRAIN_FRACTION
 from .evidence import NotConfirmed, RunLog, RunTime, overlaps, run_time, throughput
@@ -533,8 +535,7 @@ def write(
     for eval_id, full in confirming:
         if not full.full_length:
             raise ValueError(f"{full.path}: a {full.steps}-step run cannot confirm anything")
-        if not (root / "records" / f"{eval_id}.yaml").is_file():
-            raise ValueError(f"{eval_id}: no such record under {root / 'records'}")
+        _check_recorded(root, eval_id, full.path)
     checkable = [*logs, *(full for _, full in confirming)]
     for log in logs:  # raises NotConfirmed before anything is copied
         _time(log, checkable, unconfirmed_as_incomplete)
@@ -570,6 +571,19 @@ def write(
     if not (root / "records" / f"{DATASET}.yaml").exists():
         records.insert(0, dataset_record())
     return write_records(records, root)
+
+
+def _check_recorded(root: Path, eval_id: str, log: Path) -> None:
+    """`eval_id` is a record under `root` whose artifacts hold `log` (same SHA-256)."""
+    record = root / "records" / f"{eval_id}.yaml"
+    if not record.is_file():
+        raise ValueError(f"{eval_id}: no such record under {root / 'records'}")
+    digest = sha256_file(log)
+    artifacts = yaml.safe_load(record.read_text(encoding="utf-8")).get("artifacts") or []
+    if not any(a.get("sha256") == digest for a in artifacts):
+        raise ValueError(
+            f"{log}: not an artifact of {eval_id} (no artifact with its SHA-256 {digest[:12]}…)"
+        )
 
 
 def _confirming(text: str) -> tuple[str, Path]:

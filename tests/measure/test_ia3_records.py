@@ -88,6 +88,9 @@ def test_a_short_run_is_extrapolated_only_with_a_full_run_of_its_setup(
     assert extrapolation["confirmed_by"] == two_full
     assert abs(extrapolation["confirmation_error"]) <= 0.05
     assert result["note"].startswith("EXTRAPOLATED")
+    with pytest.raises(ValueError, match="not an artifact of"):
+        write([steady["two"]], root, "20261129-ia3-c", MACHINE, target_steps=TARGET_STEPS,
+              confirm_with=[(one_full, steady["two_full"])])  # fmt: skip
     with pytest.raises(ValueError, match="no such record"):
         write([steady["two"]], root, "20261129-ia3-c", MACHINE, target_steps=TARGET_STEPS,
               confirm_with=[("rewire-nope", steady["two_full"])])  # fmt: skip
