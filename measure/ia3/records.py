@@ -190,20 +190,15 @@ def _observations(log: RunLog) -> list[dict[str, Any]]:
          "unit": "second", "note": "includes torch.compile's compilation"},
     ]  # fmt: skip
     for rank in log.data["ranks"]:
-        if rank.get("peak_allocated_bytes") is not None:
-            out.append(
-                {"name": f"peak-allocated-memory-gpu-{rank['rank']}",
-                 "value": round(rank["peak_allocated_bytes"] / GB, 3), "unit": "gigabyte",
-                 "note": "torch.cuda.max_memory_allocated() over the whole run, rank "
-                 f"{rank['rank']}"}
-            )  # fmt: skip
-        if rank.get("peak_reserved_bytes") is not None:
-            out.append(
-                {"name": f"peak-reserved-memory-gpu-{rank['rank']}",
-                 "value": round(rank["peak_reserved_bytes"] / GB, 3), "unit": "gigabyte",
-                 "note": "torch.cuda.max_memory_reserved() over the whole run, rank "
-                 f"{rank['rank']}"}
-            )  # fmt: skip
+        for kind in ("allocated", "reserved"):
+            peak = rank.get(f"peak_{kind}_bytes")
+            if peak is not None:
+                out.append(
+                    {"name": f"peak-{kind}-memory-gpu-{rank['rank']}",
+                     "value": round(peak / GB, 3), "unit": "gigabyte",
+                     "note": f"torch.cuda.max_memory_{kind}() over the whole run, rank "
+                     f"{rank['rank']}"}
+                )  # fmt: skip
     params = log.data["parameters"]
     out.append(
         {"name": "trainable-parameters", "value": float(params["trainable"]),
@@ -586,18 +581,12 @@ def _check_recorded(root: Path, eval_id: str, log: Path) -> None:
         )
 
 
-def _confirming(text: str) -> tuple[str, Path]:
-    eval_id, sep, path = text.partition("=")
-    if not sep or not eval_id or not path:
-        raise ValueError(f"--confirm-with {text!r}: use EVALUATION_ID=LOG")
-    return eval_id, Path(path)
-
-
-def _attachment(text: str) -> tuple[Path, str]:
-    path, sep, description = text.partition("=")
-    if not sep or not description:
-        raise ValueError(f"--attach {text!r}: use PATH=DESCRIPTION")
-    return Path(path), description
+def _pair(text: str, option: str, usage: str) -> tuple[str, str]:
+    """`LEFT=RIGHT` of a command-line option, both sides non-empty."""
+    left, sep, right = text.partition("=")
+    if not sep or not left or not right:
+        raise ValueError(f"{option} {text!r}: use {usage}")
+    return left, right
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -649,8 +638,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             note=args.note,
             unconfirmed_as_incomplete=args.unconfirmed_as_incomplete,
             git_commit=args.git_commit,
-            attach=[_attachment(a) for a in args.attach],
-            confirm_with=[_confirming(c) for c in args.confirm_with],
+            attach=[
+                (Path(path), what)
+                for path, what in (_pair(a, "--attach", "PATH=DESCRIPTION") for a in args.attach)
+            ],
+            confirm_with=[
+                (eval_id, Path(log))
+                for eval_id, log in (
+                    _pair(c, "--confirm-with", "EVALUATION_ID=LOG") for c in args.confirm_with
+                )
+            ],
         )
     except (NotConfirmed, RecordExists, ValueError) as error:
         print(f"error: {error}")
