@@ -6,24 +6,16 @@ import json
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from entry_point import rewire_script
 
 REPO = Path(__file__).resolve().parent.parent
 CORPUS = REPO / "tests" / "bad_records"
 FIXTURE = REPO / "tests" / "fixtures" / "minimal"
 CASES = sorted(p.name for p in CORPUS.iterdir() if (p / "expected.txt").is_file())
 LOCATION = re.compile(r"^(?P<where>\S+:\d+: \S+): (?P<message>.*)$")
-
-
-def rewire_script() -> str:
-    """The installed `rewire` entry point of this environment."""
-    beside = Path(sys.executable).with_name("rewire")
-    found = str(beside) if beside.is_file() else shutil.which("rewire")
-    assert found, "the `rewire` console script is not installed (pip install -e .)"
-    return found
 
 
 def run(*args: str, cwd: Path = REPO) -> subprocess.CompletedProcess[str]:

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
+
+from entry_point import rewire_script
 
 HEAVY = ("torch", "deepspeed", "flash_attn", "transformers", "peft")
 
@@ -20,6 +23,10 @@ def test_cli_import_pulls_no_gpu_stack() -> None:
 
 
 def test_rewire_help_runs_through_the_entry_point() -> None:
-    out = subprocess.run(["rewire", "--help"], capture_output=True, text=True, check=False)
+    """The console script beside this Python, whatever PATH holds (no venv activated)."""
+    env = {"PATH": "/nonexistent", "HOME": str(Path.home())}
+    out = subprocess.run(
+        [rewire_script(), "--help"], capture_output=True, text=True, check=False, env=env
+    )
     assert out.returncode == 0
     assert "Usage" in out.stdout
