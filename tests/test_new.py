@@ -3,11 +3,13 @@ validation until an editor fills them, prompt for reportable fields, never overw
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
+from entry_point import rewire_script
 from pydantic import ValidationError
 from typer.testing import CliRunner
 
@@ -139,7 +141,7 @@ def test_interactive_cli_prompts(tmp_path: Path) -> None:
     # id, then every reportable prompt of a dataset answered with Enter except `licence`
     answers = ["my-data", "", "", "", "", "withheld", "Licence on request.", ""]
     result = runner.invoke(
-        app, ["new", "dataset", "--out", str(tmp_path)], input="\n".join(answers) + "\n"
+        app, ["new", "dataset", "--ask", "--out", str(tmp_path)], input="\n".join(answers) + "\n"
     )
     assert result.exit_code == 0, result.output
     data = yaml.safe_load((tmp_path / "my-data.yaml").read_text(encoding="utf-8"))
@@ -185,3 +187,63 @@ def test_modeline_points_at_the_schemas_from_the_output_folder(tmp_path: Path) -
     assert schemas_for(tmp_path / "elsewhere") == "../schemas"
     sk = skeleton("dataset", "d", schemas="../../../schemas")
     assert sk.text.splitlines()[0].endswith("$schema=../../../schemas/dataset.schema.json")
+
+
+def _project(tmp_path: Path) -> Path:
+    project = tmp_path / "project"
+    (project / "records").mkdir(parents=True)
+    (project / "src").mkdir()
+    (project / "pyproject.toml").write_text("", encoding="utf-8")
+    return project
+
+
+def _rewire_new(
+    *args: str, cwd: Path, stdin: str | None = None
+) -> subprocess.CompletedProcess[str]:
+    """`rewire new` through the installed script, standard input not a terminal."""
+    return subprocess.run(
+        [rewire_script(), "new", *args],
+        cwd=cwd,
+        input=stdin,
+        stdin=None if stdin is not None else subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_new_from_a_subfolder_writes_to_the_projects_records(tmp_path: Path) -> None:
+    """Run from src/, the record lands in the project's records/, not src/records/."""
+    project = _project(tmp_path)
+    done = _rewire_new("dataset", "--id", "from-src", "--defaults", cwd=project / "src")
+    assert done.returncode == 0, done.stderr
+    assert (project / "records" / "from-src.yaml").is_file()
+    assert not (project / "src" / "records").exists()
+    text = (project / "records" / "from-src.yaml").read_text(encoding="utf-8")
+    assert text.startswith("# yaml-language-server: $schema=../schemas/dataset.schema.json")
+
+
+def test_new_without_a_terminal_asks_nothing_and_does_not_abort(tmp_path: Path) -> None:
+    project = _project(tmp_path)
+    done = _rewire_new("dataset", cwd=project)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Aborted" not in done.stdout + done.stderr
+    assert "Record id" not in done.stdout  # no prompt printed to nobody
+    assert "not a terminal" in done.stderr
+    assert done.stdout.startswith("wrote ")
+    assert (project / "records" / "new-dataset.yaml").is_file()
+
+
+def test_ask_reads_piped_answers_and_stops_asking_at_their_end(tmp_path: Path) -> None:
+    project = _project(tmp_path)
+    done = _rewire_new("dataset", "--ask", cwd=project, stdin="piped-data\n")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Aborted" not in done.stdout + done.stderr
+    data = yaml.safe_load((project / "records" / "piped-data.yaml").read_text(encoding="utf-8"))
+    assert data["id"] == "piped-data" and data["missing_metadata"] == {}
+
+
+def test_defaults_and_ask_together_are_refused(tmp_path: Path) -> None:
+    done = _rewire_new("dataset", "--ask", "--defaults", cwd=_project(tmp_path))
+    assert done.returncode == 2 and "give one of them" in done.stderr

@@ -71,10 +71,10 @@ def validate(
     ),
 ) -> None:
     """Check record files: YAML, schema, ids, references, missing-metadata reasons."""
-    from .config import RECORDS_DIR, find_root
+    from .config import RECORDS_DIR, resolve_root
     from .validate import exit_code, render, validate_paths
 
-    project = root or find_root()
+    project = resolve_root(root)
     report = validate_paths(paths or [project / RECORDS_DIR], project, cache=not no_cache)
     typer.echo(render(report, output_format.value))
     raise typer.Exit(exit_code(report, strict))
@@ -86,10 +86,10 @@ def schema(
     root: Path | None = typer.Option(None, "--root", help="Project root."),  # noqa: B008
 ) -> None:
     """Write one JSON Schema per record kind into schemas/ (for editors and CI)."""
-    from .config import find_root
+    from .config import resolve_root
     from .schema import check_schemas, write_schemas
 
-    project = root or find_root()
+    project = resolve_root(root)
     if check:
         stale = check_schemas(project)
         for line in stale:
@@ -120,8 +120,11 @@ def build(
 ) -> None:
     """Build the static site from the records: pages, search, downloads, JSON API."""
     from .build import build_command
+    from .config import project_root, resolve_root
 
-    raise typer.Exit(build_command(root, records, out, release_date, workers))
+    if root is None and records is not None:  # the records named: their project, if any
+        root = project_root() or project_root(records) or records.resolve().parent
+    raise typer.Exit(build_command(resolve_root(root), records, out, release_date, workers))
 
 
 def _register_measure() -> None:
@@ -138,7 +141,14 @@ _register_measure()
 
 
 def main() -> None:
-    app()
+    """The console script: a command run outside a project says so plainly (exit 2)."""
+    from .config import NotInProject
+
+    try:
+        app()
+    except NotInProject as error:
+        typer.echo(f"error: {error}", err=True)
+        raise SystemExit(2) from None
 
 
 if __name__ == "__main__":  # pragma: no cover

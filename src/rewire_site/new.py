@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import sys
 import types
 import typing
 from collections.abc import Callable
@@ -35,7 +36,7 @@ import typer
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
-from .config import RECORDS_DIR, SCHEMAS_DIR, find_root
+from .config import RECORDS_DIR, SCHEMAS_DIR, find_root, project_root
 from .models import RECORD_TYPES
 from .models.common import REPORTABLE, SLUG_PATTERN, MissingReason
 
@@ -93,10 +94,8 @@ def schemas_from(out_dir: Path, root: Path) -> str:
 def schemas_for(out_dir: Path) -> str:
     """The schemas folder of the project that holds `out_dir`, relative to it; the
     conventional `../schemas` when `out_dir` lies in no project."""
-    root = find_root(out_dir)
-    if (root / RECORDS_DIR).is_dir() and (root / "pyproject.toml").is_file():
-        return schemas_from(out_dir, root)
-    return f"../{SCHEMAS_DIR}"
+    root = project_root(out_dir)
+    return f"../{SCHEMAS_DIR}" if root is None else schemas_from(out_dir, root)
 
 
 def default_id(kind: str) -> str:
@@ -320,46 +319,72 @@ def write_skeleton(out_dir: Path, sk: Skeleton) -> Path:
     return path
 
 
+def _terminal_prompt() -> Ask:
+    """Ask on the terminal; at the end of input (Ctrl-D, a closed pipe) stop asking:
+    every later field stays a placeholder (no "Aborted.")."""
+    ended = False
+
+    def ask(question: str) -> str:
+        nonlocal ended
+        if ended:
+            return ""
+        try:
+            return str(typer.prompt(question, default="", show_default=False))
+        except typer.Abort:
+            ended = True
+            typer.echo("", err=True)
+            return ""
+
+    return ask
+
+
 def new_command(
     kind: str = typer.Argument(..., help=f"Record kind: {', '.join(RECORD_TYPES)}."),
     record_id: str | None = typer.Option(
         None, "--id", help="Record id (the file name); asked for when not given."
     ),
-    out: Path = typer.Option(  # noqa: B008 - typer declares options as defaults
-        Path(RECORDS_DIR), "--out", help="Folder to write the record to."
+    out: Path | None = typer.Option(  # noqa: B008 - typer declares options as defaults
+        None, "--out", help="Folder to write the record to. Default: records/ of the project."
     ),
     defaults: bool = typer.Option(
         False, "--defaults", help="Ask nothing: every reportable field stays a TODO placeholder."
     ),
+    ask_always: bool = typer.Option(
+        False,
+        "--ask",
+        help="Ask even when standard input is not a terminal (answers piped in, one a line).",
+    ),
 ) -> None:
     """Write a record skeleton: schema modeline, every required field as a TODO placeholder
-    (validation rejects it until filled), and prompts for reportable fields."""
+    (validation rejects it until filled), and prompts for reportable fields (only on a
+    terminal, or with --ask)."""
     if kind not in RECORD_TYPES:
         typer.echo(
             f"error: unknown kind '{kind}': expected one of {', '.join(RECORD_TYPES)}", err=True
         )
         raise typer.Exit(2)
+    if defaults and ask_always:
+        typer.echo("error: --defaults asks nothing and --ask asks: give one of them", err=True)
+        raise typer.Exit(2)
+    folder = out if out is not None else find_root() / RECORDS_DIR
     ask: Ask | None = None
-    if not defaults:
-
-        def ask(question: str) -> str:
-            return str(typer.prompt(question, default="", show_default=False))
-
+    if ask_always or (not defaults and sys.stdin.isatty()):
+        ask = _terminal_prompt()
         if record_id is None:
             record_id = ask(f"Record id (slug, default {default_id(kind)})") or None
+    elif not defaults:
+        typer.echo(
+            "standard input is not a terminal: asking nothing (as --defaults; --ask asks "
+            "anyway); every reportable field is a TODO placeholder",
+            err=True,
+        )
     try:
-        sk = skeleton(kind, record_id, ask, schemas_for(out))
+        sk = skeleton(kind, record_id, ask, schemas_for(folder))
     except ValueError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from exc
-    target = out / f"{sk.record_id}.yaml"
-    if target.exists():
-        typer.echo(
-            f"error: {target}: already exists; rewire new never overwrites a record", err=True
-        )
-        raise typer.Exit(1)
     try:
-        path = write_skeleton(out, sk)
+        path = write_skeleton(folder, sk)
     except RecordExists as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(1) from exc
