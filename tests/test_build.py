@@ -142,3 +142,56 @@ def test_cli_build_rejects_a_bad_release_date(project: Path) -> None:
     assert done.returncode == 1
     assert "Traceback" not in done.stderr
     assert "--release-date" in done.stderr
+
+
+def test_cli_build_never_replaces_a_folder_of_someone_elses_files(
+    project: Path, tmp_path: Path
+) -> None:
+    """`--out ~/Desktop` by mistake: the folder's files stay, the error names them."""
+    desktop = tmp_path / "Desktop"
+    (desktop / "Documents").mkdir(parents=True)
+    (desktop / "precious.txt").write_text("keep me")
+    (desktop / "Documents" / "thesis.txt").write_text("four years")
+    done = _rewire("build", "--root", str(project), "--out", str(desktop), cwd=project)
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    assert str(desktop) in done.stderr
+    assert "Documents/, precious.txt" in done.stderr
+    assert "Nothing was changed" in done.stderr
+    assert (desktop / "precious.txt").read_text() == "keep me"
+    assert (desktop / "Documents" / "thesis.txt").read_text() == "four years"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["Desktop", "project"]
+
+
+def test_a_site_it_built_is_replaced_and_marked(project: Path) -> None:
+    site = project / "site"
+    build_site(project, site, release_date=DAY)
+    assert (site / ".rewire-site").is_file()
+    build_site(project, site, release_date=date(2030, 1, 1))
+    assert (site / ".rewire-site").is_file()
+
+
+def test_a_record_changed_during_the_build_fails_it_and_keeps_the_site(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An editor saves a record while the build renders: the build must not publish a
+    site built from the bytes it read before (nor a mix); it fails clearly and the next
+    build shows the new content."""
+    site = project / "site"
+    build_site(project, site, release_date=DAY)
+    before = _files(site)
+    record = project / "records" / "fx-protocol.yaml"
+    text = record.read_text()
+    real_render = build_module.render_jobs
+
+    def render_while_saving(*args: object, **kwargs: object) -> object:
+        record.write_text(text.replace("title: ", "title: Edited ", 1))  # a save mid-build
+        return real_render(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(build_module, "render_jobs", render_while_saving)
+    with pytest.raises(build_module.RecordsChanged, match=r"fx-protocol\.yaml"):
+        build_site(project, site, release_date=DAY)
+    assert _files(site) == before
+    monkeypatch.setattr(build_module, "render_jobs", real_render)
+    build_site(project, site, release_date=DAY)
+    assert "Edited " in (site / "protocols" / "fx-protocol" / "index.html").read_text()

@@ -162,3 +162,39 @@ def test_rewire_serve_command(served: tuple[subprocess.Popen[str], str], project
     output, _ = process.communicate(timeout=15)
     assert process.returncode == 0, output
     assert "serving" in output and "rebuilding" in output
+
+
+def _serve(project: Path, port: int) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "rewire_site.cli", "serve", "--port", str(port),
+               "--root", str(project), "--poll"]  # fmt: skip
+    return subprocess.run(
+        command, cwd=project, capture_output=True, text=True, timeout=TIMEOUT, check=False
+    )
+
+
+def test_a_busy_port_is_one_clear_line_and_exit_1(project: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = int(taken.getsockname()[1])
+        done = _serve(project, port)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "Traceback" not in done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert lines == [
+        f"rewire serve: port {port} on 127.0.0.1 is already in use (another rewire serve?); "
+        f"choose another port with --port, e.g. rewire serve --port {port + 1}"
+    ]
+    assert not (project / "site").exists(), "nothing is built when nothing can be served"
+
+
+def test_serve_never_replaces_or_serves_a_folder_it_did_not_build(project: Path) -> None:
+    site = project / "site"
+    site.mkdir()
+    (site / "notes.txt").write_text("mine")
+    done = _serve(project, _free_port())
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    assert f"rewire serve: {site}: not replaced" in done.stderr
+    assert "notes.txt" in done.stderr
+    assert [p.name for p in site.iterdir()] == ["notes.txt"]

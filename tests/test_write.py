@@ -1,14 +1,29 @@
 """Atomic site writes (write.py): the previous site stays byte-identical when a build
-fails, and one output path cannot be written twice."""
+fails, one output path cannot be written twice, only a folder the builder made (or an
+empty one) is ever replaced, and a second build into the same place waits."""
 
 from __future__ import annotations
 
 import hashlib
+import threading
+import time
 from pathlib import Path
 
 import pytest
 
-from rewire_site.write import OutputError, OutputWriter, Removal, atomic_write_site
+from rewire_site.write import (
+    MARKER,
+    MARKER_TEXT,
+    OutputError,
+    OutputWriter,
+    Removal,
+    TargetRefused,
+    atomic_write_site,
+    build_lock,
+    recover,
+)
+
+MARKED = hashlib.sha256(MARKER_TEXT.encode()).hexdigest()
 
 
 def _snapshot(folder: Path) -> dict[str, str]:
@@ -22,6 +37,7 @@ def _snapshot(folder: Path) -> dict[str, str]:
 def _previous_site(tmp_path: Path) -> Path:
     site = tmp_path / "site"
     (site / "protocols" / "p").mkdir(parents=True)
+    (site / MARKER).write_text(MARKER_TEXT)  # built by rewire
     (site / "index.html").write_bytes(b"old home")
     (site / "protocols" / "p" / "index.html").write_bytes(b"old protocol")
     return site
@@ -41,6 +57,7 @@ def test_build_replaces_the_site_and_returns_its_result(tmp_path: Path) -> None:
 
     assert atomic_write_site(build, site) == 2
     assert _snapshot(site) == {
+        MARKER: MARKED,
         "api/evaluation/e.json": hashlib.sha256(b"{}\n").hexdigest(),
         "index.html": hashlib.sha256(b"new home").hexdigest(),
     }
@@ -52,8 +69,9 @@ def test_previous_site_handed_over_renamed_aside_then_removed(tmp_path: Path) ->
     handed: list[Path | None] = []
     atomic_write_site(lambda w: w.write_text("index.html", "new"), site, handed.append)
     (old,) = handed
-    assert old is not None and old.parent == tmp_path and old.name.startswith(".site.old-")
+    assert old is not None and old.parent == tmp_path and old.name.startswith(".site.trash-")
     assert _snapshot(old) == {
+        MARKER: MARKED,
         "index.html": hashlib.sha256(b"old home").hexdigest(),
         "protocols/p/index.html": hashlib.sha256(b"old protocol").hexdigest(),
     }
@@ -147,3 +165,101 @@ def test_refuses_to_replace_a_project_folder(tmp_path: Path) -> None:
     with pytest.raises(OutputError, match="looks like a project folder"):
         atomic_write_site(lambda w: w.write_text("index.html", "x"), tmp_path)
     assert (tmp_path / "pyproject.toml").exists()
+
+
+def _user_folder(tmp_path: Path) -> Path:
+    """A folder of someone's own files: what `--out ~/Desktop` would point at."""
+    folder = tmp_path / "Desktop"
+    (folder / "Documents").mkdir(parents=True)
+    (folder / "precious.txt").write_text("keep me")
+    (folder / "Documents" / "thesis.txt").write_text("four years")
+    return folder
+
+
+def test_a_folder_the_builder_did_not_make_is_refused_and_left_alone(tmp_path: Path) -> None:
+    folder = _user_folder(tmp_path)
+    before = _snapshot(folder)
+    built: list[str] = []
+    with pytest.raises(TargetRefused) as caught:
+        atomic_write_site(lambda w: built.append("ran"), folder)
+    message = str(caught.value)
+    assert str(folder) in message
+    assert "Documents/, precious.txt (2 entries)" in message
+    assert "Nothing was changed" in message and "--out" in message
+    assert built == []  # refused before anything was built
+    assert _snapshot(folder) == before
+    assert _leftovers(tmp_path) == ["Desktop"]
+
+
+def test_a_site_of_an_older_version_without_marker_says_how_to_proceed(tmp_path: Path) -> None:
+    site = _previous_site(tmp_path)
+    (site / MARKER).unlink()  # built before the marker existed
+    before = _snapshot(site)
+    with pytest.raises(TargetRefused, match=r"delete it yourself and build again"):
+        atomic_write_site(lambda w: w.write_text("index.html", "new"), site)
+    assert _snapshot(site) == before
+
+
+def test_an_empty_folder_is_replaced_and_then_carries_the_marker(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    site.mkdir()
+    atomic_write_site(lambda w: w.write_text("index.html", "x"), site)
+    assert _snapshot(site) == {MARKER: MARKED, "index.html": hashlib.sha256(b"x").hexdigest()}
+    atomic_write_site(lambda w: w.write_text("index.html", "y"), site)  # its own: replaced
+    assert (site / "index.html").read_text() == "y"
+
+
+def test_a_file_where_the_site_should_be_is_refused(tmp_path: Path) -> None:
+    target = tmp_path / "site"
+    target.write_text("not a folder")
+    with pytest.raises(TargetRefused, match="not a folder"):
+        atomic_write_site(lambda w: w.write_text("index.html", "x"), target)
+    assert target.read_text() == "not a folder"
+
+
+def test_the_marker_cannot_be_written_as_a_page(tmp_path: Path) -> None:
+    with pytest.raises(OutputError, match="marker"):
+        OutputWriter(tmp_path).write_text(MARKER, "x")
+
+
+def test_recover_puts_back_a_site_a_killed_swap_left_aside(tmp_path: Path) -> None:
+    """The state a build killed between the swap's two renames leaves: no site, the
+    previous one renamed aside, the new one still staged."""
+    site = _previous_site(tmp_path)
+    before = _snapshot(site)
+    site.rename(tmp_path / ".site.old-0123456789ab")
+    staged = tmp_path / ".site.new-abcdef"
+    staged.mkdir()
+    (staged / MARKER).write_text(MARKER_TEXT)
+    (staged / "index.html").write_text("half")
+    empty = tmp_path / ".site.new-killedearly"  # killed before its marker was written
+    empty.mkdir()
+    theirs = tmp_path / ".site.new-notours"  # looks like ours, is not: left alone
+    theirs.mkdir()
+    (theirs / "notes.txt").write_text("mine")
+    done = recover(site)
+    assert _snapshot(site) == before
+    assert len(done) == 3, done
+    assert _leftovers(tmp_path) == [".site.new-notours"]
+
+
+def test_a_second_build_waits_for_the_first_and_says_why(tmp_path: Path) -> None:
+    site = _previous_site(tmp_path)
+    heard: list[str] = []
+    finished: list[float] = []
+
+    def second() -> None:
+        atomic_write_site(lambda w: w.write_text("index.html", "second"), site, None, heard.append)
+        finished.append(time.monotonic())
+
+    with build_lock(tmp_path):
+        thread = threading.Thread(target=second)
+        thread.start()
+        time.sleep(0.5)
+        assert finished == [], "the second build ran while the first held the lock"
+        assert (site / "index.html").read_bytes() == b"old home"
+        released = time.monotonic()
+    thread.join(timeout=10)
+    assert finished and finished[0] >= released
+    assert heard == [f"another build is writing into {tmp_path}; waiting for it to finish"]
+    assert (site / "index.html").read_text() == "second"

@@ -12,14 +12,19 @@ The stages, in order (each timed; `BuildReport.stages` lists them):
             and the JSON API (one file per record), which need no template;
 5. files    static assets, search index, the release table (every output's SHA-256);
 6. swap     the staging folder replaces the site (`write.atomic_write_site`): two
-            renames. The previous site, renamed aside, is removed afterwards in a
-            background thread (`BuildReport.removal`), outside the timed stages:
+            renames, under a lock on the folder that holds the site (a second build
+            waits), and only when the site folder is one the builder made (it holds
+            `.rewire-site`) or an empty one. The previous site, renamed aside, is
+            removed afterwards in a background thread (`BuildReport.removal`),
+            outside the timed stages:
             `build_site(wait=True)`, the default, joins it before returning and
             `BuildReport.removal_seconds` says how long it took.
 
 Everything the pages need is gathered before the first byte is written, and all writing
 goes to the staging folder: a build that fails at any stage leaves the previous site
-as it was. Same records in, same bytes out: no clock is read except the release date.
+as it was. A record file that changes while the build runs (between the load and the
+swap) fails the build (`RecordsChanged`): the site is never a mix of two versions.
+Same records in, same bytes out: no clock is read except the release date.
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ from __future__ import annotations
 import gc
 import os
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date
@@ -54,7 +59,7 @@ from .render import DataFile, Job, Renderer, RenderStats, render_jobs, templates
 from .search import search_entries, search_index_json
 from .sections import Link
 from .urls import kind_of
-from .validate import validate_paths
+from .validate import find_files, validate_paths
 
 STAGES = ("load", "link", "derive", "render", "files", "swap")
 
@@ -72,6 +77,38 @@ RECORD_PAGES: dict[type[RecordBase], Any] = {
     Source: pages.source_page,
     Question: pages.question_page,
 }
+
+
+class RecordsChanged(Exception):
+    """A record file changed, appeared or vanished while the build was running."""
+
+
+FileState = dict[Path, tuple[int, int, int, int]]
+
+
+def record_state(folder: Path) -> FileState:
+    """(inode, size, mtime ns, ctime ns) of every record file under `folder`."""
+    state: FileState = {}
+    for path in find_files([folder])[0]:
+        try:
+            stat = path.stat()
+        except FileNotFoundError:
+            continue
+        state[path] = (stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns)
+    return state
+
+
+def check_unchanged(folder: Path, before: FileState) -> None:
+    """Raise `RecordsChanged` when a record file under `folder` differs from `before`."""
+    after = record_state(folder)
+    changed = sorted(p for p in before.keys() | after.keys() if before.get(p) != after.get(p))
+    if changed:
+        more = f" and {len(changed) - 3} more" if len(changed) > 3 else ""
+        names = ", ".join(str(p) for p in changed[:3])
+        raise RecordsChanged(
+            f"record files changed while the build read them: {names}{more}; build again "
+            "once they are saved"
+        )
 
 
 @dataclass
@@ -230,12 +267,17 @@ def build_site(
     records_dir: Path | None = None,
     workers: int | None = None,
     wait: bool = True,
+    on_wait: Callable[[str], None] | None = None,
 ) -> BuildReport:
     """Build the site of the records under `root` (or `records_dir`) into `out_dir`
     (default `root/site`). Raises `RecordsInvalid` when the records have errors.
 
     The previous site is removed in a background thread after the swap; `wait=False`
-    returns without waiting for it (`report.removal.wait()` does)."""
+    returns without waiting for it (`report.removal.wait()` does). `on_wait` hears why
+    the build waits, when another build writes into the same folder.
+
+    Raises `write.TargetRefused` when `out_dir` is not the builder's to replace and
+    `RecordsChanged` when a record file changes during the build; the site is unchanged."""
     root = root.resolve()
     if records_dir is not None:
         records_dir = records_dir.resolve()
@@ -247,6 +289,7 @@ def build_site(
 
     with timer.stage("load"):
         folder = records_dir or root / RECORDS_DIR
+        state = record_state(folder)
         report = validate_paths([folder], root)
         if not report.ok:
             raise RecordsInvalid(report.problems)
@@ -314,7 +357,9 @@ def build_site(
                 made, [*writer.entries(), *pages_written]
             ).items():
                 writer.write_bytes(path, data)
-            files = len(stats.files) + len(stats.data_files) + len(writer.entries())
+            # + 1: the marker that says the builder made this folder (write.MARKER)
+            files = len(stats.files) + len(stats.data_files) + len(writer.entries()) + 1
+            check_unchanged(folder, state)
 
     swap_started = 0.0
     removal = write.Removal(None)
@@ -331,7 +376,7 @@ def build_site(
         removal = write.Removal(old)  # removed in a background thread
 
     try:
-        write.atomic_write_site(build_and_mark, site_dir, swapped)
+        write.atomic_write_site(build_and_mark, site_dir, swapped, on_wait)
     finally:
         gc.unfreeze()
     ended = os.times()
@@ -376,6 +421,7 @@ def build_command(
             records_dir=records,
             workers=workers,
             wait=False,
+            on_wait=lambda message: typer.echo(message, err=True),
         )
     except RecordsInvalid as error:
         for problem in error.problems:
@@ -386,7 +432,10 @@ def build_command(
             typer.echo(str(shown), err=True)
         typer.echo(f"build failed: {error}; the site was not changed", err=True)
         return 1
-    except (ValueError, OSError, write.OutputError) as error:
+    except write.TargetRefused as error:
+        typer.echo(f"build failed: {error}", err=True)
+        return 1
+    except (ValueError, OSError, write.OutputError, RecordsChanged) as error:
         typer.echo(f"build failed: {error}; the site was not changed", err=True)
         return 1
     for problem in report.warnings:

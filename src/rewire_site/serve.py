@@ -6,11 +6,17 @@ by path on every request, so the atomic swap of a rebuild (write.py) is picked u
 next request. Changes are watched with `watchfiles` when it is installed, else by polling
 modification times. A failed rebuild prints its problems and keeps serving the last good
 site (the build never touches the folder it failed to replace).
+
+The site folder follows the builder's rule (write.py): it is replaced only when the
+builder made it (it holds `.rewire-site`) or it is empty; otherwise serve says so and
+exits before it builds or serves anything. A busy port is one line naming the port and
+`--port`, exit 1.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import functools
 import threading
 import time
@@ -23,6 +29,7 @@ import typer
 
 from .config import RECORDS_DIR, SITE_DIR, TEMPLATES_DIR, find_root
 from .problems import RecordsInvalid
+from .write import TargetRefused, check_target
 
 Builder = Callable[[], None]
 """Builds the site into its folder; raises on failure (RecordsInvalid with problems)."""
@@ -107,6 +114,28 @@ class _Handler(SimpleHTTPRequestHandler):
         pass
 
 
+class PortUnavailable(Exception):
+    """The preview cannot listen on the port asked for."""
+
+
+def listen(port: int, handler: Any) -> ThreadingHTTPServer:
+    """An HTTP server on 127.0.0.1:`port`; `PortUnavailable` with a one-line reason
+    that names the port and `--port` when it cannot listen there."""
+    try:
+        return ThreadingHTTPServer(("127.0.0.1", port), handler)
+    except OSError as error:
+        if error.errno == errno.EADDRINUSE:
+            why = f"port {port} on 127.0.0.1 is already in use (another rewire serve?)"
+        elif error.errno == errno.EACCES:
+            why = f"port {port} on 127.0.0.1 needs privileges this user does not have"
+        else:
+            why = f"cannot listen on 127.0.0.1:{port}: {error.strerror or error}"
+        raise PortUnavailable(
+            f"{why}; choose another port with --port, e.g. rewire serve --port "
+            f"{port + 1 if 0 < port < 65535 else 8000}"
+        ) from None
+
+
 class Preview:
     """A running preview: server thread + watcher thread. `start()`, then `stop()`."""
 
@@ -131,7 +160,7 @@ class Preview:
         self._stop = threading.Event()
         self._watching = threading.Event()
         handler = functools.partial(_Handler, directory=str(site_dir))
-        self.server = ThreadingHTTPServer(("127.0.0.1", port), handler)
+        self.server = listen(port, handler)
         self.server.daemon_threads = True
         self._threads: list[threading.Thread] = []
 
@@ -222,9 +251,14 @@ def serve_command(
     records_dir = (records or project / RECORDS_DIR).resolve()
     site_dir = project / SITE_DIR
     watched = [records_dir, project / TEMPLATES_DIR]
-    preview = Preview(
-        site_dir, watched, site_builder(project, records_dir, site_dir), port, poll or None
-    )
+    try:
+        check_target(site_dir)  # never serve (or replace) a folder rewire did not build
+        preview = Preview(
+            site_dir, watched, site_builder(project, records_dir, site_dir), port, poll or None
+        )
+    except (TargetRefused, PortUnavailable) as error:
+        typer.echo(f"rewire serve: {error}", err=True)
+        raise typer.Exit(1) from None
     if not preview.build() and not site_dir.is_dir():
         typer.echo("no site to serve: fix the problems above and run again", err=True)
         preview.server.server_close()
@@ -242,8 +276,10 @@ def serve_command(
 
 
 __all__ = [
+    "PortUnavailable",
     "Preview",
     "have_watchfiles",
+    "listen",
     "poll_changes",
     "serve_command",
     "site_builder",

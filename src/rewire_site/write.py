@@ -1,15 +1,31 @@
 """Write the site atomically: build into a temporary folder beside the target, then swap
-it in with renames. A build that raises (or is interrupted) leaves the previous site as
-it was, byte for byte. The writer refuses to write one output path twice."""
+it in with renames. A build that raises, is killed or runs out of disk leaves the previous
+site as it was, byte for byte. The writer refuses to write one output path twice.
+
+Ownership: every site (and every staging folder) holds a marker file, `.rewire-site`.
+The builder replaces only a folder that holds it, or an empty one; anything else is an
+`OutputError` naming the folder and what is in it, and nothing is changed. A site built
+before the marker existed is refused too: delete it yourself and build again.
+
+Concurrency and kills: the whole build holds an exclusive lock (`flock`) on the folder
+that holds the site, so two builds into one place run one after the other. Under the
+lock, leftovers of a killed build are tidied first: a killed swap's previous site
+(`.NAME.old-*`) is put back when the site is missing, and marked staging or trash
+folders are removed. The previous site is renamed aside, then to `.NAME.trash-*` before
+it is removed, so a half-removed folder is never mistaken for a whole one.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import os
 import shutil
 import tempfile
 import threading
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path, PurePosixPath
 from typing import TypeVar
 
@@ -17,11 +33,28 @@ from .release import ManifestEntry, sha256_bytes
 
 T = TypeVar("T")
 
+MARKER = ".rewire-site"
+"""The file that says: this folder is a site rewire built, and may replace."""
+MARKER_TEXT = (
+    "This folder is a website built by `rewire build`.\n"
+    "Rewire replaces a folder on the next build only when it holds this file (or is\n"
+    "empty). Delete this file to keep rewire from ever replacing the folder.\n"
+)
 _PROJECT_MARKERS = (".git", "pyproject.toml", "records")
+_LEFTOVER_KINDS = ("new", "old", "trash")
+"""`.NAME.new-*` staging, `.NAME.old-*` a previous site mid-swap, `.NAME.trash-*` one
+being removed."""
+SHOWN_ENTRIES = 5
+"""How many of a refused folder's entries the error names."""
 
 
 class OutputError(Exception):
-    """An output path written twice, or outside the site."""
+    """An output path written twice or outside the site, or an output folder that is not
+    the builder's to replace."""
+
+
+class TargetRefused(OutputError):
+    """The output folder is not the builder's to replace; nothing was changed."""
 
 
 class OutputWriter:
@@ -41,6 +74,8 @@ class OutputWriter:
         parts = [p for p in pure.parts if p != "."]
         if not parts:
             raise OutputError(f"output path {relative!r} names no file")
+        if parts == [MARKER]:
+            raise OutputError(f"output path {relative!r} is the builder's own marker file")
         return "/".join(parts)
 
     def __contains__(self, relative: str) -> bool:
@@ -70,25 +105,136 @@ class OutputWriter:
         return tuple(self._entries[k] for k in sorted(self._entries))
 
 
-def _check_target(site_dir: Path) -> None:
+def _describe(folder: Path) -> str:
+    """'a.txt, docs/, ... (N entries)': the first few entries of a folder, sorted."""
+    names = sorted(p.name + ("/" if p.is_dir() else "") for p in folder.iterdir())
+    shown = ", ".join(names[:SHOWN_ENTRIES])
+    more = f" and {len(names) - SHOWN_ENTRIES} more" if len(names) > SHOWN_ENTRIES else ""
+    return f"{shown}{more} ({len(names)} entr{'y' if len(names) == 1 else 'ies'})"
+
+
+def is_marked(folder: Path) -> bool:
+    """True when `folder` is a real folder that holds the builder's marker file."""
+    marker = folder / MARKER
+    return folder.is_dir() and not folder.is_symlink() and marker.is_file()
+
+
+def check_target(site_dir: Path) -> None:
+    """Raise `TargetRefused` unless `site_dir` is absent, empty, or a site the builder made
+    (holds `.rewire-site`). Nothing is changed either way."""
     if site_dir.is_symlink() or (site_dir.exists() and not site_dir.is_dir()):
-        raise OutputError(f"{site_dir}: exists and is not a folder; refusing to replace it")
-    if site_dir.is_dir():
-        found = [m for m in _PROJECT_MARKERS if (site_dir / m).exists()]
-        if found:
-            raise OutputError(
-                f"{site_dir}: holds {', '.join(found)}; it looks like a project folder, not "
-                "a built site, so it is not replaced"
-            )
+        raise TargetRefused(
+            f"{site_dir}: exists and is not a folder; it is not replaced. Nothing was changed"
+        )
+    if not site_dir.is_dir():
+        return
+    found = [m for m in _PROJECT_MARKERS if (site_dir / m).exists()]
+    if found:
+        raise TargetRefused(
+            f"{site_dir}: holds {', '.join(found)}; it looks like a project folder, not a "
+            "built site, so it is not replaced. Nothing was changed. Choose another output "
+            "folder (--out)"
+        )
+    if is_marked(site_dir) or not any(site_dir.iterdir()):
+        return
+    raise TargetRefused(
+        f"{site_dir}: not replaced, because rewire did not build it (it has no {MARKER} "
+        f"file) and it is not empty: it holds {_describe(site_dir)}. Nothing was changed. "
+        "Choose a new or empty output folder (--out); if the folder is a site an older "
+        "rewire built, check that it holds nothing of yours, delete it yourself and "
+        "build again"
+    )
+
+
+def _sibling(site_dir: Path, kind: str) -> Path:
+    return site_dir.with_name(f".{site_dir.name}.{kind}-{uuid.uuid4().hex[:12]}")
+
+
+def _leftovers(site_dir: Path) -> list[tuple[str, Path]]:
+    """(kind, path) of every `.NAME.new-*`, `.NAME.old-*`, `.NAME.trash-*` folder."""
+    found: list[tuple[str, Path]] = []
+    if not site_dir.parent.is_dir():
+        return found
+    for path in sorted(site_dir.parent.iterdir()):
+        for kind in _LEFTOVER_KINDS:
+            named = path.name.startswith(f".{site_dir.name}.{kind}-")
+            if named and path.is_dir() and not path.is_symlink():
+                found.append((kind, path))
+    return found
+
+
+def remove_tree(folder: Path) -> None:
+    """Remove a folder the builder made, its marker last: a folder killed mid-removal
+    still says it is the builder's (or is empty), so the next build finishes the job."""
+    if not folder.is_dir() or folder.is_symlink():
+        return
+    for child in folder.iterdir():
+        if child.name == MARKER:
+            continue
+        if child.is_dir() and not child.is_symlink():
+            shutil.rmtree(child, ignore_errors=True)
+        else:
+            with contextlib.suppress(FileNotFoundError):
+                child.unlink()
+    with contextlib.suppress(FileNotFoundError):
+        (folder / MARKER).unlink()
+    with contextlib.suppress(OSError):
+        folder.rmdir()
+
+
+def recover(site_dir: Path) -> list[str]:
+    """Tidy what a killed build left beside `site_dir` (call with the lock held): when
+    the site is missing and a previous site renamed aside by a swap is there, put it
+    back; remove marked (or empty) staging and trash folders. Returns what was done."""
+    done: list[str] = []
+    leftovers = _leftovers(site_dir)
+    if not site_dir.exists() and not site_dir.is_symlink():
+        previous = [p for kind, p in leftovers if kind == "old" and is_marked(p)]
+        if previous:
+            chosen = max(previous, key=lambda p: p.stat().st_mtime_ns)
+            chosen.rename(site_dir)
+            done.append(f"put back the previous site from {chosen.name} (a swap was cut off)")
+            leftovers = [(k, p) for k, p in leftovers if p != chosen]
+    for _, path in leftovers:
+        if is_marked(path) or not any(path.iterdir()):
+            remove_tree(path)
+            done.append(f"removed {path.name}, left by a build that did not finish")
+    return done
+
+
+@contextlib.contextmanager
+def build_lock(folder: Path, on_wait: Callable[[str], None] | None = None) -> Iterator[None]:
+    """Hold an exclusive `flock` on `folder` (the folder that holds the site) for the
+    whole build. A second build waits for it, after telling `on_wait` why. The lock goes
+    with the process: a killed build holds nothing."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX: no lock
+        yield
+        return
+    descriptor = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    try:
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as error:
+            if error.errno not in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK):
+                raise
+            if on_wait is not None:
+                on_wait(f"another build is writing into {folder}; waiting for it to finish")
+            fcntl.flock(descriptor, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(descriptor)  # releases the lock
 
 
 def swap_in(staging: Path, site_dir: Path, *, remove_old: bool = True) -> Path | None:
     """Replace `site_dir` with `staging` by renames (same parent folder, same file
-    system); on failure put the previous site back. The previous site is removed, or
-    with `remove_old=False` left renamed aside and returned (the caller removes it)."""
+    system); on failure put the previous site back. The previous site is renamed aside
+    (`.NAME.old-*`), then, once the new site is in, to `.NAME.trash-*`; it is removed,
+    or with `remove_old=False` returned (the caller removes it)."""
     old: Path | None = None
     if site_dir.exists():
-        old = site_dir.with_name(f".{site_dir.name}.old-{uuid.uuid4().hex[:12]}")
+        old = _sibling(site_dir, "old")
         site_dir.rename(old)
     try:
         staging.rename(site_dir)
@@ -96,10 +242,14 @@ def swap_in(staging: Path, site_dir: Path, *, remove_old: bool = True) -> Path |
         if old is not None and not site_dir.exists():
             old.rename(site_dir)
         raise
-    if old is not None and remove_old:
-        shutil.rmtree(old, ignore_errors=True)
+    if old is None:
         return None
-    return old
+    trash = _sibling(site_dir, "trash")
+    old.rename(trash)
+    if remove_old:
+        remove_tree(trash)
+        return None
+    return trash
 
 
 class Removal:
@@ -118,7 +268,7 @@ class Removal:
     def _remove(self) -> None:
         assert self.path is not None
         started = time.perf_counter()
-        shutil.rmtree(self.path, ignore_errors=True)
+        remove_tree(self.path)
         self.seconds = time.perf_counter() - started
 
     def wait(self) -> float:
@@ -131,22 +281,31 @@ def atomic_write_site(
     build: Callable[[OutputWriter], T],
     site_dir: Path,
     on_swapped: Callable[[Path | None], None] | None = None,
+    on_wait: Callable[[str], None] | None = None,
 ) -> T:
     """Run `build` with a writer into a fresh folder beside `site_dir`, then swap it in.
     If `build` raises (KeyboardInterrupt included), the folder is removed and `site_dir`
     is left untouched. The previous site is removed before this returns, or, with
-    `on_swapped`, left renamed aside and handed to it (None when there was none)."""
+    `on_swapped`, left renamed aside and handed to it (None when there was none).
+
+    Raises `TargetRefused`, changing nothing, when `site_dir` is not the builder's to
+    replace (`check_target`). `on_wait` hears why the build waits for another one."""
     site_dir = site_dir.absolute()
-    _check_target(site_dir)
+    if site_dir.is_symlink() or (site_dir.exists() and not site_dir.is_dir()):
+        check_target(site_dir)  # raises before anything is made
     site_dir.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{site_dir.name}.new-", dir=site_dir.parent))
-    try:
-        staging.chmod(0o755)
-        result = build(OutputWriter(staging))
-        old = swap_in(staging, site_dir, remove_old=on_swapped is None)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
-    if on_swapped is not None:
-        on_swapped(old)
+    with build_lock(site_dir.parent, on_wait):
+        recover(site_dir)
+        check_target(site_dir)
+        staging = Path(tempfile.mkdtemp(prefix=f".{site_dir.name}.new-", dir=site_dir.parent))
+        try:
+            (staging / MARKER).write_text(MARKER_TEXT, encoding="utf-8")
+            staging.chmod(0o755)
+            result = build(OutputWriter(staging))
+            old = swap_in(staging, site_dir, remove_old=on_swapped is None)
+        except BaseException:
+            remove_tree(staging)
+            raise
+        if on_swapped is not None:
+            on_swapped(old)
     return result
