@@ -127,6 +127,37 @@ def build(
     raise typer.Exit(build_command(resolve_root(root), records, out, release_date, workers))
 
 
+@app.command("import")
+def import_command(
+    source: str = typer.Argument(
+        ..., help="Source to import: feng-2024, tang-koo-2024, genomic-benchmarks."
+    ),
+    git_dir: Path | None = typer.Option(  # noqa: B008
+        None, "--git-dir", help="A clone (or bare git directory) of the source repository."
+    ),
+    folder: Path | None = typer.Option(  # noqa: B008
+        None, "--from", help="A folder holding the downloaded files at their repository paths."
+    ),
+    commit: str | None = typer.Option(
+        None, "--commit", help="Full 40-hex commit to read (default: the importer's pinned one)."
+    ),
+    check: bool = typer.Option(False, "--check", help="Report what would change; write nothing."),
+    root: Path | None = typer.Option(None, "--root", help="Project root."),  # noqa: B008
+) -> None:
+    """Turn a public result table at a pinned commit into records (see README)."""
+    from .config import find_root
+    from .importers import ImportProblem, run_import
+
+    try:
+        report = run_import(
+            source, root or find_root(), git_dir=git_dir, folder=folder, commit=commit, check=check
+        )
+    except ImportProblem as problem:
+        typer.echo(f"rewire import: {problem}", err=True)
+        raise typer.Exit(1) from None
+    typer.echo("\n".join(report.lines()))
+
+
 def _register_measure() -> None:
     """`rewire measure ...` lives in the top-level `measure` package (GPU reproductions).
     Importing it must not import torch; its commands import what they need."""

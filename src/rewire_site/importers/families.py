@@ -1,0 +1,128 @@
+"""Model families the imported sources evaluate, shared by every importer.
+
+A family is one record however many sources report on it, so that a family's page gathers
+every source's results. The Nucleotide Transformer family already has a record
+(`gfm-guide-20261014-family-nucleotide-transformer`); the importers point to it. The
+families here carry only what the importers know: name, developers and the paper each
+source's README cites for it; architecture and tokenisation are left to an editor, with
+the reason.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .core import Record, missing
+from .records import ADDED, AREAS, CONTEXTS
+
+NUCLEOTIDE_TRANSFORMER = "gfm-guide-20261014-family-nucleotide-transformer"
+
+
+@dataclass(frozen=True)
+class Family:
+    id: str
+    name: str
+    developers: tuple[str, ...]
+    summary: str
+    reference: str
+    """The paper as the citing README or script names it."""
+
+
+FAMILIES: dict[str, Family] = {
+    f.id: f
+    for f in (
+        Family(
+            "catalogue-family-dnabert-2",
+            "DNABERT-2",
+            ("Zhou et al.",),
+            "DNABERT-2, a BERT-style DNA language model with byte-pair-encoding tokens, "
+            "trained on multi-species genomes.",
+            "Zhou, Z. et al. DNABERT-2: Efficient Foundation Model and Benchmark For "
+            "Multi-Species Genome (arXiv 2306.15006).",
+        ),
+        Family(
+            "catalogue-family-hyenadna",
+            "HyenaDNA",
+            ("Nguyen et al.",),
+            "HyenaDNA, a long-range DNA language model built on Hyena operators with "
+            "single-nucleotide tokens.",
+            "Nguyen, E. et al. HyenaDNA: Long-Range Genomic Sequence Modeling at Single "
+            "Nucleotide Resolution (arXiv 2306.15794).",
+        ),
+        Family(
+            "catalogue-family-dnabert",
+            "DNABERT",
+            ("Ji et al.",),
+            "DNABERT, the first BERT-style DNA language model, with overlapping k-mer tokens.",
+            "Ji, Y. et al. DNABERT: pre-trained Bidirectional Encoder Representations from "
+            "Transformers model for DNA-language in genome (Bioinformatics 2021).",
+        ),
+        Family(
+            "catalogue-family-gpn",
+            "GPN (Genomic Pre-trained Network)",
+            ("Benegas et al.",),
+            "GPN, a convolutional DNA language model trained on plant genomes.",
+            "Benegas, G. et al. DNA language models are powerful predictors of genome-wide "
+            "variant effects (PNAS 2023).",
+        ),
+        Family(
+            "catalogue-family-random-bert",
+            "Randomly initialised BERT (control)",
+            ("Tang et al.",),
+            "A BERT model with random, untrained weights: a control that shows what a "
+            "language model's representations add over its architecture alone.",
+            "Tang, Z. et al. Evaluating the representational power of pre-trained DNA "
+            "language models for regulatory genomics (bioRxiv 2024.02.29.582810).",
+        ),
+        Family(
+            "catalogue-family-sei",
+            "Sei",
+            ("Chen et al.",),
+            "Sei, a supervised convolutional model of chromatin profiles trained on one-hot "
+            "DNA; a baseline that is not a language model.",
+            "Chen, K. M. et al. A sequence-based global map of regulatory activity for "
+            "deciphering human genetics (Nature Genetics 2022).",
+        ),
+        Family(
+            "catalogue-family-one-hot-cnn",
+            "Supervised CNNs on one-hot DNA (baselines)",
+            ("Tang et al.", "Agarwal et al.", "Grešová et al."),
+            "Convolutional networks trained from scratch on one-hot encoded DNA for each "
+            "task: the conventional reference a DNA language model should beat.",
+            "Task-specific baselines of each source (MPRAnn of Agarwal et al. 2023; the "
+            "ResNet and representation CNN of Tang et al.; the Genomic Benchmarks CNNs).",
+        ),
+    )
+}
+
+
+def family_record(family: Family) -> Record:
+    return {
+        "id": family.id,
+        "kind": "model_family",
+        "title": family.name,
+        "summary": family.summary,
+        "areas": AREAS,
+        "contexts": CONTEXTS,
+        "name": family.name,
+        "developers": list(family.developers),
+        "architecture": None,
+        "tokenisation": None,
+        "added": ADDED,
+        "missing_metadata": {
+            "architecture": missing(
+                "unknown",
+                f"Not transcribed by the importer; the family's paper states it: "
+                f"{family.reference}",
+            ),
+            "tokenisation": missing(
+                "unknown",
+                f"Not transcribed by the importer; the family's paper states it: "
+                f"{family.reference}",
+            ),
+        },
+    }
+
+
+def family_records(ids: set[str]) -> list[Record]:
+    return [family_record(FAMILIES[i]) for i in sorted(ids) if i in FAMILIES]
