@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 import yaml
-
 from entry_point import rewire_script
+
 from rewire_site.importers import IMPORTERS, ImportProblem, run_import
 from rewire_site.importers.core import SourceFiles
 from rewire_site.importers.tables import read_csv, read_markdown_table
@@ -177,7 +177,7 @@ def test_record_not_written_by_the_importer_is_not_overwritten(tmp_path: Path) -
     (tmp_path / "records").mkdir()
     squatter = tmp_path / "records" / "genomic-benchmarks-config-hyenadna.yaml"
     squatter.write_text("id: genomic-benchmarks-config-hyenadna\n", "utf-8")
-    with pytest.raises(ImportProblem, match="genomic-benchmarks-config-hyenadna.yaml"):
+    with pytest.raises(ImportProblem, match=r"genomic-benchmarks-config-hyenadna\.yaml"):
         run_import("genomic-benchmarks", tmp_path, folder=_files("genomic-benchmarks"))
     assert squatter.read_text("utf-8") == "id: genomic-benchmarks-config-hyenadna\n"
 
