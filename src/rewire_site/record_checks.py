@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass
+import types
+import typing
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, TypeAdapter, ValidationError
+from pydantic.fields import FieldInfo
 
 from . import completeness
 from .load import LoadedFile, join, line_of, load_file
@@ -41,15 +44,57 @@ class FileResult:
     record: RecordBase | None
     lines: Mapping[str, int]
     problems: list[Problem]
+    partial: RecordBase | None = None
+    """When the file failed its model: the record built from its valid parts (see
+    `partial_record`), so that references and consistency are still checked."""
+    replaced: list[str] = field(default_factory=list)
+    """Field paths of `partial` that the model rejected: no later problem is reported
+    under them."""
 
 
 _FIELD_PREFIX = re.compile(r"^([a-z_][a-z0-9_]*(?:\.[a-z0-9_]+)*): (.+)$", re.DOTALL)
 _KINDS = ", ".join(RECORD_TYPES)
 
 
-def _describe(error: Any, kind: str) -> tuple[str, str]:
+PLACEHOLDER = "required field still to fill"
+"""What a required field left null (a `rewire new` placeholder) reads."""
+
+
+_ABSENT = object()
+
+
+def _child(value: Any, part: Any) -> Any:
+    """`value[part]` for a key of a mapping or an index of a list, else `_ABSENT`."""
+    if isinstance(value, dict):
+        return value.get(part, _ABSENT)
+    if isinstance(value, list) and isinstance(part, int) and 0 <= part < len(value):
+        return value[part]
+    return _ABSENT
+
+
+def _data_path(loc: Iterable[Any], data: Any) -> str:
+    """Field path of a Pydantic error location in `data`: parts that name no key or
+    index of the data (union members such as `float` or `str`, a tagged union's tag) are
+    dropped, so that one field gives one path. A last part that is a missing key of a
+    mapping is kept."""
+    parts = list(loc)
+    kept: list[str] = []
+    current = data
+    for i, part in enumerate(parts):
+        child = _child(current, part)
+        if child is not _ABSENT:
+            current = child
+            kept.append(str(part))
+        elif i == len(parts) - 1 and isinstance(current, dict):
+            kept.append(str(part))
+    return ".".join(kept)
+
+
+def _describe(error: Any, kind: str, data: Any = None) -> tuple[str, str]:
     """(field path, message) of one Pydantic error."""
     field_path = ".".join(str(part) for part in error["loc"])
+    if data is not None:
+        field_path = _data_path(error["loc"], data)
     kind_of_error = error["type"]
     message = str(error["msg"]).removeprefix("Value error, ")
     if kind_of_error == "value_error":
@@ -57,6 +102,8 @@ def _describe(error: Any, kind: str) -> tuple[str, str]:
         if match:  # model validators name their field: "results.0: ..."
             field_path, message = join(field_path, match[1]), match[2]
         return field_path, message
+    if "input" in error and error["input"] is None and kind_of_error != "missing":
+        return field_path, PLACEHOLDER
     if kind_of_error == "missing":
         return field_path, "required field is missing"
     if kind_of_error == "extra_forbidden":
@@ -136,7 +183,9 @@ def check_loaded(loaded: LoadedFile) -> FileResult:
         record = model.model_validate(data)
     except ValidationError as error:
         for item in error.errors(include_url=False):
-            field_path, message = _describe(item, kind)
+            field_path, message = _describe(item, kind, data)
+            if field_path in reported and message == PLACEHOLDER:
+                continue  # once per field (a union reports each member)
             reported.add(field_path)
             add(field_path, message)
         record = None
@@ -144,6 +193,12 @@ def check_loaded(loaded: LoadedFile) -> FileResult:
         if field_path not in reported:
             add(field_path, "number must be finite (not NaN or infinity)")
     if record is None or loaded.nonfinite:
+        replaced = list(loaded.nonfinite)
+        partial = record or partial_record(model, data, replaced)
+        result.partial, result.replaced = partial, replaced
+        for gap in completeness.check(partial):
+            if not under(gap.field, replaced):
+                add(gap.field, gap.message)
         return result
     for gap in completeness.check(record):
         add(gap.field, gap.message)
@@ -155,4 +210,104 @@ def check_file(path: Path) -> FileResult:
     return check_loaded(load_file(path))
 
 
-__all__ = ["KIND_OF", "FileResult", "article", "check_file", "check_loaded"]
+# ---------------------------------------------------------------- partial records
+
+
+@cache
+def _adapter(owner: type[BaseModel], name: str) -> TypeAdapter[Any]:
+    info = owner.model_fields[name]
+    annotated: Any = Annotated[info.annotation, info]  # the field's type and constraints
+    return TypeAdapter(annotated)
+
+
+def _nested_model(annotation: Any) -> tuple[str, type[BaseModel]] | None:
+    """('one'|'list'|'dict', model) when the field holds a model, a list or a mapping of
+    them (optional or not); None for anything else."""
+    while typing.get_origin(annotation) in (typing.Union, types.UnionType, typing.Annotated):
+        args = [a for a in typing.get_args(annotation) if a is not type(None)]
+        if typing.get_origin(annotation) is typing.Annotated:
+            args = args[:1]
+        if len(args) != 1:
+            return None
+        annotation = args[0]
+    origin = typing.get_origin(annotation)
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return "one", annotation
+    args = list(typing.get_args(annotation))
+    if origin is list and args and isinstance(args[0], type) and issubclass(args[0], BaseModel):
+        return "list", args[0]
+    if origin is dict and len(args) == 2:
+        value = args[1]
+        if isinstance(value, type) and issubclass(value, BaseModel):
+            return "dict", value
+    return None
+
+
+def partial_record(model: type[BaseModel], data: Any, replaced: list[str], prefix: str = "") -> Any:
+    """A `model` instance built from the parts of `data` that are valid, field by field
+    (a field that fails is its default, or None when it has none; model validators do
+    not run). Used only for a file that failed its model, so that its references,
+    completeness and consistency can still be checked. The paths of the fields that were
+    replaced are added to `replaced`: the caller drops any later problem under them (the
+    model's own error there says what is wrong)."""
+    if not isinstance(data, dict):
+        replaced.append(prefix.rstrip("."))
+        data = {}
+    try:
+        return model.model_validate(data)
+    except ValidationError:
+        pass
+    values: dict[str, Any] = {}
+    for name, info in model.model_fields.items():
+        path = prefix + name
+        if name not in data:
+            if info.is_required():
+                replaced.append(path)
+            values[name] = _default(info)
+            continue
+        raw = data[name]
+        nested = _nested_model(info.annotation)
+        if nested is not None and raw is not None:
+            shape, inner = nested
+            if shape == "one" and isinstance(raw, dict):
+                values[name] = partial_record(inner, raw, replaced, path + ".")
+                continue
+            if shape == "list" and isinstance(raw, list):
+                values[name] = [
+                    partial_record(inner, item, replaced, f"{path}.{i}.")
+                    for i, item in enumerate(raw)
+                ]
+                continue
+            if shape == "dict" and isinstance(raw, dict):
+                values[name] = {
+                    str(key): partial_record(inner, item, replaced, f"{path}.{key}.")
+                    for key, item in raw.items()
+                }
+                continue
+        try:
+            values[name] = _adapter(model, name).validate_python(raw)
+        except ValidationError:
+            replaced.append(path)
+            values[name] = _default(info)
+    return model.model_construct(**values)
+
+
+def _default(info: FieldInfo) -> Any:
+    return None if info.is_required() else info.get_default(call_default_factory=True)
+
+
+def under(field_path: str, paths: Iterable[str]) -> bool:
+    """True when `field_path` is one of `paths` or lies inside one of them."""
+    return any(field_path == p or field_path.startswith(p + ".") or not p for p in paths)
+
+
+__all__ = [
+    "KIND_OF",
+    "PLACEHOLDER",
+    "FileResult",
+    "article",
+    "check_file",
+    "check_loaded",
+    "partial_record",
+    "under",
+]

@@ -54,6 +54,17 @@ class ValidationReport:
     broken_context: dict[str, Path] = field(default_factory=dict)
     """Id -> file of records outside the paths validated (under records/) that have
     errors; a reference to one is an error that names the file."""
+    partial: dict[str, FileResult] = field(default_factory=dict)
+    """Id -> per-file result of records that failed their model but whose id could be
+    read: their references and consistency are checked from `FileResult.partial`."""
+    unreadable: dict[str, Path] = field(default_factory=dict)
+    """File name (without .yaml) -> file, for files validated whose id could not be read
+    (a YAML syntax error, no id): a reference to that name is not reported again."""
+    unchecked: dict[str, int] = field(default_factory=dict)
+    """Id in `unreadable` -> how many references to it were not checked."""
+    referrers_unknown: bool = False
+    """True when some file could not be read: whether a record is referred to is then
+    unknown, so no 'nothing refers to' warning is given."""
 
     @property
     def errors(self) -> list[Problem]:
@@ -76,6 +87,22 @@ class ValidationReport:
         if not errors and not warnings:
             return f"{files} checked: no problems"
         return f"{files} checked: {errors} error(s), {warnings} warning(s)"
+
+    def notes(self, cwd: Path | None = None) -> list[str]:
+        """What was not checked because of errors above (cascades reported once)."""
+        found = []
+        for name, count in sorted(self.unchecked.items()):
+            path = display_path(self.unreadable[name], cwd)
+            found.append(
+                f"note: {count} reference(s) to '{name}' not checked: {path} cannot be "
+                "read (its error is above; fix it first)"
+            )
+        if self.referrers_unknown:
+            found.append(
+                "note: 'nothing refers to this' warnings not given: a file that cannot be "
+                "read may refer to any record"
+            )
+        return found
 
 
 # ---------------------------------------------------------------- files
@@ -118,6 +145,10 @@ def collect(results: Iterable[FileResult], report: ValidationReport) -> None:
         if result.record is None:
             if raw_id is not None and result.raw_kind is not None:
                 report.invalid.setdefault(raw_id, result.raw_kind)
+            if raw_id is not None and result.partial is not None:
+                report.partial.setdefault(raw_id, result)
+            elif raw_id is None:
+                report.unreadable.setdefault(result.path.stem, result.path)
         else:
             record_id = result.record.id
             report.records[record_id] = result.record
@@ -201,9 +232,10 @@ def render(report: ValidationReport, output_format: str, cwd: Path | None = None
             "errors": len(report.errors),
             "warnings": len(report.warnings),
             "problems": [p.as_json() for p in shown],
+            "notes": report.notes(cwd),
         }
         return json.dumps(document, indent=2, sort_keys=True)
-    return "\n".join([*(str(p) for p in shown), report.summary()])
+    return "\n".join([*(str(p) for p in shown), *report.notes(cwd), report.summary()])
 
 
 def exit_code(report: ValidationReport, strict: bool) -> int:
