@@ -102,7 +102,7 @@ def test_non_finite_numbers_are_noted_with_their_path() -> None:
         ("", 1, "", "empty"),
         ("# only a comment\n", 1, "", "empty"),
         ("a: 1\nb:\n\t- c\n", 3, "", "tab"),
-        ("a: [1, 2\n", 2, "", "YAML syntax error"),
+        ("a: [1, 2\n", 1, "", "never closed with ']'"),
         ("a: *nowhere\n", 1, "a", "alias *nowhere"),
         ("a: &x [*x]\n", 1, "a.0", "recursive"),
         ("a:\n  <<: {b: 1}\n", 2, "a", "merge keys"),
@@ -113,6 +113,40 @@ def test_problems_name_line_and_field(text: str, line: int, field: str, fragment
     found_line, found_field, message = only_problem(text)
     assert (found_line, found_field) == (line, field)
     assert fragment in message
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "advice"),
+    [
+        (
+            "id: a\ntitle: Results: good\n",
+            2,
+            'quote a value that holds a colon, e.g. title: "Results: good"',
+        ),
+        ("id: a\n\ttitle: x\n", 2, "indent with spaces, not tabs"),
+        ("id: a\nlist:\n\t- x\n", 3, "indent with spaces, not tabs"),
+        ("id: a\ntitle: x\n  summary: y\n", 3, "fields of one mapping start in the same column"),
+        (
+            "id: a\nmetric:\n  id: x\n label: y\n",
+            4,
+            "start the fields of one mapping in the same column",
+        ),
+        ("id: a\ntitle\nsummary: y\n", 2, "put ': ' after the field name"),
+        ('id: a\ntitle: "abc\nsummary: y\n', 2, 'a value opened with " is never closed'),
+        (
+            "id: a\ntitle: @x\n",
+            2,
+            "a value cannot start with '@' in YAML: quote it, e.g. title: \"@x\"",
+        ),
+        ("id: a\nlist: [a, b\nx: 1\n", 2, "never closed with ']': close it, or quote the value"),
+        ("id: a\ntitle: &\n", 2, "quote it"),
+    ],
+)
+def test_a_syntax_error_says_what_to_do_on_its_line(text: str, line: int, advice: str) -> None:
+    found_line, found_field, message = only_problem(text)
+    assert (found_line, found_field) == (line, "")
+    assert message.startswith("YAML syntax error: ")
+    assert advice in message
 
 
 def test_non_utf8_bytes_are_a_problem_on_their_line() -> None:

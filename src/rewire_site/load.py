@@ -24,6 +24,7 @@ record) the line where the top-level mapping starts.
 from __future__ import annotations
 
 import hashlib
+import json
 import math
 import re
 from collections.abc import Iterator, Mapping
@@ -188,7 +189,7 @@ class _Builder:
                     _line(event),
                     path,
                     f"alias *{event.anchor} has no complete anchor before it "
-                    "(undefined or recursive)",
+                    "(undefined or recursive); quote a text value that starts with '*'",
                 )
             value, size = anchored
             self.nodes += size
@@ -329,6 +330,90 @@ def _decode(raw: bytes, path: Path) -> tuple[str | None, Problem | None]:
     return text.removeprefix("\ufeff"), None
 
 
+_KEY = re.compile(r"^\s*(?:- +)?([^\s:#][^:#]*?)\s*:(?:\s|$)")
+"""The key a line starts with (`  - name: x` -> `name`)."""
+
+
+def _example(value: str) -> str:
+    """`value` as a double-quoted YAML scalar, shortened for a message."""
+    shown = value if len(value) <= 60 else value[:57] + "..."
+    return json.dumps(shown, ensure_ascii=False)
+
+
+def _mark_line(mark: Any) -> int | None:
+    return None if mark is None else int(mark.line) + 1
+
+
+def _key_on(line_text: str) -> str | None:
+    match = _KEY.match(line_text)
+    return match[1].strip() if match else None
+
+
+def _syntax_hint(error: yaml.YAMLError, lines: list[str]) -> tuple[int | None, str | None]:
+    """(line, what went wrong and what to do) for the syntax errors editors make, or
+    (None, None) to keep libyaml's own words."""
+    problem = str(getattr(error, "problem", "") or "")
+    context = str(getattr(error, "context", "") or "")
+    problem_line = _mark_line(getattr(error, "problem_mark", None))
+    context_line = _mark_line(getattr(error, "context_mark", None))
+    mark = getattr(error, "problem_mark", None)
+
+    def text_of(line: int | None) -> str:
+        return lines[line - 1] if line is not None and 0 < line <= len(lines) else ""
+
+    here = text_of(problem_line)
+    if "\t" in here[: len(here) - len(here.lstrip())] or "tab" in problem:
+        return problem_line, "a tab in the indentation: indent with spaces, not tabs"
+    if problem.startswith("mapping values are not allowed"):
+        column = int(mark.column) if mark is not None else len(here)
+        key, first_colon = _key_on(here), here.find(":")
+        if key is not None and first_colon < column:
+            value = here[first_colon + 1 :].strip()
+            return problem_line, (
+                f"the value of '{key}' holds ': ', which YAML reads as a new field: quote a "
+                f"value that holds a colon, e.g. {key}: {_example(value)}"
+            )
+        return problem_line, (
+            "this line is indented deeper than the field above it, which already has a "
+            "value: fields of one mapping start in the same column (spaces only)"
+        )
+    if problem.startswith("could not find expected ':'"):
+        where = context_line or problem_line
+        return where, (
+            "a line that is not 'field: value': put ': ' after the field name, or indent a "
+            "continued value deeper than its field (or quote it)"
+        )
+    if "did not find expected key" in problem or "did not find expected '-'" in problem:
+        return problem_line, (
+            "this line does not line up with the lines above: start the fields of one "
+            "mapping in the same column (spaces only), and quote a value whole when it "
+            "starts with a quote mark"
+        )
+    if "scanning a quoted scalar" in context:
+        start = getattr(error, "context_mark", None)
+        opened = text_of(context_line)[int(start.column) :] if start is not None else ""
+        quote = opened[:1] if opened[:1] in ("'", '"') else '"'
+        return context_line or problem_line, (
+            f"a value opened with {quote} is never closed: end it with {quote} on the same "
+            "line, or write a long value as a block scalar ('>' then indented lines)"
+        )
+    if "flow sequence" in context or "flow mapping" in context:
+        opener, closer = ("[", "]") if "sequence" in context else ("{", "}")
+        return context_line or problem_line, (
+            f"a value that starts with '{opener}' is read as an inline "
+            f"{'list' if opener == '[' else 'mapping'} that is never closed with '{closer}': "
+            "close it, or quote the value if it is text"
+        )
+    if "cannot start any token" in problem and mark is not None:
+        char = here[int(mark.column) : int(mark.column) + 1]
+        key, first_colon = _key_on(here), here.find(":")
+        example = f", e.g. {key}: {_example(here[first_colon + 1 :].strip())}" if key else ""
+        return problem_line, f"a value cannot start with '{char}' in YAML: quote it{example}"
+    if "scanning an anchor" in context or "scanning an alias" in context:
+        return problem_line, "a value cannot start with '&' or '*' in YAML: quote it"
+    return None, None
+
+
 def _yaml_problem(error: yaml.YAMLError, text: str, path: Path) -> Problem:
     mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
     if mark is not None:
@@ -337,13 +422,16 @@ def _yaml_problem(error: yaml.YAMLError, text: str, path: Path) -> Problem:
         line = text[:position].count("\n") + 1
     else:
         line = 1
+    lines = text.splitlines()
+    hint_line, hint = _syntax_hint(error, lines)
+    if hint is not None:
+        return Problem(path, hint_line or line, "", f"YAML syntax error: {hint}")
     parts = [
         str(part)
         for part in (getattr(error, "context", None), getattr(error, "problem", None))
         if part
     ]
     message = ", ".join(parts) if parts else str(error).splitlines()[0]
-    lines = text.splitlines()
     if 0 < line <= len(lines) and "\t" in lines[line - 1]:
         message += " (a tab on this line: YAML is indented with spaces only)"
     return Problem(path, line, "", f"YAML syntax error: {message}")
