@@ -43,6 +43,7 @@ from . import downloads, index_pages, pages, release, write
 from .config import RECORDS_DIR, SITE_DIR
 from .derive.concerns import flags_by_evaluation
 from .derive.filters import filter_index
+from .export import export_files
 from .link import Catalogue
 from .models import (
     Configuration,
@@ -214,6 +215,7 @@ class _Plan:
         if kind == "data":  # the gzip CSVs (but the release table) and the API index
             found = downloads.download_files(self.catalogue, self.facts.flags)
             found[downloads.API_INDEX] = downloads.api_index(self.catalogue)
+            found.update(export_files(self.catalogue, self.facts.release_id))
             return [DataFile(path, data) for path, data in sorted(found.items())]
         if kind == "api":
             start, stop = int(job[1]), int(job[2])

@@ -1,0 +1,29 @@
+"""sitemap.xml: every record page, the home, search and downloads pages."""
+
+from __future__ import annotations
+
+from xml.sax.saxutils import escape
+
+from ..link import Catalogue
+from ..urls import DOWNLOADS, HOME, SEARCH, page_of
+
+
+def page_url(site_url: str, path: str) -> str:
+    """Absolute URL of a page; 'x/index.html' is served as 'x/'."""
+    if path.endswith("index.html"):
+        path = path[: -len("index.html")]
+    return site_url.rstrip("/") + "/" + path
+
+
+def sitemap_xml(catalogue: Catalogue, site_url: str, lastmod: str) -> bytes:
+    paths = [HOME, SEARCH, DOWNLOADS]
+    paths += sorted(page_of(r) for r in catalogue.by_id.values())
+    entries = "".join(
+        f"  <url><loc>{escape(page_url(site_url, p))}</loc><lastmod>{lastmod}</lastmod></url>\n"
+        for p in paths
+    )
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        f"{entries}</urlset>\n"
+    ).encode()

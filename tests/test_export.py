@@ -1,0 +1,119 @@
+"""Exports (export/): Every Eval Ever documents validated against the pinned
+eval.schema.json, BibTeX and CSL-JSON citations, and the sitemap."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import subprocess
+from pathlib import Path
+from xml.etree import ElementTree
+
+import jsonschema
+import pytest
+
+from rewire_site.export import EEE_DOWNLOAD, SITE_URL, SITEMAP, export_files
+from rewire_site.export.eee import SCHEMA_COMMIT, SCHEMA_VERSION, eee_jsonl, evaluation_document
+from rewire_site.link import Catalogue
+from rewire_site.models import Evaluation, Source
+from rewire_site.validate import validate_paths
+
+ROOT = Path(__file__).resolve().parents[1]
+SCHEMA = ROOT / "schemas" / "external" / "every_eval_ever" / "eval.schema.json"
+RELEASE = "2026-11-30-000000000000"
+
+
+@pytest.fixture(scope="module")
+def catalogue() -> Catalogue:
+    report = validate_paths([ROOT / "records"], ROOT, cache=False)
+    assert report.ok, [str(p) for p in report.problems[:5]]
+    return Catalogue.from_records(report.records.values())
+
+
+@pytest.fixture(scope="module")
+def validator() -> jsonschema.protocols.Validator:
+    schema = json.loads(SCHEMA.read_text("utf-8"))
+    assert schema["version"] == SCHEMA_VERSION
+    cls = jsonschema.validators.validator_for(schema)
+    cls.check_schema(schema)
+    return cls(schema)
+
+
+def test_schema_copy_is_the_pinned_upstream_file() -> None:
+    """The committed schema is byte for byte the file at the pinned commit, where a clone
+    of evaleval/every_eval_ever is at hand; otherwise its recorded hash."""
+    data = SCHEMA.read_bytes()
+    mirror = Path("/work/.mirror/evaleval+every_eval_ever/repo")
+    if mirror.is_dir():
+        upstream = subprocess.run(
+            [
+                "git",
+                "--git-dir",
+                str(mirror),
+                "show",
+                f"{SCHEMA_COMMIT}:every_eval_ever/schemas/eval.schema.json",
+            ],
+            capture_output=True,
+            check=True,
+        ).stdout
+        assert data == upstream
+    assert hashlib.sha256(data).hexdigest() == (SCHEMA.parent / "SHA256").read_text().split()[0]
+
+
+def test_every_exported_evaluation_validates(
+    catalogue: Catalogue, validator: jsonschema.protocols.Validator
+) -> None:
+    lines = eee_jsonl(catalogue).decode("utf-8").splitlines()
+    evaluations = [r for r in catalogue.by_id.values() if isinstance(r, Evaluation)]
+    with_value = [
+        e
+        for e in evaluations
+        if any(r.status == "value" and r.value is not None for r in e.results)
+    ]
+    assert len(lines) == len(with_value)
+    for line in lines:
+        document = json.loads(line)
+        errors = sorted(validator.iter_errors(document), key=lambda e: list(e.path))
+        assert not errors, (document["source_metadata"]["additional_details"], errors[0].message)
+
+
+def test_export_keeps_value_locator_and_quote(catalogue: Catalogue) -> None:
+    evaluation = catalogue.get("feng-2024-eval-dnabert-2-summary-gm12878-mcc", Evaluation)
+    document = evaluation_document(evaluation, catalogue)
+    assert document is not None
+    (result,) = document["evaluation_results"]
+    assert result["score_details"]["score"] == 0.812216994391334
+    details = result["score_details"]["details"]
+    assert details["quote"] == "0.812216994391334"
+    assert details["locator"] == "results_final/final_dnabert2.csv, row 14 (GM12878), column MCC"
+    assert result["metric_config"]["min_score"] == -1.0
+    assert result["metric_config"]["lower_is_better"] is False
+    assert document["model_info"]["id"] == "zhihan1996/DNABERT-2-117M"
+    assert document["source_metadata"]["evaluator_relationship"] == "third_party"
+    source = document["source_metadata"]["additional_details"]
+    assert source["source_revision"] == "9f8985bbc3c70634254d8f800e4b8f81435fd78a"
+
+
+def test_export_files_are_deterministic_and_complete(
+    catalogue: Catalogue, validator: jsonschema.protocols.Validator
+) -> None:
+    first = export_files(catalogue, RELEASE)
+    assert first == export_files(catalogue, RELEASE)
+    documents = gzip.decompress(first[EEE_DOWNLOAD]).decode("utf-8").splitlines()
+    assert documents and all(validator.is_valid(json.loads(d)) for d in documents[:50])
+
+    sources = sorted(r.id for r in catalogue.by_id.values() if isinstance(r, Source))
+    bib = first["downloads/citations.bib"].decode("utf-8")
+    keys = [line[line.index("{") + 1 : -1] for line in bib.splitlines() if line.startswith("@")]
+    assert keys == [f"rewire-{RELEASE}", *sources]
+    assert bib.count("{") == bib.count("}")
+    csl = json.loads(first["downloads/citations.csl.json"])
+    assert [item["id"] for item in csl] == [f"rewire-{RELEASE}", *sources]
+    assert all(item["title"] and item["type"] for item in csl)
+
+    tree = ElementTree.fromstring(first[SITEMAP])
+    locs = [e.text or "" for e in tree.iter("{http://www.sitemaps.org/schemas/sitemap/0.9}loc")]
+    assert len(locs) == len(catalogue.by_id) + 3
+    assert all(loc.startswith(SITE_URL) and loc.endswith("/") for loc in locs)
+    assert f"{SITE_URL}evaluations/feng-2024-eval-dnabert-2-summary-gm12878-mcc/" in locs
