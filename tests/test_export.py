@@ -117,3 +117,13 @@ def test_export_files_are_deterministic_and_complete(
     assert len(locs) == len(catalogue.by_id) + 3
     assert all(loc.startswith(SITE_URL) and loc.endswith("/") for loc in locs)
     assert f"{SITE_URL}evaluations/feng-2024-eval-dnabert-2-summary-gm12878-mcc/" in locs
+
+
+def test_downloads_page_lists_every_export() -> None:
+    from rewire_site.downloads import DOWNLOADS
+    from rewire_site.index_pages import DOWNLOAD_NOTES
+
+    listed = {d.path for d in DOWNLOADS}
+    for path in (EEE_DOWNLOAD, "downloads/citations.bib", "downloads/citations.csl.json"):
+        assert path in listed and DOWNLOAD_NOTES[path]
+    assert set(export_files(Catalogue(), RELEASE)) - {SITEMAP} <= listed

@@ -49,6 +49,9 @@ DOWNLOADS: tuple[Download, ...] = (
     Download(EVALUATION_MATRIX, "Model evaluation matrix (gzip)"),
     Download(SOURCE_TABLE, "Source table (gzip)"),
     Download(RELEASE_TABLE, "Release and checksums (gzip)"),
+    Download("downloads/every-eval-ever.jsonl.gz", "Every Eval Ever JSON (gzip)"),
+    Download("downloads/citations.bib", "Citations, BibTeX"),
+    Download("downloads/citations.csl.json", "Citations, CSL-JSON"),
 )
 
 
