@@ -127,3 +127,35 @@ def test_downloads_page_lists_every_export() -> None:
     for path in (EEE_DOWNLOAD, "downloads/citations.bib", "downloads/citations.csl.json"):
         assert path in listed and DOWNLOAD_NOTES[path]
     assert set(export_files(Catalogue(), RELEASE)) - {SITEMAP} <= listed
+
+
+def test_json_ld_for_protocol_and_evaluation_pages(catalogue: Catalogue) -> None:
+    from rewire_site.contexts import Page
+    from rewire_site.export.jsonld import with_json_ld
+    from rewire_site.models import Protocol
+
+    page = Page("t.html", "x/index.html", "../", "T", "D", RELEASE, "")
+    assert page.json_ld == ""
+    protocol = catalogue.get("feng-2024-protocol-gm12878", Protocol)
+    data = json.loads(str(with_json_ld(page, protocol, catalogue, SITE_URL).json_ld))
+    assert data["@type"] == "Dataset" and data["@context"] == "https://schema.org"
+    assert data["url"] == f"{SITE_URL}protocols/feng-2024-protocol-gm12878/"
+    assert [v["name"] for v in data["variableMeasured"]][:2] == ["MCC", "AUC"]
+    evaluation = catalogue.get("feng-2024-eval-dnabert-2-summary-gm12878-mcc", Evaluation)
+    data = json.loads(str(with_json_ld(page, evaluation, catalogue, SITE_URL).json_ld))
+    assert data["variableMeasured"] == [
+        {"@type": "PropertyValue", "name": "MCC", "value": 0.812216994391334, "unitText": "score"}
+    ]
+    assert data["isBasedOn"][0].startswith(
+        "https://github.com/ChongWuLab/dna_foundation_benchmark/blob/9f8985bb"
+    )
+    source = next(r for r in catalogue.by_id.values() if isinstance(r, Source))
+    assert with_json_ld(page, source, catalogue, SITE_URL).json_ld == ""
+
+
+def test_json_ld_cannot_close_its_script_element() -> None:
+    from rewire_site.export.jsonld import script_text
+
+    text = str(script_text({"name": "</script><b>&"}))
+    assert "</" not in text and "<" not in text and "&" not in text
+    assert json.loads(text) == {"name": "</script><b>&"}

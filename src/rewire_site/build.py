@@ -43,7 +43,8 @@ from . import downloads, index_pages, pages, release, write
 from .config import RECORDS_DIR, SITE_DIR
 from .derive.concerns import flags_by_evaluation
 from .derive.filters import filter_index
-from .export import export_files
+from .export import SITE_URL, export_files
+from .export.jsonld import with_json_ld
 from .link import Catalogue
 from .models import (
     Configuration,
@@ -196,12 +197,18 @@ class _Plan:
             protocol = self.catalogue.get(job[1], Protocol)
             table = pages.protocol_table(protocol, self.catalogue, self.facts)
             return [
-                pages.protocol_page(protocol, self.catalogue, self.facts, table),
+                with_json_ld(
+                    pages.protocol_page(protocol, self.catalogue, self.facts, table),
+                    protocol,
+                    self.catalogue,
+                    SITE_URL,
+                ),
                 *pages.sorted_pages(protocol, self.catalogue, self.facts, table),
             ]
         if kind == "record":
             record = self.catalogue.by_id[job[1]]
-            return [RECORD_PAGES[type(record)](record, self.catalogue, self.facts)]
+            page = RECORD_PAGES[type(record)](record, self.catalogue, self.facts)
+            return [with_json_ld(page, record, self.catalogue, SITE_URL)]
         if kind == "filter":
             key, value = job[1], job[2]
             ids = self.members[(key, value)]

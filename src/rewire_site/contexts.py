@@ -8,7 +8,9 @@ every field is shown by its template.
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from markupsafe import Markup
 
 from .derive.concerns import Flag
 from .derive.coverage import BaselineCoverage
@@ -61,6 +63,9 @@ class Page:
     release_id: str
     nav: str
     """Navigation item marked current: 'home', 'search', 'downloads' or ''."""
+    json_ld: Markup = field(default=Markup(""), kw_only=True)
+    """schema.org JSON-LD for the page's head (protocol and evaluation pages; see
+    export/jsonld.py); empty on other pages."""
 
 
 @dataclass(frozen=True)
