@@ -35,8 +35,7 @@ FAMILIES: dict[str, Family] = {
             "catalogue-family-dnabert-2",
             "DNABERT-2",
             ("Zhou et al.",),
-            "DNABERT-2, a BERT-style DNA language model with byte-pair-encoding tokens, "
-            "trained on multi-species genomes.",
+            "DNABERT-2, a DNA language model by Zhou et al.",
             "Zhou, Z. et al. DNABERT-2: Efficient Foundation Model and Benchmark For "
             "Multi-Species Genome (arXiv 2306.15006).",
         ),
@@ -44,8 +43,7 @@ FAMILIES: dict[str, Family] = {
             "catalogue-family-hyenadna",
             "HyenaDNA",
             ("Nguyen et al.",),
-            "HyenaDNA, a long-range DNA language model built on Hyena operators with "
-            "single-nucleotide tokens.",
+            "HyenaDNA, a DNA language model by Nguyen et al.",
             "Nguyen, E. et al. HyenaDNA: Long-Range Genomic Sequence Modeling at Single "
             "Nucleotide Resolution (arXiv 2306.15794).",
         ),
@@ -53,7 +51,7 @@ FAMILIES: dict[str, Family] = {
             "catalogue-family-dnabert",
             "DNABERT",
             ("Ji et al.",),
-            "DNABERT, the first BERT-style DNA language model, with overlapping k-mer tokens.",
+            "DNABERT, a DNA language model by Ji et al.",
             "Ji, Y. et al. DNABERT: pre-trained Bidirectional Encoder Representations from "
             "Transformers model for DNA-language in genome (Bioinformatics 2021).",
         ),
@@ -61,7 +59,7 @@ FAMILIES: dict[str, Family] = {
             "catalogue-family-gpn",
             "GPN (Genomic Pre-trained Network)",
             ("Benegas et al.",),
-            "GPN, a convolutional DNA language model trained on plant genomes.",
+            "GPN (Genomic Pre-trained Network), a DNA language model by Benegas et al.",
             "Benegas, G. et al. DNA language models are powerful predictors of genome-wide "
             "variant effects (PNAS 2023).",
         ),
@@ -78,8 +76,8 @@ FAMILIES: dict[str, Family] = {
             "catalogue-family-sei",
             "Sei",
             ("Chen et al.",),
-            "Sei, a supervised convolutional model of chromatin profiles trained on one-hot "
-            "DNA; a baseline that is not a language model.",
+            "Sei, a supervised sequence model by Chen et al.; in the imported tables a "
+            "baseline, not a language model.",
             "Chen, K. M. et al. A sequence-based global map of regulatory activity for "
             "deciphering human genetics (Nature Genetics 2022).",
         ),
@@ -102,6 +100,11 @@ def family_record(family: Family) -> Record:
         "kind": "model_family",
         "title": family.name,
         "summary": family.summary,
+        "limitations": [
+            "Imported family: only its name, developers and the paper the importing "
+            f"sources name ({family.reference}) are recorded; checkpoints and model facts "
+            "are for an editor to add."
+        ],
         "areas": AREAS,
         "contexts": CONTEXTS,
         "name": family.name,
