@@ -32,20 +32,32 @@ GPU_COUNTS = tuple(n for n in range(1, GLOBAL_BATCH + 1) if GLOBAL_BATCH % n == 
 STARTUP_S = 100.0
 """Launch, model build and torch.compile, as seen on an H200 (75-175 s; an estimate)."""
 STEP_MS = {("nt-500m", 1): 45.0, ("nt-500m", 2): 49.0, ("nt-2-5b", 1): 47.0, ("nt-2-5b", 2): 52.0}
-"""Mean step times of the 10,000-step H200 runs of 2026-11-29 (run 20261129-ia3-2147;
-NT 500M on 2 GPUs: 4,000 steps), for planning only."""
+"""Mean step times with `compile=default` of the 10,000-step H200 runs of 2026-11-29 (run
+20261129-ia3-2147; NT 500M on 2 GPUs: 4,000 steps), for planning only."""
+STEP_MS_CUDA_GRAPHS = {
+    ("nt-500m", 1): 15.0,
+    ("nt-500m", 2): 20.0,
+    ("nt-2-5b", 1): 21.0,
+    ("nt-2-5b", 2): 25.0,
+}
+"""Planning step times with `compile=reduce-overhead` (CUDA graphs): NT 2.5B on one H200
+measured 20.3 ms median over 1,500 steps (2026-11-30); the others are guesses scaled
+from it, to be replaced by measured means."""
 DEFAULT_STEP_MS = 60.0
+DEFAULT_COMPILE = "reduce-overhead"
 
 
 def _settings(values: Sequence[str]) -> dict[str, str]:
     out: dict[str, str] = {}
     for value in values:
         key, sep, text = value.partition("=")
-        if not sep or key not in {"steps", "confirm", "compile", "task", "counts"}:
+        if not sep or key not in {"steps", "confirm", "compile", "task", "counts", "cache"}:
             raise ValueError(
                 f"setting {value!r}: use steps=N, confirm=MODEL:GPUS[+MODEL:GPUS] or none, "
-                "compile=default|none|reduce-overhead, task=NAME, counts=1+2"
+                "compile=reduce-overhead|default|none, task=NAME, counts=1+2, cache=DIR"
             )
+        if key == "compile" and text not in {"reduce-overhead", "default", "none"}:
+            raise ValueError(f"setting {value!r}: compile is reduce-overhead, default or none")
         out[key] = text
     return out
 
@@ -82,8 +94,9 @@ def setups(options: RunOptions) -> list[Setup]:
         arch=models[0],
         gpus=counts[0],
         steps=steps,
-        compile=chosen.get("compile", "default"),
+        compile=chosen.get("compile", DEFAULT_COMPILE),
         task=chosen.get("task", DEFAULT_TASK),
+        cache_dir=chosen.get("cache"),
     )
     planned = [replace(base, arch=m, gpus=n) for m in models for n in counts]
     confirm = chosen.get("confirm", f"{models[0]}:1")
@@ -96,7 +109,8 @@ def setups(options: RunOptions) -> list[Setup]:
 
 
 def estimated_seconds(setup: Setup) -> float:
-    step = STEP_MS.get((setup.arch, setup.gpus), DEFAULT_STEP_MS)
+    table = STEP_MS_CUDA_GRAPHS if setup.compile == "reduce-overhead" else STEP_MS
+    step = table.get((setup.arch, setup.gpus), DEFAULT_STEP_MS)
     return STARTUP_S + setup.steps * step / 1000.0
 
 
@@ -112,7 +126,8 @@ class IA3Runtime(Recipe):
             PlanItem(
                 key=s.key,
                 description=f"{s.arch} on {s.gpus} GPU(s), {s.steps} steps "
-                f"({'full length' if s.steps >= FULL_STEPS else 'extrapolated'})",
+                f"({'full length' if s.steps >= FULL_STEPS else 'extrapolated'}), "
+                f"compile {s.compile}",
                 estimated_seconds=estimated_seconds(s),
             )
             for s in setups(options)

@@ -51,6 +51,13 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--fused-adam", action=argparse.BooleanOptionalAction, default=True)
     p.add_argument("--rows", type=int, default=None, help="synthetic rows (default: one fold)")
     p.add_argument("--log-every", type=int, default=500)
+    p.add_argument(
+        "--loss-trace-steps",
+        type=int,
+        default=200,
+        help="keep every step's loss (on the GPU, no sync) for this many first steps; the "
+        "log holds their mean over ranks, to compare compile modes and GPU counts",
+    )
     p.add_argument("--log-file", required=True, type=Path, help="JSON log written by rank 0")
     return p.parse_args(argv)
 
@@ -80,6 +87,23 @@ class StepClock:
             torch.cuda.synchronize()
             return [self.events[i].elapsed_time(self.events[i + 1]) for i in range(self.n - 1)]
         return [(b - a) * 1000.0 for a, b in zip(self.host, self.host[1:], strict=False)]
+
+
+def compile_cache_state() -> dict[str, Any]:
+    """Where torch.compile's caches live and how full they are before compiling: the
+    inductor cache folder (FX graph, AOTAutograd and Triton kernel caches beneath it) when
+    `TORCHINDUCTOR_CACHE_DIR` names one, and the cache switches in force."""
+    folder = os.environ.get("TORCHINDUCTOR_CACHE_DIR")
+    files = 0
+    if folder and Path(folder).is_dir():
+        files = sum(1 for p in Path(folder).rglob("*") if p.is_file())
+    return {
+        "dir": folder,
+        "files_at_start": files if folder else None,
+        "state": ("warm" if files else "cold") if folder else "default location",
+        "fx_graph_cache": os.environ.get("TORCHINDUCTOR_FX_GRAPH_CACHE", "default"),
+        "autograd_cache": os.environ.get("TORCHINDUCTOR_AUTOGRAD_CACHE", "default"),
+    }
 
 
 def _arch(key: str) -> EsmConfig:
@@ -129,6 +153,7 @@ def run(args: argparse.Namespace) -> dict[str, Any] | None:
         net = torch.nn.parallel.DistributedDataParallel(
             model, device_ids=[local_rank] if use_cuda else None
         )
+    cache = compile_cache_state()
     if args.compile != "none":
         net = torch.compile(net, mode=None if args.compile == "default" else args.compile)
     _sync(device)
@@ -147,12 +172,16 @@ def run(args: argparse.Namespace) -> dict[str, Any] | None:
     progress = args.log_file.with_name(args.log_file.stem + ".progress.jsonl")
     clock = StepClock(device, args.steps)
     losses: list[tuple[int, float]] = []
+    traced = min(max(args.loss_trace_steps, 0), args.steps)
+    loss_trace = torch.zeros(traced, dtype=torch.float32, device=device)
     clock.start()
     for step in range(args.steps):
         rows = order_t[step]
         with torch.autocast(device.type, dtype=torch.bfloat16, enabled=bf16):
             logits = net(input_ids=token_ids[rows]).logits
         loss = F.cross_entropy(logits.float(), labels[rows])
+        if step < traced:  # a device copy, no sync (CUDA graph outputs are reused next step)
+            loss_trace[step].copy_(loss.detach())
         loss.backward()
         optimizer.step()
         optimizer.zero_grad(set_to_none=True)
@@ -163,6 +192,9 @@ def run(args: argparse.Namespace) -> dict[str, Any] | None:
                 _progress(progress, step + 1, losses[-1][1], phases["worker_start"])
     step_ms = clock.step_ms()
     phases["train_end"] = time.time()
+    if world > 1 and traced:
+        dist.all_reduce(loss_trace)
+        loss_trace /= world
 
     memory = {
         "rank": rank,
@@ -214,6 +246,10 @@ def run(args: argparse.Namespace) -> dict[str, Any] | None:
         "phases": phases,
         "step_ms": step_ms,
         "loss": losses,
+        "loss_trace": [float(v) for v in loss_trace.tolist()],
+        "loss_trace_note": f"loss of each of the first {traced} steps, mean over the "
+        f"{world} rank(s) (each rank's loss is the mean over its share of the global batch)",
+        "compile_cache": cache,
         "ranks": gathered,
         "environment": _environment(args, device, world, attention, started_at),
     }

@@ -33,23 +33,31 @@ def model_state_floor(
     precision: str,
     zero2_offload: bool,
     reduce_bucket_size: int = 500_000_000,
+    overlap_comm: bool = False,
 ) -> StateEstimate:
     """GPU bytes of weights, gradients and optimizer states: the floor under any peak.
 
     Without offload: weights of every parameter, plus gradients and AdamW states of the
     trainable ones. With ZeRO-2 CPU offload the optimizer states (and fp32 master weights)
     live on the CPU; the GPU holds the weights and one gradient reduce bucket, in the
-    gradient dtype, of at most `reduce_bucket_size` elements or the trainable count.
+    gradient dtype, of at most `reduce_bucket_size` elements or the trainable count; two
+    such buckets with `overlap_comm` (DeepSpeed then fills one while the other is reduced).
     """
     if precision not in POLICY_BYTES:
         raise ValueError(f"unknown precision policy {precision!r}")
     weight, grad, states = POLICY_BYTES[precision]
     if zero2_offload:
         bucket = min(reduce_bucket_size, trainable_params)
-        value = total_params * weight + bucket * grad
+        buckets = 2 if overlap_comm else 1
+        value = total_params * weight + buckets * bucket * grad
+        kind = (
+            "two gradient reduce buckets (overlap_comm)"
+            if overlap_comm
+            else "one gradient reduce bucket"
+        )
         method = (
-            f"{weight} bytes per parameter of weights ({total_params:,} parameters) plus one "
-            f"gradient reduce bucket of {bucket:,} elements at {grad} bytes; optimizer states "
+            f"{weight} bytes per parameter of weights ({total_params:,} parameters) plus "
+            f"{kind} of {bucket:,} elements at {grad} bytes; optimizer states "
             "and master weights offloaded to the CPU"
         )
     else:

@@ -61,12 +61,14 @@ def estimate_item(recipe: PeakMemoryRecipe, item: WorkItem) -> tuple[float, floa
         if lora
         else total
     )
+    zero = recipe.deepspeed_for(item.setting.comm, int(config["hidden_size"]))["zero_optimization"]
     floor = estimate.model_state_floor(
         total_params=total + (trainable if lora else 0),
         trainable_params=trainable,
         precision=item.setting.precision,
         zero2_offload=item.stage.zero2_offload,
-        reduce_bucket_size=int(recipe.deepspeed["zero_optimization"]["reduce_bucket_size"]),
+        reduce_bucket_size=int(zero.get("reduce_bucket_size", 500_000_000)),
+        overlap_comm=bool(zero.get("overlap_comm", False)),
     )
     tokens = item.tokens or 0
     activations = estimate.activation_gb(

@@ -1,11 +1,13 @@
 """The peak-memory recipe as data (`recipe.yaml`), parsed and checked, and its work items.
 
-A work item is one stage of one model under one setting (precision policy, update, length);
-each runs in its own process. Nothing here imports torch.
+A work item is one stage of one model under one setting (precision policy, update, length,
+and for the ZeRO-2 stage the DeepSpeed communication settings); each runs in its own process.
+Nothing here imports torch.
 """
 
 from __future__ import annotations
 
+import copy
 import itertools
 import math
 from collections.abc import Iterable, Mapping, Sequence
@@ -18,7 +20,14 @@ import yaml
 from measure.architectures import Architecture, get_architecture
 
 RECIPE_FILE = Path(__file__).with_name("recipe.yaml")
-KNOBS = ("precision", "update", "length")
+KNOBS = ("precision", "update", "length", "comm")
+COMM = "comm"
+"""The DeepSpeed communication knob: it changes only the ZeRO-2 stage's DeepSpeed config."""
+DEFAULT_COMM = "ds-default"
+"""The comm value of settings that name none (DeepSpeed's own defaults; older runs)."""
+AUTO = "auto"
+"""A bucket size the Hugging Face Trainer fills in: hidden_size x hidden_size for
+`reduce_bucket_size` (transformers.integrations.deepspeed, `trainer_config_finalize`)."""
 
 
 class RecipeError(ValueError):
@@ -52,13 +61,22 @@ class Setting:
     precision: str
     update: str
     length: str
+    comm: str = DEFAULT_COMM
 
     @property
     def id(self) -> str:
-        return f"{self.precision}-{self.update}-{self.length}"
+        """`bf16-full-1000nt`, with `-<comm>` appended unless comm is DeepSpeed's default
+        (so the ids of settings measured before comm was a knob stay as they were)."""
+        base = f"{self.precision}-{self.update}-{self.length}"
+        return base if self.comm == DEFAULT_COMM else f"{base}-{self.comm}"
 
     def as_dict(self) -> dict[str, str]:
-        return {"precision": self.precision, "update": self.update, "length": self.length}
+        return {
+            "precision": self.precision,
+            "update": self.update,
+            "length": self.length,
+            "comm": self.comm,
+        }
 
 
 @dataclass(frozen=True)
@@ -73,6 +91,18 @@ class SweepEntry:
     def settings(self) -> list[Setting]:
         combos = itertools.product(*(self.values[k] for k in KNOBS))
         return [Setting(*combo) for combo in combos]
+
+
+@dataclass(frozen=True)
+class CommSetting:
+    """One value of the comm knob: what it changes in `zero_optimization`, and why."""
+
+    id: str
+    description: str
+    zero_optimization: Mapping[str, Any]
+    """Overrides of the recipe's `deepspeed.zero_optimization` (`auto`: filled in as the
+    Hugging Face Trainer does)."""
+    source: str = ""
 
 
 @dataclass(frozen=True)
@@ -109,6 +139,7 @@ class PeakMemoryRecipe:
     stages: tuple[Stage, ...]
     knobs: Mapping[str, Mapping[str, str]]
     sweep: tuple[SweepEntry, ...]
+    comm: Mapping[str, CommSetting] = field(default_factory=dict)
     raw: Mapping[str, Any] = field(default_factory=dict, repr=False)
 
     def model(self, key: str) -> ModelEntry:
@@ -123,12 +154,32 @@ class PeakMemoryRecipe:
                 return stage
         raise RecipeError(f"stages: no stage {stage_id!r} (known: {_names(self.stages)})")
 
-    def describe(self, setting: Setting) -> str:
-        return self.describe_values(setting.as_dict())
+    def describe(self, setting: Setting, *, zero2: bool = False) -> str:
+        return self.describe_values(setting.as_dict(), zero2=zero2)
 
-    def describe_values(self, setting: Mapping[str, str]) -> str:
-        """The knobs' descriptions of a setting, joined: what a record says was run."""
-        return "; ".join(self.knobs[k][setting[k]] for k in KNOBS)
+    def describe_values(self, setting: Mapping[str, str], *, zero2: bool = False) -> str:
+        """The knobs' descriptions of a setting, joined: what a record says was run. The
+        comm knob is described only for a ZeRO-2 stage (`zero2`), the one it changes; a
+        setting without comm (older logs) ran DeepSpeed's defaults."""
+        knobs = [k for k in KNOBS if k != COMM or zero2]
+        return "; ".join(
+            self.knobs[k][setting.get(k, DEFAULT_COMM if k == COMM else "")] for k in knobs
+        )
+
+    def deepspeed_for(self, comm: str, hidden_size: int) -> dict[str, Any]:
+        """The recipe's DeepSpeed block with the comm value's overrides applied; `auto`
+        bucket sizes become hidden_size x hidden_size, as the Hugging Face Trainer fills
+        `reduce_bucket_size` (it fills no other ZeRO-2 bucket)."""
+        if comm not in self.comm:
+            raise RecipeError(f"comm: no value {comm!r} (known: {', '.join(self.comm)})")
+        config = copy.deepcopy(dict(self.deepspeed))
+        zero = dict(config.get("zero_optimization", {}))
+        for key, value in self.comm[comm].zero_optimization.items():
+            if value == AUTO:  # only reduce_bucket_size may be 'auto' (checked on parsing)
+                value = hidden_size * hidden_size
+            zero[key] = value
+        config["zero_optimization"] = zero
+        return config
 
     def tokens(self, model: ModelEntry, length_value: str) -> tuple[int | None, str | None]:
         """Tokens per sequence for a length setting, or None and the reason it cannot run."""
@@ -203,7 +254,9 @@ def parse_recipe(data: Mapping[str, Any]) -> PeakMemoryRecipe:
                 zero2_offload=_require(item, "zero2_offload", bool, where),
             )
         )
-    knobs = _require(data, "knobs", dict, "")
+    knobs = dict(_require(data, "knobs", dict, ""))
+    knobs.setdefault(COMM, {DEFAULT_COMM: DEFAULT_COMM_TEXT})
+    comm = _parse_comm(data.get("comm_settings", {}), knobs[COMM])
     for knob in KNOBS:
         if not isinstance(knobs.get(knob), dict) or not knobs[knob]:
             raise RecipeError(f"knobs.{knob}: required, a mapping of value -> description")
@@ -216,6 +269,9 @@ def parse_recipe(data: Mapping[str, Any]) -> PeakMemoryRecipe:
         where = f"sweep.{i}."
         values: dict[str, tuple[str, ...]] = {}
         for knob in KNOBS:
+            if knob == COMM and COMM not in item:
+                values[knob] = (DEFAULT_COMM,)
+                continue
             chosen = tuple(_require(item, knob, list, where))
             unknown = [v for v in chosen if v not in knobs[knob]]
             if unknown:
@@ -255,8 +311,66 @@ def parse_recipe(data: Mapping[str, Any]) -> PeakMemoryRecipe:
         stages=tuple(stages),
         knobs=knobs,
         sweep=tuple(sweep),
+        comm=comm,
         raw=dict(data),
     )
+
+
+DEFAULT_COMM_TEXT = (
+    "DeepSpeed's communication defaults (overlap_comm false, reduce and allgather buckets "
+    "of 5e8 elements)"
+)
+
+
+def _parse_comm(data: Any, knob: Mapping[str, str]) -> dict[str, CommSetting]:
+    """`comm_settings`: for each comm knob value, its `zero_optimization` overrides."""
+    if not isinstance(data, Mapping):
+        raise RecipeError("comm_settings: expected a mapping of comm value -> overrides")
+    out: dict[str, CommSetting] = {}
+    for value, description in knob.items():
+        entry = data.get(value, {} if value == DEFAULT_COMM else None)
+        if entry is None:
+            raise RecipeError(f"comm_settings.{value}: required for knobs.comm.{value}")
+        if not isinstance(entry, Mapping):
+            raise RecipeError(f"comm_settings.{value}: expected a mapping")
+        overrides = entry.get("zero_optimization", {})
+        if not isinstance(overrides, Mapping):
+            raise RecipeError(f"comm_settings.{value}.zero_optimization: expected a mapping")
+        for key, setting in overrides.items():
+            if key not in COMM_KEYS:
+                raise RecipeError(
+                    f"comm_settings.{value}.zero_optimization.{key}: not a communication "
+                    f"setting (known: {', '.join(COMM_KEYS)})"
+                )
+            if setting == AUTO and key != "reduce_bucket_size":
+                raise RecipeError(
+                    f"comm_settings.{value}.zero_optimization.{key}: 'auto' is filled by the "
+                    "Hugging Face Trainer only for reduce_bucket_size in ZeRO-2"
+                )
+            if key == "overlap_comm" and not isinstance(setting, bool):
+                raise RecipeError(f"comm_settings.{value}.zero_optimization.{key}: expected bool")
+            if key != "overlap_comm" and not (
+                setting == AUTO or (isinstance(setting, int | float) and setting > 0)
+            ):
+                raise RecipeError(
+                    f"comm_settings.{value}.zero_optimization.{key}: expected a positive "
+                    "number of elements or 'auto'"
+                )
+        out[value] = CommSetting(
+            id=value,
+            description=str(description),
+            zero_optimization={
+                k: (v if isinstance(v, bool) or v == AUTO else int(v)) for k, v in overrides.items()
+            },
+            source=str(entry.get("source", "")),
+        )
+    unknown = [v for v in data if v not in knob]
+    if unknown:
+        raise RecipeError(f"comm_settings: value(s) {', '.join(unknown)} not in knobs.comm")
+    return out
+
+
+COMM_KEYS = ("overlap_comm", "reduce_bucket_size", "allgather_bucket_size")
 
 
 def load_recipe(path: Path = RECIPE_FILE) -> PeakMemoryRecipe:
@@ -297,6 +411,7 @@ def parse_setting_filters(specs: Sequence[str], recipe: PeakMemoryRecipe) -> lis
                     f"(values: {', '.join(recipe.knobs[knob])})"
                 )
             current[knob] = value
+        current.setdefault(COMM, DEFAULT_COMM)  # a filter naming no comm: DeepSpeed's defaults
         filters.append(current)
     return filters
 
@@ -337,6 +452,8 @@ def work_items(
             for stage in recipe.stages:
                 if stage.id not in stage_ids or (stages and stage.id not in stages):
                     continue
+                if setting.comm != DEFAULT_COMM and not stage.zero2_offload:
+                    continue  # the comm knob changes only the ZeRO-2 stage
                 tokens, reason = recipe.tokens(model, setting.length)
                 item = WorkItem(model, stage, setting, tokens, reason, group)
                 if item.key not in seen:

@@ -13,7 +13,7 @@ from rich.console import Console
 
 from measure.peak_memory.plan import FINISHED, Planned
 from measure.peak_memory.published import Published, published_values
-from measure.peak_memory.recipe import PeakMemoryRecipe
+from measure.peak_memory.recipe import COMM, DEFAULT_COMM, PeakMemoryRecipe
 from measure.records import store_artifact, write_records
 
 GB = 1e9
@@ -53,6 +53,14 @@ def _setting_text(recipe: PeakMemoryRecipe, log: dict[str, Any]) -> dict[str, st
         )
     if log.get("deepspeed_config"):
         settings["deepspeed_config"] = json.dumps(log["deepspeed_config"], sort_keys=True)
+    if log["features"]["zero2_offload"]:
+        comm = setting.get(COMM, DEFAULT_COMM)
+        zero = (log.get("deepspeed_config") or {}).get("zero_optimization", {})
+        settings["deepspeed_communication"] = comm
+        settings["overlap_comm"] = str(bool(zero.get("overlap_comm", False))).lower()
+        for key in ("reduce_bucket_size", "allgather_bucket_size"):
+            if key in zero:
+                settings[key] = f"{int(zero[key]):,}"
     return settings
 
 
@@ -103,7 +111,7 @@ def build_records(
     environment = log["environment"]
     model, stage, setting = log["model"], log["stage"], log["setting"]
     settings = _setting_text(recipe, log)
-    describe = recipe.describe_values(setting)
+    describe = recipe.describe_values(setting, zero2=bool(log["features"]["zero2_offload"]))
     gpu = f"{environment['gpu']} ({environment['gpu_memory_gb']:.0f} GB), one GPU"
     added = date.fromisoformat(log["ended_at"][:10]).isoformat()
     oom = log["status"] == "out_of_memory"
@@ -217,7 +225,9 @@ def build_records(
 
 
 def setting_label(setting: dict[str, str]) -> str:
-    return f"{setting['precision']}, {setting['update']}, {setting['length']}"
+    label = f"{setting['precision']}, {setting['update']}, {setting['length']}"
+    comm = setting.get(COMM, DEFAULT_COMM)
+    return label if comm == DEFAULT_COMM else f"{label}, DeepSpeed comm {comm}"
 
 
 def write_run_records(

@@ -245,7 +245,9 @@ def item_spec(
         "seed": recipe.seed,
         "optimizer": dict(recipe.optimizer),
         "lora": dict(recipe.lora),
-        "deepspeed": dict(recipe.deepspeed),
+        "deepspeed": recipe.deepspeed_for(
+            item.setting.comm, int(item.model.architecture.config["hidden_size"])
+        ),
         "device": options.extra.get("device", "cuda"),
         "command": options.command or env.command_line(),
         "environment_note": note,

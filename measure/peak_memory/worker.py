@@ -178,6 +178,7 @@ def run_stage(spec: dict[str, Any], *, model_hook: ModelHook | None = None) -> d
             reduce_bucket_size=int(
                 spec["deepspeed"]["zero_optimization"].get("reduce_bucket_size", 500_000_000)
             ),
+            overlap_comm=bool(spec["deepspeed"]["zero_optimization"].get("overlap_comm", False)),
         )
         log["estimates"].append(floor.__dict__)
         engine = None
