@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from rewire_site import write
 from rewire_site.write import (
     MARKER,
     MARKER_TEXT,
@@ -20,6 +21,7 @@ from rewire_site.write import (
     TargetRefused,
     atomic_write_site,
     build_lock,
+    exchange,
     recover,
 )
 
@@ -128,6 +130,8 @@ def test_writing_one_path_twice_is_refused_and_nothing_is_swapped(tmp_path: Path
 def test_failed_swap_puts_the_previous_site_back(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """The two-rename swap (where the atomic exchange is missing)."""
+    monkeypatch.setattr(write, "RENAME_EXCHANGE", False)
     site = _previous_site(tmp_path)
     before = _snapshot(site)
     real_rename = Path.rename
@@ -263,3 +267,25 @@ def test_a_second_build_waits_for_the_first_and_says_why(tmp_path: Path) -> None
     assert finished and finished[0] >= released
     assert heard == [f"another build is writing into {tmp_path}; waiting for it to finish"]
     assert (site / "index.html").read_text() == "second"
+
+
+def test_exchange_swaps_two_folders_in_one_step(tmp_path: Path) -> None:
+    """Where the system has renameat2(RENAME_EXCHANGE) the swap is one atomic call."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "from-a").write_text("a")
+    (tmp_path / "b").mkdir()
+    if not exchange(tmp_path / "a", tmp_path / "b"):
+        pytest.skip("no renameat2(RENAME_EXCHANGE) here: the two-rename swap is used")
+    assert [p.name for p in (tmp_path / "b").iterdir()] == ["from-a"]
+    assert list((tmp_path / "a").iterdir()) == []
+
+
+@pytest.mark.parametrize("atomic", [True, False], ids=["exchange", "two-renames"])
+def test_both_swaps_replace_the_site_and_leave_nothing_behind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, atomic: bool
+) -> None:
+    monkeypatch.setattr(write, "RENAME_EXCHANGE", atomic)
+    site = _previous_site(tmp_path)
+    atomic_write_site(lambda w: w.write_text("index.html", "new"), site)
+    assert _snapshot(site) == {MARKER: MARKED, "index.html": hashlib.sha256(b"new").hexdigest()}
+    assert _leftovers(tmp_path) == []

@@ -29,6 +29,7 @@ Same records in, same bytes out: no clock is read except the release date.
 
 from __future__ import annotations
 
+import errno
 import gc
 import os
 import time
@@ -444,7 +445,19 @@ def build_command(
     except write.TargetRefused as error:
         typer.echo(f"build failed: {error}", err=True)
         return 1
-    except (ValueError, OSError, write.OutputError, RecordsChanged) as error:
+    except OSError as error:
+        if error.errno in (errno.ENOSPC, errno.EFBIG, errno.EDQUOT):
+            where = (out or project / SITE_DIR).absolute().parent
+            typer.echo(
+                f"build failed: {error.strerror} while writing the new site in {where} "
+                f"({error.filename}); the site was not changed; free some space and build "
+                "again",
+                err=True,
+            )
+        else:
+            typer.echo(f"build failed: {error}; the site was not changed", err=True)
+        return 1
+    except (ValueError, write.OutputError, RecordsChanged) as error:
         typer.echo(f"build failed: {error}; the site was not changed", err=True)
         return 1
     for problem in report.warnings:

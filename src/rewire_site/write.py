@@ -7,6 +7,12 @@ The builder replaces only a folder that holds it, or an empty one; anything else
 `OutputError` naming the folder and what is in it, and nothing is changed. A site built
 before the marker existed is refused too: delete it yourself and build again.
 
+The swap: on Linux one `renameat2(RENAME_EXCHANGE)` call exchanges the staging folder
+and the site, so the site's path always holds a whole site, the previous or the new one,
+whenever the process is killed. Where that call is missing (another OS, a file system
+without it), two renames do the job and a kill between them is repaired by the next
+build (below).
+
 Concurrency and kills: the whole build holds an exclusive lock (`flock`) on the folder
 that holds the site, so two builds into one place run one after the other. Under the
 lock, leftovers of a killed build are tidied first: a killed swap's previous site
@@ -18,6 +24,7 @@ it is removed, so a half-removed folder is never mistaken for a whole one.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import errno
 import os
 import shutil
@@ -46,6 +53,14 @@ _LEFTOVER_KINDS = ("new", "old", "trash")
 being removed."""
 SHOWN_ENTRIES = 5
 """How many of a refused folder's entries the error names."""
+
+
+RENAME_EXCHANGE = True
+"""Swap with one atomic `renameat2(RENAME_EXCHANGE)` where the system has it (set False
+to use two renames everywhere)."""
+_AT_FDCWD = -100
+_RENAME_EXCHANGE_FLAG = 2
+_UNSUPPORTED = {errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP, errno.ENOTSUP, errno.EXDEV}
 
 
 class OutputError(Exception):
@@ -227,11 +242,42 @@ def build_lock(folder: Path, on_wait: Callable[[str], None] | None = None) -> It
         os.close(descriptor)  # releases the lock
 
 
+def exchange(first: Path, second: Path) -> bool:
+    """Swap two existing paths in one atomic step (Linux `renameat2` with
+    RENAME_EXCHANGE). False, with nothing changed, where the system cannot."""
+    if not RENAME_EXCHANGE:
+        return False
+    try:
+        renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
+    except (AttributeError, OSError):  # not glibc 2.28+ / not Linux
+        return False
+    renameat2.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p]
+    renameat2.argtypes += [ctypes.c_uint]
+    renameat2.restype = ctypes.c_int
+    done = renameat2(
+        _AT_FDCWD, os.fsencode(first), _AT_FDCWD, os.fsencode(second), _RENAME_EXCHANGE_FLAG
+    )
+    if done == 0:
+        return True
+    code = ctypes.get_errno()
+    if code in _UNSUPPORTED:
+        return False
+    raise OSError(code, os.strerror(code), str(first), None, str(second))
+
+
 def swap_in(staging: Path, site_dir: Path, *, remove_old: bool = True) -> Path | None:
-    """Replace `site_dir` with `staging` by renames (same parent folder, same file
-    system); on failure put the previous site back. The previous site is renamed aside
-    (`.NAME.old-*`), then, once the new site is in, to `.NAME.trash-*`; it is removed,
-    or with `remove_old=False` returned (the caller removes it)."""
+    """Replace `site_dir` with `staging` (same parent folder, same file system): one
+    atomic exchange where the system has it, else two renames that put the previous
+    site back on failure. The previous site ends as `.NAME.trash-*` (via `.NAME.old-*`
+    with two renames); it is removed, or with `remove_old=False` returned (the caller
+    removes it)."""
+    if site_dir.is_dir() and not site_dir.is_symlink() and exchange(staging, site_dir):
+        trash = _sibling(site_dir, "trash")
+        staging.rename(trash)  # `staging` holds the previous site now
+        if remove_old:
+            remove_tree(trash)
+            return None
+        return trash
     old: Path | None = None
     if site_dir.exists():
         old = _sibling(site_dir, "old")
