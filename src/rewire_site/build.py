@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from . import downloads, index_pages, pages, release, write
+from .chooser.pages import chooser_pages
 from .config import RECORDS_DIR, SITE_DIR
 from .derive.concerns import flags_by_evaluation
 from .derive.filters import filter_index
@@ -214,6 +215,8 @@ class _Plan:
             key, value = job[1], job[2]
             ids = self.members[(key, value)]
             return [index_pages.filter_page(key, value, ids, self.catalogue, self.facts)]
+        if kind == "chooser":
+            return chooser_pages(self.catalogue, self.facts.flags, self.facts.release_id)
         if kind == "home":
             return [index_pages.home_page(self.catalogue, self.facts)]
         if kind == "search":
@@ -244,7 +247,7 @@ class _Plan:
             if not isinstance(r, Protocol)
         ]
         found += [("filter", key, value) for key, value in self.members]
-        found += [("home",), ("search",), ("downloads",)]
+        found += [("home",), ("search",), ("downloads",), ("chooser",)]
         found += [  # light jobs last: they fill the gaps at the end
             ("api", str(i), str(i + API_CHUNK)) for i in range(0, len(self.record_ids), API_CHUNK)
         ]
