@@ -299,7 +299,16 @@ def test_case5_conflicting_values_hold_both_values_with_citations(
     report: ValidationReport,
 ) -> None:
     dataset = record(report, f"{PREFIX}dataset-gue", Dataset)
-    (concern,) = dataset.concerns
+    concerns = {c.id: c for c in dataset.concerns}
+    count = concerns["dataset-count-differs"]
+    assert count.kind == ConcernKind.conflicting_values
+    assert [(v.value.split(",")[0], v.citation.source) for v in count.values] == [
+        ("28 datasets", README),
+        ("36 datasets", f"{PREFIX}source-dnabert-2-iclr-abstract-mirror"),
+    ]
+    mirror = record(report, count.values[1].citation.source, Source)
+    assert mirror.source_kind == SourceKind.mirror
+    concern = concerns["covid-split-sizes-differ"]
     assert concern.kind == ConcernKind.conflicting_values and concern.field == "splits"
     assert [v.value.split(" (")[0] for v in concern.values] == [
         "77669 / 7000 / 7000",
