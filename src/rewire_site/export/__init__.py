@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 
+from ..chooser.pages import chooser_pages
 from ..downloads import gzip_bytes
 from ..link import Catalogue
 from .citations import citation_files
@@ -21,7 +22,12 @@ SITEMAP = "sitemap.xml"
 def export_files(catalogue: Catalogue, release_id: str) -> dict[str, bytes]:
     files = {
         EEE_DOWNLOAD: gzip_bytes(eee_jsonl(catalogue)),
-        SITEMAP: sitemap_xml(catalogue, SITE_URL, release_id[:10]),
+        SITEMAP: sitemap_xml(
+            catalogue,
+            SITE_URL,
+            release_id[:10],
+            [p.path for p in chooser_pages(catalogue, {}, release_id)],
+        ),
     }
     files.update(citation_files(catalogue, release_id, SITE_URL))
     return files

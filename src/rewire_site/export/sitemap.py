@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from xml.sax.saxutils import escape
 
 from ..link import Catalogue
@@ -15,9 +16,13 @@ def page_url(site_url: str, path: str) -> str:
     return site_url.rstrip("/") + "/" + path
 
 
-def sitemap_xml(catalogue: Catalogue, site_url: str, lastmod: str) -> bytes:
+def sitemap_xml(
+    catalogue: Catalogue, site_url: str, lastmod: str, extra: Iterable[str] = ()
+) -> bytes:
+    """Every record page, the home, search and downloads pages, then `extra` pages."""
     paths = [HOME, SEARCH, DOWNLOADS]
     paths += sorted(page_of(r) for r in catalogue.by_id.values())
+    paths += sorted(extra)
     entries = "".join(
         f"  <url><loc>{escape(page_url(site_url, p))}</loc><lastmod>{lastmod}</lastmod></url>\n"
         for p in paths

@@ -297,7 +297,7 @@ def _evaluation(files: SourceFiles, model: Model, cell: Cell, column: str) -> Re
         "version": f"{RESULTS} at commit {files.commit}",
         "results": [value_result(column, cell, source, unit="percent", scale="percent")],
         "comparison": {
-            "split": "test set",
+            "split": "test split",
             "population": None,
             "inputs": None,
             "adaptation": None if model.language_model else "trained from scratch on the dataset",

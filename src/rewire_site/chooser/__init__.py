@@ -1,0 +1,1 @@
+"""Pages a model chooser needs: tasks, family matrices, two-model comparisons."""

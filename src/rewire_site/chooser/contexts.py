@@ -1,0 +1,117 @@
+"""Page contexts of the model chooser's pages (what their templates receive as `page`):
+a task page, a family's task-by-metric matrix, a two-model comparison, and their index.
+Every field is shown by its template (tests/test_chooser.py checks it)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..contexts import Page
+from ..sections import Link
+
+
+@dataclass(frozen=True)
+class ValueCell:
+    text: str
+    """The value as displayed (rounded; the stored value is unchanged), or ''."""
+    href: str
+    """The evaluation's page ('' without a value)."""
+    note: str
+    """'excluded from comparisons' or ''."""
+
+
+@dataclass(frozen=True)
+class GroupRow:
+    model: Link
+    """The configuration (the model as this source ran it)."""
+    cells: tuple[ValueCell, ...]
+
+
+@dataclass(frozen=True)
+class ResultGroup:
+    """Results ranked together: one protocol on one dataset."""
+
+    protocol: Link
+    dataset: Link
+    source: str
+    """Short citation of the source the values are read from."""
+    conditions: str
+    """'Adaptation: ...; split: ...; origin: ...' as the evaluations record them."""
+    columns: tuple[str, ...]
+    rows: tuple[GroupRow, ...]
+
+
+@dataclass(frozen=True)
+class OverlapRow:
+    """One model family with results on the same task in two groups."""
+
+    family: str
+    metric: str
+    left: ValueCell
+    left_group: str
+    right: ValueCell
+    right_group: str
+    verdict: str
+    """'Comparable' or 'Not comparable: <reasons>'."""
+
+
+@dataclass(frozen=True)
+class TaskPage(Page):
+    heading: str
+    datasets: tuple[Link, ...]
+    """The task's dataset records (several when sources name one task differently)."""
+    same_task: tuple[str, ...]
+    """Why the datasets are the same task (one sentence per link), empty for one dataset."""
+    groups: tuple[ResultGroup, ...]
+    overlaps: tuple[OverlapRow, ...]
+    overlap_note: str
+
+
+@dataclass(frozen=True)
+class MatrixRow:
+    task: Link
+    cells: tuple[str, ...]
+    """Per metric: each configuration's value as 'value (configuration)', joined."""
+
+
+@dataclass(frozen=True)
+class FamilyMatrixPage(Page):
+    family: Link
+    metrics: tuple[str, ...]
+    rows: tuple[MatrixRow, ...]
+    note: str
+
+
+@dataclass(frozen=True)
+class PairRow:
+    task: Link
+    metric: str
+    left: ValueCell
+    right: ValueCell
+    winner: str
+    """The better configuration's name, 'tie', or ''."""
+
+
+@dataclass(frozen=True)
+class WinCount:
+    protocol: str
+    """Source and metric, e.g. 'Feng et al. 2024 · AUC'."""
+    text: str
+    """'A better on 30 tasks, B on 25, 2 ties'."""
+
+
+@dataclass(frozen=True)
+class ComparePage(Page):
+    left: Link
+    right: Link
+    wins: tuple[WinCount, ...]
+    rows: tuple[PairRow, ...]
+    note: str
+
+
+@dataclass(frozen=True)
+class ChooserIndexPage(Page):
+    tasks: tuple[Link, ...]
+    families: tuple[Link, ...]
+    pairs: tuple[Link, ...]
+    note: str

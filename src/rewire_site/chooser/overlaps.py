@@ -1,0 +1,163 @@
+"""Which datasets of different sources are the same task, and whether two results on the
+same task are comparable.
+
+Sources name the same benchmark dataset differently (Feng et al.'s `human_worm` is
+Genomic Benchmarks' `demo_human_or_worm`). A link below is made only with the evidence
+for it, quoted from the committed records: equal training and test sizes where both
+sources state them, otherwise the name alone, and the page says which. Linked datasets
+are shown side by side; their results are never merged into one ranking unless the
+comparability rule below says they match.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from ..link import Catalogue
+from ..models import Dataset, Evaluation, Protocol, Result
+
+
+@dataclass(frozen=True)
+class SameTask:
+    first: str
+    second: str
+    evidence: str
+    """Why the two datasets are the same task, as the records state it."""
+    by_size: bool
+    """True: the stated sizes match; False: the names match, the sizes are not stated."""
+
+
+SAME_TASK: tuple[SameTask, ...] = (
+    SameTask(
+        "feng-2024-dataset-human-worm",
+        "genomic-benchmarks-dataset-demo-human-or-worm",
+        "Feng et al.'s summary table: 75000 training and 25000 test sequences of 200; "
+        "the Genomic Benchmarks card: 100 000 sequences, 200bp long, 75% training, 25% "
+        "testing.",
+        True,
+    ),
+    SameTask(
+        "feng-2024-dataset-coding",
+        "genomic-benchmarks-dataset-demo-coding-vs-intergenomic-seqs",
+        "Feng et al.'s summary table: 75000 training and 25000 test sequences of 200; "
+        "the Genomic Benchmarks card: 50,000 intergenomic and 50,000 transcript "
+        "sequences, 200bp long, 75% training, 25% testing.",
+        True,
+    ),
+    SameTask(
+        "feng-2024-dataset-nontata-promoter",
+        "genomic-benchmarks-dataset-human-nontata-promoters",
+        "Both state 27097 training and 9034 test sequences (Feng et al.'s summary table; "
+        "the Genomic Benchmarks README).",
+        True,
+    ),
+    SameTask(
+        "feng-2024-dataset-enhancer-cohn",
+        "genomic-benchmarks-dataset-human-enhancers-cohn",
+        "Feng et al.: 20843 training and 6948 test sequences (27791 in all); Genomic "
+        "Benchmarks: 13895 enhancers and 13896 negative controls (27791 in all).",
+        True,
+    ),
+    SameTask(
+        "feng-2024-dataset-enhancer-ensembl",
+        "genomic-benchmarks-dataset-human-enhancers-ensembl",
+        "Names only: the Genomic Benchmarks files read do not state the size.",
+        False,
+    ),
+    SameTask(
+        "feng-2024-dataset-regulatory",
+        "genomic-benchmarks-dataset-human-ensembl-regulatory",
+        "Names only: the Genomic Benchmarks files read do not state the size.",
+        False,
+    ),
+    SameTask(
+        "feng-2024-dataset-ocr",
+        "genomic-benchmarks-dataset-human-ocr-ensembl",
+        "Names only: the Genomic Benchmarks files read do not state the size.",
+        False,
+    ),
+)
+
+
+def task_groups(catalogue: Catalogue) -> list[tuple[str, ...]]:
+    """Datasets grouped by task: linked datasets together (both must exist), every other
+    dataset alone; each group sorted, groups sorted by their first id."""
+    datasets = {d.id for d in catalogue.of_kind(Dataset)}
+    parent = {d: d for d in datasets}
+
+    def find(item: str) -> str:
+        while parent[item] != item:
+            item = parent[item]
+        return item
+
+    for link in SAME_TASK:
+        if link.first in datasets and link.second in datasets:
+            parent[find(link.second)] = find(link.first)
+    groups: dict[str, list[str]] = {}
+    for dataset in sorted(datasets):
+        groups.setdefault(find(dataset), []).append(dataset)
+    return sorted(tuple(g) for g in groups.values())
+
+
+def links_between(ids: Iterable[str]) -> list[SameTask]:
+    wanted = set(ids)
+    return [s for s in SAME_TASK if s.first in wanted and s.second in wanted]
+
+
+def _text(value: str | None) -> str:
+    return value.strip() if value and value.strip() else "not stated"
+
+
+def not_comparable(
+    first: tuple[Evaluation, Result, Protocol],
+    second: tuple[Evaluation, Result, Protocol],
+) -> list[str]:
+    """Why two results cannot be ranked together; empty when they can (same protocol and
+    column, both with a value, matching adaptation and split)."""
+    (e1, r1, p1), (e2, r2, p2) = first, second
+    reasons: list[str] = []
+    if p1.id != p2.id:
+        reasons.append("different protocols")
+    a1, a2 = _text(e1.comparison.adaptation), _text(e2.comparison.adaptation)
+    if a1 != a2:
+        reasons.append(f"adaptation differs ({a1} / {a2})")
+    s1, s2 = _text(e1.comparison.split), _text(e2.comparison.split)
+    if s1 != s2:
+        reasons.append(f"split differs ({s1} / {s2})")
+    m1 = metric_of(p1, r1.column)
+    m2 = metric_of(p2, r2.column)
+    if m1 != m2:
+        reasons.append(f"metric differs ({m1} / {m2})")
+    for protocol in {p1.id: p1, p2.id: p2}.values():
+        dependence = protocol.hardware_dependence
+        if dependence is not None and dependence.depends:
+            h1, h2 = e1.training_hardware, e2.training_hardware
+            if not h1 or not h2 or h1 != h2:
+                reasons.append("a hardware-dependent metric on hardware not stated alike")
+                break
+    if r1.value is None or r2.value is None:
+        reasons.append("a result without a value")
+    return reasons
+
+
+def metric_of(protocol: Protocol, column_id: str) -> str:
+    """The metric id of a protocol column (the column's own metric, else the protocol's)."""
+    for column in protocol.columns:
+        if column.id == column_id and column.metric is not None:
+            return column.metric.id
+    return protocol.metric.id
+
+
+def direction_of(protocol: Protocol, column_id: str) -> str:
+    for column in protocol.columns:
+        if column.id == column_id and column.metric is not None:
+            return column.metric.direction
+    return protocol.metric.direction
+
+
+def label_of(protocol: Protocol, column_id: str) -> str:
+    for column in protocol.columns:
+        if column.id == column_id:
+            return column.label
+    return column_id

@@ -1,0 +1,402 @@
+"""Builders of the chooser pages: pure functions of the catalogue and the site facts.
+
+- a task page per task (a dataset, or datasets that several sources name differently):
+  every model's result, one table per protocol (results ranked together only within it),
+  then "where sources overlap": the same model family on the same task in two tables,
+  side by side, with whether the two can be compared and why not;
+- a family page with a task-by-metric matrix;
+- a comparison of two configurations that share at least two tasks: only pairs of
+  comparable results, how many tasks each does better on under which source and metric,
+  and no overall score.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from itertools import combinations
+
+from ..derive.concerns import Flag, excluded
+from ..derive.display import display_number, plural
+from ..link import Catalogue
+from ..models import Configuration, Dataset, Evaluation, ModelFamily, Protocol, Result, Source
+from ..sections import Link
+from ..urls import page_of, root_of
+from .contexts import (
+    ChooserIndexPage,
+    ComparePage,
+    FamilyMatrixPage,
+    GroupRow,
+    MatrixRow,
+    OverlapRow,
+    PairRow,
+    ResultGroup,
+    TaskPage,
+    ValueCell,
+    WinCount,
+)
+from .overlaps import (
+    direction_of,
+    label_of,
+    links_between,
+    metric_of,
+    not_comparable,
+    task_groups,
+)
+
+INDEX = "chooser/index.html"
+Flags = Mapping[str, tuple[Flag, ...]]
+Entry = tuple[Evaluation, Result, Protocol]
+
+
+def task_path(first_dataset: str) -> str:
+    return f"tasks/{first_dataset}/index.html"
+
+
+def matrix_path(family_id: str) -> str:
+    return f"families/{family_id}/matrix/index.html"
+
+
+def compare_path(left: str, right: str) -> str:
+    return f"compare/{left}--{right}/index.html"
+
+
+def _value(result: Result) -> str:
+    if result.value is None:
+        return result.status.replace("_", " ")
+    text = display_number(result.value)
+    return f"{text}%" if result.scale is not None and result.scale.value == "percent" else text
+
+
+def _cell(entry: Entry | None, flags: Flags) -> ValueCell:
+    if entry is None:
+        return ValueCell("", "", "")
+    evaluation, result, _ = entry
+    out = excluded(flags.get(evaluation.id, ()), result.column)
+    return ValueCell(
+        _value(result), page_of(evaluation), "excluded from comparisons" if out else ""
+    )
+
+
+def _source_name(evaluation: Evaluation, catalogue: Catalogue) -> str:
+    for result in evaluation.results:
+        if result.citation is not None:
+            source = catalogue.by_id.get(result.citation.source)
+            if isinstance(source, Source):
+                return source.short_citation.split(",")[0]
+    return evaluation.origin.value.replace("_", " ")
+
+
+def _entries(evaluations: Iterable[Evaluation], catalogue: Catalogue) -> list[Entry]:
+    found: list[Entry] = []
+    for evaluation in evaluations:
+        protocol = catalogue.get(evaluation.protocol, Protocol)
+        found += [(evaluation, r, protocol) for r in evaluation.results]
+    return found
+
+
+def _by_dataset(catalogue: Catalogue) -> dict[str, list[Evaluation]]:
+    out: dict[str, list[Evaluation]] = defaultdict(list)
+    for evaluation in catalogue.of_kind(Evaluation):
+        out[evaluation.dataset].append(evaluation)
+    return out
+
+
+def _group(
+    protocol: Protocol,
+    dataset: Dataset,
+    evaluations: Sequence[Evaluation],
+    catalogue: Catalogue,
+    flags: Flags,
+) -> ResultGroup:
+    used = {r.column for e in evaluations for r in e.results}
+    columns = [c for c in protocol.columns if c.id in used]
+    by_config: dict[str, dict[str, Entry]] = defaultdict(dict)
+    for evaluation in evaluations:
+        for result in evaluation.results:
+            by_config[evaluation.configuration][result.column] = (evaluation, result, protocol)
+    rows = []
+    for config_id in sorted(by_config, key=lambda c: (_title(catalogue, c), c)):
+        configuration = catalogue.get(config_id, Configuration)
+        cells = tuple(_cell(by_config[config_id].get(c.id), flags) for c in columns)
+        rows.append(GroupRow(Link(configuration.title, page_of(configuration)), cells))
+    first = evaluations[0]
+    adaptations = sorted({e.comparison.adaptation or "not stated" for e in evaluations})
+    splits = sorted({e.comparison.split or "not stated" for e in evaluations})
+    origins = sorted({e.origin.value.replace("_", " ") for e in evaluations})
+    conditions = (
+        f"Adaptation: {'; '.join(adaptations)}. Split: {'; '.join(splits)}. "
+        f"Origin: {', '.join(origins)}."
+    )
+    return ResultGroup(
+        protocol=Link(protocol.title, page_of(protocol)),
+        dataset=Link(dataset.title, page_of(dataset)),
+        source=_source_name(first, catalogue),
+        conditions=conditions,
+        columns=tuple(c.label for c in columns),
+        rows=tuple(rows),
+    )
+
+
+def _title(catalogue: Catalogue, record_id: str) -> str:
+    return getattr(catalogue.by_id.get(record_id), "title", record_id)
+
+
+def _family_of(evaluation: Evaluation, catalogue: Catalogue) -> str:
+    return catalogue.get(evaluation.configuration, Configuration).family
+
+
+def _overlaps(
+    groups: Sequence[tuple[str, list[Entry]]], catalogue: Catalogue, flags: Flags
+) -> list[OverlapRow]:
+    rows: list[OverlapRow] = []
+    for (left_name, left), (right_name, right) in combinations(groups, 2):
+        for a in left:
+            for b in right:
+                if _family_of(a[0], catalogue) != _family_of(b[0], catalogue):
+                    continue
+                if metric_of(a[2], a[1].column) != metric_of(b[2], b[1].column):
+                    continue
+                if a[1].value is None or b[1].value is None:
+                    continue
+                reasons = not_comparable(a, b)
+                family = catalogue.by_id.get(_family_of(a[0], catalogue))
+                rows.append(
+                    OverlapRow(
+                        family=getattr(family, "name", _family_of(a[0], catalogue)),
+                        metric=label_of(a[2], a[1].column),
+                        left=_cell(a, flags),
+                        left_group=f"{left_name}: {_title(catalogue, a[0].configuration)}",
+                        right=_cell(b, flags),
+                        right_group=f"{right_name}: {_title(catalogue, b[0].configuration)}",
+                        verdict="Comparable"
+                        if not reasons
+                        else "Not comparable: " + "; ".join(reasons),
+                    )
+                )
+    return rows
+
+
+def task_pages(catalogue: Catalogue, flags: Flags, release_id: str) -> list[TaskPage]:
+    by_dataset = _by_dataset(catalogue)
+    pages: list[TaskPage] = []
+    for group_ids in task_groups(catalogue):
+        if not any(by_dataset.get(d) for d in group_ids):
+            continue
+        datasets = [catalogue.get(d, Dataset) for d in group_ids]
+        result_groups: list[ResultGroup] = []
+        entry_groups: list[tuple[str, list[Entry]]] = []
+        for dataset in datasets:
+            by_protocol: dict[str, list[Evaluation]] = defaultdict(list)
+            for evaluation in by_dataset.get(dataset.id, []):
+                by_protocol[evaluation.protocol].append(evaluation)
+            # the dataset's own protocols first, then those spanning several datasets
+            order = sorted(
+                by_protocol,
+                key=lambda p: (len(catalogue.get(p, Protocol).datasets) > 1, p),
+            )
+            for protocol_id in order:
+                protocol = catalogue.get(protocol_id, Protocol)
+                evaluations = by_protocol[protocol_id]
+                group = _group(protocol, dataset, evaluations, catalogue, flags)
+                result_groups.append(group)
+                entries = [e for e in _entries(evaluations, catalogue) if e[1].value is not None]
+                entry_groups.append((f"{group.source}, {protocol.title}", entries))
+        path = task_path(group_ids[0])
+        overlaps = _overlaps(entry_groups, catalogue, flags)
+        heading = " = ".join(d.title for d in datasets)
+        pages.append(
+            TaskPage(
+                template="task.html",
+                path=path,
+                root=root_of(path),
+                title=f"Task: {heading}",
+                description=f"Every recorded result on {heading}, one table per protocol.",
+                release_id=release_id,
+                nav="",
+                heading=heading,
+                datasets=tuple(Link(d.title, page_of(d)) for d in datasets),
+                same_task=tuple(
+                    ("Same task by size: " if s.by_size else "Same task by name only: ")
+                    + s.evidence
+                    for s in links_between(group_ids)
+                ),
+                groups=tuple(result_groups),
+                overlaps=tuple(overlaps),
+                overlap_note=(
+                    f"{plural(len(overlaps), 'pair')} of results of one model family on this "
+                    "task in two different tables. They are shown side by side, never ranked "
+                    "together unless the verdict says comparable."
+                    if overlaps
+                    else "No model family has results on this task in two different tables."
+                ),
+            )
+        )
+    return pages
+
+
+def matrix_pages(catalogue: Catalogue, release_id: str) -> list[FamilyMatrixPage]:
+    by_family: dict[str, list[Entry]] = defaultdict(list)
+    for evaluation in catalogue.of_kind(Evaluation):
+        for entry in _entries([evaluation], catalogue):
+            by_family[_family_of(evaluation, catalogue)].append(entry)
+    pages: list[FamilyMatrixPage] = []
+    for family in catalogue.of_kind(ModelFamily):
+        entries = [e for e in by_family.get(family.id, []) if e[1].value is not None]
+        if not entries:
+            continue
+        metrics: dict[str, str] = {}
+        cells: dict[tuple[str, str], list[str]] = defaultdict(list)
+        for evaluation, result, protocol in sorted(entries, key=lambda e: e[0].id):
+            metric = metric_of(protocol, result.column)
+            metrics.setdefault(metric, _metric_label(protocol, result.column))
+            configuration = _title(catalogue, evaluation.configuration)
+            cells[(evaluation.dataset, metric)].append(f"{_value(result)} ({configuration})")
+        metric_ids = sorted(metrics, key=lambda m: metrics[m])
+        datasets = sorted({d for d, _ in cells}, key=lambda d: (_title(catalogue, d), d))
+        rows = tuple(
+            MatrixRow(
+                Link(_title(catalogue, d), page_of(catalogue.get(d, Dataset))),
+                tuple("; ".join(cells.get((d, m), [])) for m in metric_ids),
+            )
+            for d in datasets
+        )
+        path = matrix_path(family.id)
+        pages.append(
+            FamilyMatrixPage(
+                template="family_matrix.html",
+                path=path,
+                root=root_of(path),
+                title=f"{family.name}: results by task and metric",
+                description=f"Every recorded result of {family.name}, by task and metric.",
+                release_id=release_id,
+                nav="",
+                family=Link(family.name, page_of(family)),
+                metrics=tuple(metrics[m] for m in metric_ids),
+                rows=rows,
+                note=(
+                    f"{plural(len(entries), 'result')} on {plural(len(datasets), 'task')}. "
+                    "A cell lists each configuration's value; values from different "
+                    "protocols are listed, not ranked."
+                ),
+            )
+        )
+    return pages
+
+
+def _metric_label(protocol: Protocol, column_id: str) -> str:
+    for column in protocol.columns:
+        if column.id == column_id and column.metric is not None:
+            return column.metric.label
+    return protocol.metric.label
+
+
+def compare_pages(catalogue: Catalogue, flags: Flags, release_id: str) -> list[ComparePage]:
+    by_config: dict[str, dict[tuple[str, str], Entry]] = defaultdict(dict)
+    for evaluation in catalogue.of_kind(Evaluation):
+        for entry in _entries([evaluation], catalogue):
+            if entry[1].value is not None:
+                by_config[evaluation.configuration][(evaluation.protocol, entry[1].column)] = entry
+    pages: list[ComparePage] = []
+    for left_id, right_id in combinations(sorted(by_config), 2):
+        shared = sorted(set(by_config[left_id]) & set(by_config[right_id]))
+        datasets = {by_config[left_id][k][0].dataset for k in shared}
+        if len(datasets) < 2:
+            continue
+        left = catalogue.get(left_id, Configuration)
+        right = catalogue.get(right_id, Configuration)
+        rows: list[PairRow] = []
+        wins: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+        for key in shared:
+            a, b = by_config[left_id][key], by_config[right_id][key]
+            if not_comparable(a, b):
+                continue
+            protocol = a[2]
+            label = _metric_label(protocol, key[1])
+            group = f"{_source_name(a[0], catalogue)} · {label}"
+            winner = ""
+            if excluded(flags.get(a[0].id, ()), key[1]) or excluded(flags.get(b[0].id, ()), key[1]):
+                wins[group][3] += 1
+            else:
+                higher = direction_of(protocol, key[1]) == "higher"
+                va, vb = a[1].value or 0.0, b[1].value or 0.0
+                if va == vb:
+                    winner, index = "tie", 2
+                elif (va > vb) == higher:
+                    winner, index = left.title, 0
+                else:
+                    winner, index = right.title, 1
+                wins[group][index] += 1
+            dataset = catalogue.get(a[0].dataset, Dataset)
+            rows.append(
+                PairRow(
+                    task=Link(dataset.title, page_of(dataset)),
+                    metric=label_of(protocol, key[1]),
+                    left=_cell(a, flags),
+                    right=_cell(b, flags),
+                    winner=winner,
+                )
+            )
+        if not rows:
+            continue
+        path = compare_path(left_id, right_id)
+        pages.append(
+            ComparePage(
+                template="compare.html",
+                path=path,
+                root=root_of(path),
+                title=f"{left.title} and {right.title}",
+                description=f"Comparable results of {left.title} and {right.title}.",
+                release_id=release_id,
+                nav="",
+                left=Link(left.title, page_of(left)),
+                right=Link(right.title, page_of(right)),
+                wins=tuple(
+                    WinCount(group, _win_text(counts, left.title, right.title))
+                    for group, counts in sorted(wins.items())
+                ),
+                rows=tuple(rows),
+                note=(
+                    "Only pairs measured under the same protocol, column, adaptation and "
+                    "split are listed; there is no overall score, and a count of tasks is "
+                    "not a measure of how much better."
+                ),
+            )
+        )
+    return pages
+
+
+def _win_text(counts: list[int], left: str, right: str) -> str:
+    a, b, ties, out = counts
+    text = f"{left} better on {plural(a, 'task')}, {right} on {plural(b, 'task')}"
+    if ties:
+        text += f", {plural(ties, 'tie')}"
+    if out:
+        text += f", {out} not judged (excluded from comparisons)"
+    return text
+
+
+def chooser_pages(
+    catalogue: Catalogue, flags: Flags, release_id: str
+) -> list[TaskPage | FamilyMatrixPage | ComparePage | ChooserIndexPage]:
+    tasks = task_pages(catalogue, flags, release_id)
+    matrices = matrix_pages(catalogue, release_id)
+    pairs = compare_pages(catalogue, flags, release_id)
+    index = ChooserIndexPage(
+        template="chooser.html",
+        path=INDEX,
+        root=root_of(INDEX),
+        title="Choose a model: tasks, families and comparisons",
+        description="Results by task, by model family, and for two models side by side.",
+        release_id=release_id,
+        nav="",
+        tasks=tuple(Link(p.heading, p.path) for p in tasks),
+        families=tuple(Link(p.family.text, p.path) for p in matrices),
+        pairs=tuple(Link(p.title, p.path) for p in pairs),
+        note=(
+            f"{plural(len(tasks), 'task')}, "
+            f"{plural(len(matrices), 'model family', 'model families')}, "
+            f"{plural(len(pairs), 'pair')} of configurations that share at least two tasks."
+        ),
+    )
+    return [index, *tasks, *matrices, *pairs]

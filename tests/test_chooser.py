@@ -1,0 +1,121 @@
+"""The chooser pages (chooser/): task pages grouped by protocol with 'where sources
+overlap', a family's task-by-metric matrix, two-model comparisons of comparable pairs only.
+Built from the committed records of the imported sources."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from pathlib import Path
+
+import pytest
+
+from rewire_site.chooser import contexts
+from rewire_site.chooser.overlaps import SAME_TASK, not_comparable, task_groups
+from rewire_site.chooser.pages import chooser_pages
+from rewire_site.derive.concerns import flags_by_evaluation
+from rewire_site.link import Catalogue
+from rewire_site.models import Dataset, Evaluation, Protocol
+from rewire_site.validate import validate_paths
+
+ROOT = Path(__file__).resolve().parents[1]
+TEMPLATES = ROOT / "templates"
+RELEASE = "2026-11-30-000000000000"
+
+
+@pytest.fixture(scope="module")
+def catalogue() -> Catalogue:
+    report = validate_paths([ROOT / "records"], ROOT, cache=False)
+    assert report.ok, [str(p) for p in report.problems[:5]]
+    return Catalogue.from_records(report.records.values())
+
+
+@pytest.fixture(scope="module")
+def built(catalogue: Catalogue) -> list[object]:
+    return list(chooser_pages(catalogue, flags_by_evaluation(catalogue), RELEASE))
+
+
+@pytest.mark.parametrize(
+    ("page_type", "template"),
+    [
+        (contexts.TaskPage, "task.html"),
+        (contexts.FamilyMatrixPage, "family_matrix.html"),
+        (contexts.ComparePage, "compare.html"),
+        (contexts.ChooserIndexPage, "chooser.html"),
+    ],
+)
+def test_every_context_field_is_shown(page_type: type, template: str) -> None:
+    source = (TEMPLATES / template).read_text() + (TEMPLATES / "base.html").read_text()
+    source += (TEMPLATES / "_partials" / "_chooser_value.html").read_text()
+    unused = [
+        f.name
+        for f in dataclasses.fields(page_type)
+        if f.name not in {"template", "path"} and not re.search(rf"page\.{f.name}\b", source)
+    ]
+    assert unused == []
+
+
+def test_linked_datasets_exist_and_form_one_task(catalogue: Catalogue) -> None:
+    datasets = {d.id for d in catalogue.of_kind(Dataset)}
+    groups = task_groups(catalogue)
+    for link in SAME_TASK:
+        assert link.first in datasets and link.second in datasets
+        assert any(link.first in g and link.second in g for g in groups)
+    assert sum(len(g) for g in groups) == len(datasets)
+
+
+def test_task_page_shows_sources_side_by_side_never_ranked_together(built: list[object]) -> None:
+    page = next(
+        p
+        for p in built
+        if isinstance(p, contexts.TaskPage)
+        and p.path.startswith("tasks/feng-2024-dataset-human-worm/")
+    )
+    assert [d.text for d in page.datasets] == [
+        "human_worm (Feng et al. benchmark)",
+        "demo_human_or_worm (Genomic Benchmarks)",
+    ]
+    assert page.same_task and page.same_task[0].startswith("Same task by size")
+    sources = {g.source for g in page.groups}
+    assert {"Feng et al. 2024", "Genomic Benchmarks"} <= sources
+    hyena = [o for o in page.overlaps if o.family == "HyenaDNA"]
+    assert hyena, "HyenaDNA is in both sources on this task"
+    for row in page.overlaps:
+        assert row.verdict.startswith("Not comparable: different protocols")
+        assert "adaptation differs" in row.verdict
+    assert {o.right.text for o in hyena} == {"96.6%"}
+
+
+def test_compare_pages_hold_only_comparable_pairs_and_no_overall_score(
+    catalogue: Catalogue, built: list[object]
+) -> None:
+    pages = [p for p in built if isinstance(p, contexts.ComparePage)]
+    assert pages
+    evaluations = {e.id: e for e in catalogue.of_kind(Evaluation)}
+    for page in pages:
+        assert not hasattr(page, "score")
+        datasets = {r.task.href for r in page.rows}
+        assert len(datasets) >= 2
+        for row in page.rows:
+            left = evaluations[row.left.href.split("/")[1]]
+            right = evaluations[row.right.href.split("/")[1]]
+            assert left.protocol == right.protocol
+            (rl,) = left.results
+            (rr,) = right.results
+            protocol = catalogue.get(left.protocol, Protocol)
+            assert not not_comparable((left, rl, protocol), (right, rr, protocol))
+        judged = sum(
+            int(n) for w in page.wins for n in re.findall(r"(\d+) (?:tasks?|ties?)\b", w.text)
+        )
+        assert judged == sum(1 for r in page.rows if r.winner)
+
+
+def test_family_matrix_lists_each_source(built: list[object]) -> None:
+    page = next(
+        p for p in built if isinstance(p, contexts.FamilyMatrixPage) and p.family.text == "HyenaDNA"
+    )
+    tasks = {r.task.text for r in page.rows}
+    assert "demo_human_or_worm (Genomic Benchmarks)" in tasks
+    assert "human_worm (Feng et al. benchmark)" in tasks
+    assert "Accuracy" in page.metrics
+    assert all(len(r.cells) == len(page.metrics) for r in page.rows)
