@@ -389,7 +389,7 @@ def chooser_pages(
         title="Choose a model: tasks, families and comparisons",
         description="Results by task, by model family, and for two models side by side.",
         release_id=release_id,
-        nav="",
+        nav="chooser",
         tasks=tuple(Link(p.heading, p.path) for p in tasks),
         families=tuple(Link(p.family.text, p.path) for p in matrices),
         pairs=tuple(Link(p.title, p.path) for p in pairs),
