@@ -192,7 +192,9 @@ def test_peak_memory_protocol_metric_and_figure_3_columns(catalogue: Catalogue) 
     )
     assert len(protocol.limitations) == 5
     assert protocol.missing_metadata["replicates"].reason is MissingReason.unreported
-    assert protocol.tolerance is None
+    assert protocol.tolerance == 0.05 and protocol.tolerance_reason
+    assert protocol.hardware_dependence is not None
+    assert protocol.hardware_dependence.depends is False
     # The recipe is Rewire's (rewire measure), not the source's; it replaced the reason.
     assert protocol.recipe is not None and "recipe" not in protocol.missing_metadata
     assert protocol.recipe.command.startswith(f"rewire measure run {PEAK}")

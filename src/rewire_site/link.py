@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from .models import (
+    Citation,
     Configuration,
     Dataset,
     Evaluation,
@@ -17,6 +18,7 @@ from .models import (
     RecordBase,
     Source,
 )
+from .models.common import StatedValue
 
 R = TypeVar("R", bound=RecordBase)
 
@@ -47,9 +49,31 @@ class Reference:
     expected_kind: str
 
 
+def _citation_references(
+    record_id: str, path: str, citation: Citation | None
+) -> Iterator[Reference]:
+    if citation is None:
+        return
+    yield Reference(record_id, f"{path}.source", citation.source, "source")
+    if citation.quoted_from is not None:
+        yield Reference(
+            record_id, f"{path}.quoted_from.source", citation.quoted_from.source, "source"
+        )
+
+
+def _stated_references(
+    record_id: str, path: str, values: Iterable[StatedValue]
+) -> Iterator[Reference]:
+    for i, stated in enumerate(values):
+        yield from _citation_references(record_id, f"{path}.values.{i}.citation", stated.citation)
+
+
 def references(record: RecordBase) -> Iterator[Reference]:
-    """Every id a record refers to, including citations' sources."""
+    """Every id a record refers to: its kind's id fields, and the sources of every
+    citation it holds (results, claims, concerns, conflicting values, model facts, and the
+    originals that secondary quotations name)."""
     kind: str = getattr(record, "kind")  # noqa: B009 - RecordBase declares no kind; each kind does
+    rid = record.id
     for attr, expected in REFERENCES[kind]:
         name = attr.removesuffix("[]")
         value = getattr(record, name)
@@ -57,28 +81,48 @@ def references(record: RecordBase) -> Iterator[Reference]:
             continue
         if attr.endswith("[]"):
             for i, target in enumerate(value):
-                yield Reference(record.id, f"{name}.{i}", target, expected)
+                yield Reference(rid, f"{name}.{i}", target, expected)
         else:
-            yield Reference(record.id, name, value, expected)
+            yield Reference(rid, name, value, expected)
     for i, citation in enumerate(record.citations):
-        yield Reference(record.id, f"citations.{i}.source", citation.source, "source")
+        yield from _citation_references(rid, f"citations.{i}", citation)
+    for i, concern in enumerate(record.concerns):
+        for j, citation in enumerate(concern.citations):
+            yield from _citation_references(rid, f"concerns.{i}.citations.{j}", citation)
+        yield from _stated_references(rid, f"concerns.{i}", concern.values)
+    for key, missing in record.missing_metadata.items():
+        yield from _stated_references(rid, f"missing_metadata.{key}", missing.values)
+    if record.review is not None and record.review.inherited_from is not None:
+        yield Reference(rid, "review.inherited_from", record.review.inherited_from, kind)
     if isinstance(record, Evaluation):
         for i, result in enumerate(record.results):
-            if result.citation is not None:
+            yield from _citation_references(rid, f"results.{i}.citation", result.citation)
+            yield from _citation_references(
+                rid, f"results.{i}.metric_correction", result.metric_correction
+            )
+        for i, claim in enumerate(record.claims):
+            yield from _citation_references(rid, f"claims.{i}.citation", claim.citation)
+            if claim.baseline_configuration is not None:
                 yield Reference(
-                    record.id, f"results.{i}.citation.source", result.citation.source, "source"
+                    rid,
+                    f"claims.{i}.baseline_configuration",
+                    claim.baseline_configuration,
+                    "configuration",
                 )
-        for i, concern in enumerate(record.concerns):
-            for j, citation in enumerate(concern.citations):
-                yield Reference(
-                    record.id, f"concerns.{i}.citations.{j}.source", citation.source, "source"
-                )
+    if isinstance(record, ModelFamily):
+        for i, checkpoint in enumerate(record.checkpoints):
+            if checkpoint.facts is None:
+                continue
+            for name in type(checkpoint.facts).model_fields:
+                fact = getattr(checkpoint.facts, name)
+                if fact is not None:
+                    yield from _citation_references(
+                        rid, f"checkpoints.{i}.facts.{name}.citation", fact.citation
+                    )
     if isinstance(record, Protocol) and record.baselines is not None:
         for role in ("null_control", "conventional_reference"):
             for i, target in enumerate(getattr(record.baselines, role).evaluations):
-                yield Reference(
-                    record.id, f"baselines.{role}.evaluations.{i}", target, "evaluation"
-                )
+                yield Reference(rid, f"baselines.{role}.evaluations.{i}", target, "evaluation")
 
 
 @dataclass

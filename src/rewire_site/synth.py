@@ -156,6 +156,9 @@ class _Maker:
                 affiliations=["Synthetic Institute"],
                 version=f"v{self.rng.randint(1, 4)}",
                 url=f"https://example.org/synth/{record_id}",
+                source_kind=("journal_paper", "preprint", "conference_paper")[i % 3],
+                revision=f"version {i % 4 + 1}",
+                licence="CC BY 4.0",
             )
             self.maybe(record, missing, "published", date(2025, 1, 1) + timedelta(days=i % 600))
             self.maybe(record, missing, "retrieval_url", f"https://example.org/pdf/{record_id}")
@@ -218,6 +221,10 @@ class _Maker:
                 version="1",
                 source_locator="Section 2.4",
                 notes=["Synthetic protocol."],
+                hardware_dependence={
+                    "depends": unit != "gigabyte",
+                    "reason": "Time depends on the accelerator; an allocator peak does not.",
+                },
             )
             self.maybe(record, missing, "metric_definition", "Allocator peak over the step.")
             self.maybe(record, missing, "hardware", "NVIDIA H100 80GB")

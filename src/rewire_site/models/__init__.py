@@ -6,14 +6,14 @@ from typing import Annotated, TypeAlias
 
 from pydantic import Field, TypeAdapter
 
-from .common import Citation, Missing, MissingReason, RecordBase, Review
+from .common import Citation, Concern, ConcernKind, Missing, MissingReason, RecordBase, Review
 from .configuration import Configuration
 from .dataset import Dataset
-from .evaluation import Evaluation, Origin, Result
-from .family import ModelFamily
-from .protocol import Protocol
+from .evaluation import PUBLISHED_ORIGINS, Claim, Evaluation, Origin, Result, RunConditions
+from .family import Checkpoint, Fact, ModelFacts, ModelFamily
+from .protocol import Metric, Protocol
 from .question import Question
-from .source import Source
+from .source import Source, SourceKind
 
 Record: TypeAlias = Annotated[
     Source | Protocol | Dataset | ModelFamily | Configuration | Evaluation | Question,
@@ -33,9 +33,19 @@ RECORD_TYPES: dict[str, type[RecordBase]] = {
 RECORD_ADAPTER: TypeAdapter[Record] = TypeAdapter(Record)
 
 __all__ = [
+    "PUBLISHED_ORIGINS",
     "RECORD_ADAPTER",
     "RECORD_TYPES",
+    "Checkpoint",
     "Citation",
+    "Claim",
+    "Concern",
+    "ConcernKind",
+    "Fact",
+    "Metric",
+    "ModelFacts",
+    "RunConditions",
+    "SourceKind",
     "Configuration",
     "Dataset",
     "Evaluation",

@@ -7,11 +7,22 @@ extensions use for completion and hover text.
 from __future__ import annotations
 
 import math
+import re
 from datetime import date, datetime
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import (
+    AfterValidator,
+    AwareDatetime,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    Strict as StrictMode,
+    StringConstraints,
+    model_validator,
+)
 
 SLUG_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
 SHA256_PATTERN = r"^[0-9a-f]{64}$"
@@ -35,7 +46,51 @@ def _finite(value: float) -> float:
     return value
 
 
-FiniteFloat = Annotated[float, AfterValidator(_finite)]
+FiniteFloat = Annotated[float, StrictMode(), AfterValidator(_finite)]
+"""A finite number. Strict: a number written as text ("61.91" in quotes) is an error, so
+an editor's quoting mistake never passes silently (an integer is accepted)."""
+
+Count = Annotated[int, StrictMode(), Field(ge=0)]
+"""A whole number >= 0, strict: text or a fraction is an error."""
+
+Timestamp = AwareDatetime
+"""A date and time with its time zone (e.g. 2026-11-30T20:00:00Z): a time without a
+zone is an error, since the same clock reading means different instants."""
+
+_PARTIAL_DATE = re.compile(r"^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?$")
+
+
+def _partial_date(value: Any) -> Any:
+    """A date at the precision printed: 'YYYY', 'YYYY-MM' or 'YYYY-MM-DD'."""
+    if isinstance(value, datetime):
+        raise ValueError("a date, not a date and time: write YYYY, YYYY-MM or YYYY-MM-DD")
+    if isinstance(value, date):
+        return value.isoformat()
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = str(value)  # YAML reads a bare year as a number
+    if not isinstance(value, str):
+        return value
+    match = _PARTIAL_DATE.match(value.strip())
+    if not match:
+        raise ValueError(
+            f"{value!r} is not a date at a printed precision: write YYYY, YYYY-MM or YYYY-MM-DD"
+        )
+    year, month, day = match.groups()
+    try:
+        date(int(year), int(month or 1), int(day or 1))
+    except ValueError as error:
+        raise ValueError(f"{value!r} is not a real date ({error})") from None
+    return value.strip()
+
+
+PartialDate = Annotated[
+    str,
+    BeforeValidator(_partial_date),
+    Field(
+        description="A date at the precision the source prints: YYYY, YYYY-MM or YYYY-MM-DD.",
+        json_schema_extra={"pattern": r"^\d{4}(-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?)?$"},
+    ),
+]
 
 REPORTABLE = "reportable"
 """Marker in a field's json_schema_extra: when the value is null, `missing_metadata`
@@ -60,15 +115,7 @@ class MissingReason(StrEnum):
     inapplicable = "inapplicable"
     withheld = "withheld"
     unknown = "unknown"
-
-
-class Missing(Strict):
-    reason: MissingReason = Field(
-        description="Why the field has no value: unreported (the source does not say), "
-        "inapplicable (the field does not apply), withheld (known but not published), "
-        "unknown (not yet established by Rewire)."
-    )
-    note: Text | None = Field(default=None, description="What the source says instead, or why.")
+    conflicting = "conflicting"
 
 
 class CitationRole(StrEnum):
@@ -76,11 +123,24 @@ class CitationRole(StrEnum):
     context_only = "context_only"
 
 
+class QuotedFrom(Strict):
+    """The original a secondary source says it quotes."""
+
+    source: Slug = Field(description="Id of the source record the citing source quotes.")
+    locator: Text = Field(description="Where in that original, e.g. 'Table 6'.")
+
+
 class Citation(Strict):
-    source: Slug = Field(description="Id of the source record cited.")
+    source: Slug = Field(description="Id of the source record cited: where the value was read.")
     locator: Text = Field(description="Where in the source: section, table, figure, page.")
     quote: Text | None = Field(
         default=None, description="Verbatim text of the source where it printed a value."
+    )
+    quoted_from: QuotedFrom | None = Field(
+        default=None,
+        description="Set when the cited source quotes the value from another one ('the "
+        "paper's Table 6, as quoted in issue #12'): `source` is where it was read, this "
+        "names the original. The value is then a secondary quotation.",
     )
     role: CitationRole = Field(
         default=CitationRole.original,
@@ -92,6 +152,96 @@ class Citation(Strict):
         description="Field paths of this record that the citation supports, e.g. "
         "'comparison.adaptation' or 'results.0'. Empty: the record as a whole.",
     )
+
+
+class StatedValue(Strict):
+    """One value as one source states it (for conflicting values)."""
+
+    value: Text = Field(description="The value as the source states it, e.g. '28 datasets'.")
+    citation: Citation = Field(description="Where the source states it, with the quote.")
+
+
+class Missing(Strict):
+    reason: MissingReason = Field(
+        description="Why the field has no value: unreported (the source does not say), "
+        "inapplicable (the field does not apply), withheld (known but not published), "
+        "unknown (not yet established by Rewire), conflicting (sources state different "
+        "values: `values` holds each with its citation)."
+    )
+    note: Text | None = Field(default=None, description="What the source says instead, or why.")
+    values: list[StatedValue] = Field(
+        default_factory=list,
+        description="For reason conflicting: every stated value with its citation (two or "
+        "more).",
+    )
+
+    @model_validator(mode="after")
+    def _values_match_reason(self) -> Missing:
+        if self.reason == MissingReason.conflicting and len(self.values) < 2:
+            raise ValueError(
+                "values: reason 'conflicting' needs the conflicting values, two or more, "
+                "each with its citation"
+            )
+        if self.reason != MissingReason.conflicting and self.values:
+            raise ValueError("values: only reason 'conflicting' holds values")
+        return self
+
+
+class ConcernKind(StrEnum):
+    source_conflict = "source_conflict"
+    conflicting_values = "conflicting_values"
+    metric_mislabelled = "metric_mislabelled"
+    moving_reference = "moving_reference"
+    secondary_quotation = "secondary_quotation"
+    unsynchronised_timer = "unsynchronised_timer"
+    checkpoint_unclear = "checkpoint_unclear"
+    hardware_differs = "hardware_differs"
+    unit_unstated = "unit_unstated"
+    reproduction_disagrees = "reproduction_disagrees"
+    other = "other"
+
+
+class Concern(Strict):
+    id: Slug = Field(description="Concern id, unique within the record.")
+    kind: ConcernKind = Field(
+        description="Kind of concern: source_conflict (a source contradicts itself), "
+        "conflicting_values (sources state different values: `values`), metric_mislabelled "
+        "(a table's metric label is not the metric computed), moving_reference (the source "
+        "is a branch or page that can change), secondary_quotation (a value read in one "
+        "source that quotes another), unsynchronised_timer (a GPU timing taken without "
+        "synchronising), checkpoint_unclear (which weights were used is not clear), "
+        "hardware_differs, unit_unstated, reproduction_disagrees, other."
+    )
+    text: Text = Field(description="What is wrong; Markdown.")
+    field: Text | None = Field(
+        default=None,
+        description="Field path of this record the concern is about, e.g. "
+        "'checkpoints.0.facts.layers' or 'results.0'. Empty: the record as a whole.",
+    )
+    values: list[StatedValue] = Field(
+        default_factory=list,
+        description="For conflicting_values: each value with the citation that states it.",
+    )
+    excludes_from_comparisons: bool = Field(
+        description="True: results stay visible but leave comparisons and best in column."
+    )
+    citations: list[Citation] = Field(
+        default_factory=list, description="Where the conflicting statements are."
+    )
+
+    @model_validator(mode="after")
+    def _conflict_has_values(self) -> Concern:
+        if self.kind == ConcernKind.conflicting_values and len(self.values) < 2:
+            raise ValueError(
+                "values: a conflicting_values concern holds each value with its citation "
+                "(two or more)"
+            )
+        return self
+
+
+class Scale(StrEnum):
+    fraction = "fraction"
+    percent = "percent"
 
 
 class ReviewStatus(StrEnum):
@@ -109,7 +259,7 @@ class Review(Strict):
     reviewer_note: Text | None = Field(
         default=None, description="Who the reviewer is and what kind of review it was."
     )
-    reviewed_at: datetime | None = reportable(
+    reviewed_at: Timestamp | None = reportable(
         "When the review was made (ISO 8601, UTC); null only with a `missing_metadata` reason."
     )
     artifact_sha256: Sha256 | None = Field(
@@ -124,6 +274,11 @@ class Review(Strict):
     )
     method_note: Text | None = Field(default=None, description="What the methods checked.")
     note: Text | None = Field(default=None, description="Findings of the review.")
+    inherited_from: Slug | None = Field(
+        default=None,
+        description="Set when this review was made on another record (its id) and assumed "
+        "for this one: the site then says the record itself was not checked.",
+    )
 
 
 Area = Annotated[str, StringConstraints(pattern=SLUG_PATTERN), Field(description="Area slug.")]
@@ -153,9 +308,26 @@ class RecordBase(Strict):
     limitations: list[Text] = Field(
         default_factory=list, description="Caveats a reader must know; Markdown."
     )
+    concerns: list[Concern] = Field(
+        default_factory=list,
+        description="Doubts and conflicts an editor recorded about this record or one of "
+        "its fields; shown wherever the concerned value is shown.",
+    )
     added: date | None = Field(
         default=None, description="Date the record was added to the catalogue."
     )
+    editor_notes: list[Text] = Field(
+        default_factory=list,
+        description="Notes for editors (how the record was transcribed, what to re-check). "
+        "Never shown to readers.",
+    )
+
+    @model_validator(mode="after")
+    def _unique_concern_ids(self) -> RecordBase:
+        ids = [c.id for c in self.concerns]
+        if len(ids) != len(set(ids)):
+            raise ValueError("concerns: concern ids must be unique")
+        return self
 
 
 Direction = Literal["lower", "higher"]

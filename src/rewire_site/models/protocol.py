@@ -6,20 +6,69 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from .common import Direction, FiniteFloat, RecordBase, Slug, Strict, Text, reportable
+from .common import (
+    Direction,
+    FiniteFloat,
+    RecordBase,
+    Scale,
+    Slug,
+    Strict,
+    Text,
+    reportable,
+)
 
 
 class Metric(Strict):
-    id: Slug = Field(description="Metric id, e.g. peak-memory.")
+    id: Slug = Field(description="Metric id, e.g. peak-memory, mcc, accuracy.")
     label: Text = Field(description="Label shown in table headings, e.g. 'Peak memory'.")
-    unit: Text = Field(description="Unit of every value, e.g. gigabyte, minute.")
+    unit: Text = Field(
+        description="Unit of every value, e.g. gigabyte, minute; for a score without a "
+        "physical unit, the scale's name (fraction or percent) or 'score'."
+    )
     direction: Direction = Field(description="Which way is better: lower or higher.")
+    scale: Scale | None = Field(
+        default=None,
+        description="For a score with a fixed range: fraction (e.g. MCC -1..1, accuracy "
+        "0..1) or percent (the same x 100). Results on the other scale are converted.",
+    )
+    minimum: FiniteFloat | None = Field(
+        default=None,
+        description="Lowest possible value on the metric's own scale (e.g. -1 for MCC as a "
+        "fraction, 0 for accuracy); a value below it is an error.",
+    )
+    maximum: FiniteFloat | None = Field(
+        default=None,
+        description="Highest possible value on the metric's own scale (1 for a fraction, "
+        "100 for a percent); a value above it is an error.",
+    )
+
+    @model_validator(mode="after")
+    def _bounds_in_order(self) -> Metric:
+        if self.minimum is not None and self.maximum is not None and self.minimum > self.maximum:
+            raise ValueError(f"minimum: {self.minimum:g} is above maximum {self.maximum:g}")
+        return self
 
 
 class ResultColumn(Strict):
     id: Slug = Field(description="Column id that results refer to, e.g. checkpointing.")
     label: Text = Field(description="Column label, e.g. a Figure 3 stage.")
     description: Text | None = Field(default=None, description="What the column measures.")
+    metric: Metric | None = Field(
+        default=None,
+        description="This column's metric where it differs from the protocol's (benchmarks "
+        "whose metric depends on the task: MCC for one, F1 for another).",
+    )
+
+
+class HardwareDependence(Strict):
+    """Whether the metric's value depends on the accelerator model."""
+
+    depends: bool = Field(
+        description="True: results on different accelerators are not compared (run time, "
+        "throughput); false: a different accelerator is a stated difference only (the "
+        "allocator peak of the same program)."
+    )
+    reason: Text = Field(description="Why, with the evidence; Markdown.")
 
 
 class BaselineRole(Strict):
@@ -78,6 +127,14 @@ class Protocol(RecordBase):
         description="Relative tolerance within which a reproduction agrees with the "
         "published value (0.1 = 10%). Without it no agreement is computed.",
     )
+    tolerance_reason: Text | None = Field(
+        default=None,
+        description="Why this tolerance: what spread the metric has between runs or "
+        "setups. Required with `tolerance`.",
+    )
+    hardware_dependence: HardwareDependence | None = reportable(
+        "Whether results on different accelerators can be compared."
+    )
     baselines: Baselines | None = reportable("Null control and conventional reference.")
     recipe: Recipe | None = reportable("A runnable recipe (`rewire measure`).")
     notes: list[Text] = Field(
@@ -90,4 +147,13 @@ class Protocol(RecordBase):
         ids = [c.id for c in self.columns]
         if len(ids) != len(set(ids)):
             raise ValueError("columns: column ids must be unique")
+        if self.tolerance is not None and self.tolerance_reason is None:
+            raise ValueError("tolerance_reason: a tolerance needs the reason it was chosen")
         return self
+
+    def column_metric(self, column_id: str) -> Metric:
+        """The metric of one column: its own, or the protocol's."""
+        for column in self.columns:
+            if column.id == column_id and column.metric is not None:
+                return column.metric
+        return self.metric

@@ -1,0 +1,107 @@
+"""Printed values: read the number a source printed, and check a stored value against it.
+
+Sources print values as text: "61.91", "0.6191", "33.88 GB", "56.76%", "about 250k",
+"1T", "900B", "up to 160x". `parse_printed` reads the first number of such a text with its
+magnitude word or suffix (k, M, B, T; thousand ... trillion), its qualifier (about, up to,
+at least, at most) and its precision: half a unit of the last printed digit, so "56.8" is
+56.75 to 56.85. `check_printed` says why a stored value contradicts its printed form, or
+returns None. Both are pure.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_MULTIPLIERS = {
+    "k": 1e3,
+    "K": 1e3,
+    "thousand": 1e3,
+    "M": 1e6,
+    "million": 1e6,
+    "B": 1e9,
+    "billion": 1e9,
+    "T": 1e12,
+    "trillion": 1e12,
+}
+_QUALIFIERS = (
+    ("about", "about"),
+    ("approximately", "about"),
+    ("approx.", "about"),
+    ("around", "about"),
+    ("roughly", "about"),
+    ("~", "about"),
+    ("≈", "about"),
+    ("up to", "up_to"),
+    ("at most", "up_to"),
+    ("<=", "up_to"),
+    ("≤", "up_to"),
+    ("<", "up_to"),
+    ("at least", "at_least"),
+    (">=", "at_least"),
+    ("≥", "at_least"),
+    (">", "at_least"),
+    ("over", "at_least"),
+    ("more than", "at_least"),
+)
+_NUMBER = re.compile(
+    r"(?<![\w.])(?P<sign>[-+−]?)(?P<int>\d{1,3}(?:,\d{3})+|\d+)(?:\.(?P<frac>\d+))?"
+    r"(?:[eE](?P<exp>[-+]?\d+))?(?![\d.,]\d)"
+    r"(?:\s*(?P<word>thousand|million|billion|trillion)\b|(?P<suffix>[kKMBT])(?![A-Za-z]))?"
+)
+ABOUT_TOLERANCE = 0.05
+"""Relative slack for a value printed as approximate ("about 250k", "~1.2")."""
+
+
+@dataclass(frozen=True)
+class Printed:
+    """The number a printed text states."""
+
+    value: float
+    precision: float
+    """Half a unit of the last printed digit, times the magnitude: the value's spread."""
+    qualifier: str | None
+    """about, up_to or at_least, where the text says so."""
+    percent: bool
+    """True when the number is followed by a percent sign."""
+
+
+def parse_printed(text: str) -> Printed | None:
+    """The first number in `text`, or None when it holds none."""
+    match = _NUMBER.search(text)
+    if match is None:
+        return None
+    integer = match["int"].replace(",", "")
+    fraction = match["frac"] or ""
+    exponent = int(match["exp"] or 0)
+    magnitude = _MULTIPLIERS.get(match["word"] or match["suffix"] or "", 1.0) * 10.0**exponent
+    number = float(f"{integer}.{fraction}" if fraction else integer) * magnitude
+    if match["sign"] in ("-", "−"):
+        number = -number
+    precision = 0.5 * 10.0 ** (-len(fraction)) * magnitude
+    before = text[: match.start()].strip().lower()
+    qualifier = next((name for word, name in _QUALIFIERS if before.endswith(word)), None)
+    after = text[match.end() :].lstrip()
+    return Printed(number, precision, qualifier, after.startswith("%"))
+
+
+def check_printed(value: float, printed: str, scale: str | None = None) -> str | None:
+    """Why `value` contradicts the printed text, or None when it agrees (or the text
+    holds no number to check). `scale` is the result's scale: a value stored as a fraction
+    (scale "fraction") whose printed form is a percentage ("56.76%", or "61.91" for an
+    MCC) is compared as value x 100."""
+    read = parse_printed(printed)
+    if read is None:
+        return None
+    as_percent = scale == "fraction" and (read.percent or abs(read.value) > 1)
+    compared = value * 100 if as_percent else value
+    slack = read.precision + 1e-9 * max(abs(read.value), 1.0)
+    if read.qualifier == "about":
+        slack = max(slack, ABOUT_TOLERANCE * abs(read.value))
+    if abs(compared - read.value) <= slack:
+        return None
+    return (
+        f"{value:g} contradicts printed_value {printed!r}, which reads as {read.value:g}"
+        f" (within {read.precision:g}); store the value as printed, or set `scale` when the "
+        "source prints it on another scale"
+    )
