@@ -195,6 +195,7 @@ class ConcernKind(StrEnum):
     secondary_quotation = "secondary_quotation"
     unsynchronised_timer = "unsynchronised_timer"
     checkpoint_unclear = "checkpoint_unclear"
+    dataset_unclear = "dataset_unclear"
     hardware_differs = "hardware_differs"
     unit_unstated = "unit_unstated"
     reproduction_disagrees = "reproduction_disagrees"
@@ -210,6 +211,7 @@ class Concern(Strict):
         "is a branch or page that can change), secondary_quotation (a value read in one "
         "source that quotes another), unsynchronised_timer (a GPU timing taken without "
         "synchronising), checkpoint_unclear (which weights were used is not clear), "
+        "dataset_unclear (which dataset or task a value belongs to is not clear), "
         "hardware_differs, unit_unstated, reproduction_disagrees, other."
     )
     text: Text = Field(description="What is wrong; Markdown.")

@@ -7,6 +7,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from .common import Citation, FiniteFloat, RecordBase, Slug, Strict, Text, reportable
+from .evaluation import RunConditions
 
 
 class Fact(Strict):
@@ -67,6 +68,12 @@ class Checkpoint(Strict):
     note: Text | None = Field(default=None, description="Anything a reader must know.")
     facts: ModelFacts | None = Field(
         default=None, description="Architecture and training facts, each cited."
+    )
+    pretraining: RunConditions | None = Field(
+        default=None,
+        description="How the checkpoint was pre-trained (steps, batch, precision, "
+        "accelerator, run time), each field given or given a reason at "
+        "`checkpoints.N.pretraining.<field>`.",
     )
 
 

@@ -104,6 +104,12 @@ class Recipe(Strict):
         "columns, e.g. precision, update, length: measurements that share them (and the "
         "model) form one row of the protocol's measurement table.",
     )
+    setup_defaults: dict[str, str] = Field(
+        default_factory=dict,
+        description="Value a setup key takes for a configuration whose settings lack it "
+        "(records made before the key existed ran with this value), e.g. "
+        "deepspeed_communication: ds-default.",
+    )
 
 
 class Protocol(RecordBase):
