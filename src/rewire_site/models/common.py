@@ -14,7 +14,6 @@ from typing import Annotated, Any, Literal
 
 from pydantic import (
     AfterValidator,
-    AwareDatetime,
     BaseModel,
     BeforeValidator,
     ConfigDict,
@@ -53,7 +52,16 @@ an editor's quoting mistake never passes silently (an integer is accepted)."""
 Count = Annotated[int, StrictMode(), Field(ge=0)]
 """A whole number >= 0, strict: text or a fraction is an error."""
 
-Timestamp = AwareDatetime
+def _zoned(value: datetime) -> datetime:
+    if value.tzinfo is None or value.utcoffset() is None:
+        raise ValueError(
+            f"{value.isoformat()} has no time zone: add it, e.g. "
+            f"{value.isoformat()}Z for UTC or {value.isoformat()}+02:00"
+        )
+    return value
+
+
+Timestamp = Annotated[datetime, AfterValidator(_zoned)]
 """A date and time with its time zone (e.g. 2026-11-30T20:00:00Z): a time without a
 zone is an error, since the same clock reading means different instants."""
 

@@ -154,7 +154,9 @@ class Protocol(RecordBase):
         if len(ids) != len(set(ids)):
             raise ValueError("columns: column ids must be unique")
         if self.tolerance is not None and self.tolerance_reason is None:
-            raise ValueError("tolerance_reason: a tolerance needs the reason it was chosen")
+            raise ValueError(
+                "tolerance: a tolerance needs `tolerance_reason`, the reason it was chosen"
+            )
         return self
 
     def column_metric(self, column_id: str) -> Metric:
