@@ -45,9 +45,7 @@ def evaluation(**fields: Any) -> dict[str, Any]:
         "origin": "author_reported",
         "version": "v1",
         "comparison": {},
-        "results": [
-            {"column": "test", "value": 61.91, "printed_value": "61.91", "citation": CITE}
-        ],
+        "results": [{"column": "test", "value": 61.91, "printed_value": "61.91", "citation": CITE}],
     }
     record.update(fields)
     return record
@@ -129,8 +127,7 @@ def mcc_protocol(**metric: Any) -> Protocol:
         "title": "MCC",
         "summary": "MCC.",
         "measurement": "MCC on test.",
-        "metric": {"id": "mcc", "label": "MCC", "unit": "fraction", "direction": "higher"}
-        | metric,
+        "metric": {"id": "mcc", "label": "MCC", "unit": "fraction", "direction": "higher"} | metric,
         "columns": [
             {"id": "test", "label": "Test"},
             {
@@ -249,9 +246,7 @@ def test_claims_hold_what_is_not_one_value() -> None:
     assert "baseline" in errors(evaluation(results=[], claims=[claim | {"baseline": None}]))
     count = claim | {"kind": "count_of", "count": 23, "total": 28}
     RECORD_ADAPTER.validate_python(evaluation(results=[], claims=[count]))
-    assert "more than the total" in errors(
-        evaluation(results=[], claims=[count | {"count": 29}])
-    )
+    assert "more than the total" in errors(evaluation(results=[], claims=[count | {"count": 29}]))
     assert "at least one result" in errors(evaluation(results=[]))
 
 
@@ -350,11 +345,18 @@ def test_strict_accepts_a_family_with_facts_that_nothing_refers_to(tmp_path: Any
     }
     missing = {
         f"checkpoints.0.facts.{name}": {"reason": "unreported"}
-        for name in (
-            "parameters hidden_size attention_heads vocabulary_size max_positions "
-            "position_embedding tokeniser pretraining_data context_length_trained "
-            "context_length_accepted"
-        ).split()
+        for name in [
+            "parameters",
+            "hidden_size",
+            "attention_heads",
+            "vocabulary_size",
+            "max_positions",
+            "position_embedding",
+            "tokeniser",
+            "pretraining_data",
+            "context_length_trained",
+            "context_length_accepted",
+        ]
     }
     family["missing_metadata"] = missing
     plain = source(

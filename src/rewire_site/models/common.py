@@ -18,9 +18,11 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
-    Strict as StrictMode,
     StringConstraints,
     model_validator,
+)
+from pydantic import (
+    Strict as StrictMode,
 )
 
 SLUG_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
@@ -51,6 +53,7 @@ an editor's quoting mistake never passes silently (an integer is accepted)."""
 
 Count = Annotated[int, StrictMode(), Field(ge=0)]
 """A whole number >= 0, strict: text or a fraction is an error."""
+
 
 def _zoned(value: datetime) -> datetime:
     if value.tzinfo is None or value.utcoffset() is None:
@@ -179,8 +182,7 @@ class Missing(Strict):
     note: Text | None = Field(default=None, description="What the source says instead, or why.")
     values: list[StatedValue] = Field(
         default_factory=list,
-        description="For reason conflicting: every stated value with its citation (two or "
-        "more).",
+        description="For reason conflicting: every stated value with its citation (two or more).",
     )
 
     @model_validator(mode="after")
