@@ -48,14 +48,6 @@ FAMILIES: dict[str, Family] = {
             "Nucleotide Resolution (arXiv 2306.15794).",
         ),
         Family(
-            "catalogue-family-dnabert",
-            "DNABERT",
-            ("Ji et al.",),
-            "DNABERT, a DNA language model by Ji et al.",
-            "Ji, Y. et al. DNABERT: pre-trained Bidirectional Encoder Representations from "
-            "Transformers model for DNA-language in genome (Bioinformatics 2021).",
-        ),
-        Family(
             "catalogue-family-gpn",
             "GPN (Genomic Pre-trained Network)",
             ("Benegas et al.",),

@@ -52,7 +52,13 @@ TABLES = (
     "lentiMPRA/results/LLM_regression.csv",
     "lentiMPRA/results/NT_search.csv",
 )
-PATHS = (*TABLES, README, LICENSE, FIGURE)
+DNABERT_NOTEBOOK = "data_generation/embedding_generation/DNABERT_embed.ipynb"
+GPN_NOTEBOOK = "data_generation/embedding_generation/GPN_embed.ipynb"
+HYENA_NOTEBOOK = "data_generation/embedding_generation/Hyena_embed.ipynb"
+SEI_NOTEBOOK = "data_generation/embedding_generation/SEI_embed.ipynb"
+NT_PROBE = "lentiMPRA/NT_layer_probe.py"
+NOTEBOOKS = (DNABERT_NOTEBOOK, GPN_NOTEBOOK, HYENA_NOTEBOOK, SEI_NOTEBOOK, NT_PROBE)
+PATHS = (*TABLES, README, LICENSE, FIGURE, *NOTEBOOKS)
 
 PREPRINT = f"{PREFIX}-source-biorxiv-2024-02-29-582810v1"
 ARTICLE = f"{PREFIX}-source-genome-biology-2025"
@@ -65,17 +71,58 @@ class Model:
     name: str
     family: str
     language_model: bool
+    script: str | None = None
+    """The file that loads the model's weights for the lentiMPRA embeddings."""
+    needle: str | None = None
+    """Text of the line in `script` that names the weights."""
+    checkpoint: str | None = None
+    """The weights as that line names them."""
+    note: str | None = None
 
 
 MODELS = {
     m.label: m
     for m in (
-        Model("dnabert", "DNABERT", "catalogue-family-dnabert", True),
-        Model("gpn", "GPN", "catalogue-family-gpn", True),
-        Model("hyena", "HyenaDNA", "catalogue-family-hyenadna", True),
+        Model(
+            "dnabert",
+            "DNABERT-2",
+            "catalogue-family-dnabert-2",
+            True,
+            DNABERT_NOTEBOOK,
+            'model = AutoModel.from_pretrained(\\"zhihan1996/DNABERT-2-117M\\"',
+            "zhihan1996/DNABERT-2-117M (no revision given)",
+            "The tables label it 'dnabert', which reads like the first DNABERT; the "
+            "embedding notebook loads DNABERT-2 (zhihan1996/DNABERT-2-117M).",
+        ),
+        Model(
+            "gpn",
+            "GPN (human, trained by Tang et al.)",
+            "catalogue-family-gpn",
+            True,
+            GPN_NOTEBOOK,
+            'model = AutoModel.from_pretrained(\\"../../model/GPN_human/checkpoint-2000000\\")',
+            "../../model/GPN_human/checkpoint-2000000 (a local checkpoint; Zenodo archive)",
+        ),
+        Model(
+            "hyena",
+            "HyenaDNA (tiny, 1k, d256)",
+            "catalogue-family-hyenadna",
+            True,
+            HYENA_NOTEBOOK,
+            "pretrained_model_name = 'hyenadna-tiny-1k-d256'",
+            "LongSafari/hyenadna-tiny-1k-d256 (no revision given)",
+        ),
         Model("NT", "Nucleotide Transformer", NUCLEOTIDE_TRANSFORMER, True),
         Model("randbert", "Randomly initialised BERT", "catalogue-family-random-bert", True),
-        Model("sei", "Sei", "catalogue-family-sei", False),
+        Model(
+            "sei",
+            "Sei",
+            "catalogue-family-sei",
+            False,
+            SEI_NOTEBOOK,
+            "file_dict = torch.load('../../model/sei_model/sei.pth')",
+            "../../model/sei_model/sei.pth (a local copy of the Sei weights)",
+        ),
         Model("ResNet", "ResNet", "catalogue-family-one-hot-cnn", False),
         Model("rep_cnn", "rep_cnn", "catalogue-family-one-hot-cnn", False),
         Model("MPRAnn", "MPRAnn", "catalogue-family-one-hot-cnn", False),
@@ -204,7 +251,7 @@ def build(files: SourceFiles) -> list[Record]:
 
 def _configuration(files: SourceFiles, model: Model) -> Record:
     kind = "language model representations" if model.language_model else "baseline"
-    return {
+    record: Record = {
         "id": f"{PREFIX}-config-{slug(model.label)}",
         "kind": "configuration",
         "title": f"{model.name} (Tang et al., lentiMPRA)",
@@ -230,15 +277,48 @@ def _configuration(files: SourceFiles, model: Model) -> Record:
                 "model's own weights were treated.",
             ),
             "training_setting": missing("unreported", "Not stated in the result tables."),
-            "checkpoint": missing(
-                "unreported",
-                f"The tables name the model only as '{model.label}'; the checkpoint is in "
-                "the embedding notebooks, not read by the importer.",
-            ),
-            "version": missing("unreported", "Not stated in the result tables."),
+            "version": missing("unreported", "No revision of the weights is given."),
         },
         "added": ADDED,
     }
+    if model.script is not None and model.needle is not None and model.script in files:
+        script = files[model.script]
+        line = find_line(script, model.needle)
+        record["checkpoint"] = model.checkpoint
+        record["citations"] = [line_citation(PREFIX, script, line, supports=["checkpoint"])]
+        record["source_locator"] = f"{model.script}, line {line}"
+        if model.note:
+            record["concerns"] = [
+                {
+                    "id": "label-names-another-model",
+                    "kind": "checkpoint_unclear",
+                    "text": model.note,
+                    "field": "reported_name",
+                    "excludes_from_comparisons": False,
+                    "citations": [line_citation(PREFIX, script, line)],
+                }
+            ]
+    elif model.label == "NT":
+        probe = files.get(NT_PROBE)
+        note = "The tables name the model only as 'NT'."
+        if probe is not None:
+            line = find_line(probe, "model_name = '2B5_1000G'")
+            citation = line_citation(PREFIX, probe, line)
+            citation["role"] = "context_only"
+            record["citations"] = [citation]
+            note += (
+                f" {NT_PROBE} (line {line}) probes '2B5_1000G', but the script that wrote "
+                "NT_search.csv is not identified, so the checkpoint is not established."
+            )
+        record["missing_metadata"]["checkpoint"] = missing("unknown", note)
+    else:
+        record["missing_metadata"]["checkpoint"] = missing(
+            "unreported" if model.language_model else "inapplicable",
+            f"The tables name the model only as '{model.label}'."
+            if model.language_model
+            else "A model trained from scratch for the task; no published checkpoint is named.",
+        )
+    return record
 
 
 def _dataset(readme: SourceFile, cell_type: str) -> Record:
