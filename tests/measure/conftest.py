@@ -1,7 +1,14 @@
-"""Shared fixtures of the measure/ tests: tiny recipes and specs on the CPU torch build."""
+"""Shared fixtures of the measure/ tests: tiny recipes and specs on the CPU torch build.
+
+DeepSpeed compiles its CPU Adam op with g++ on first use (about two and a half minutes on
+two cores). The compiled op goes to `.cache/torch_extensions/` inside the project
+(git-ignored; CI keeps it between runs), never to `~/.cache`: set here, before any test
+imports DeepSpeed, so every run finds the same cache and the suite's time is stable.
+"""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -10,6 +17,8 @@ import pytest
 FIXTURES = Path(__file__).parent / "fixtures"
 TINY_RECIPE = FIXTURES / "tiny_recipe.yaml"
 REPO = Path(__file__).resolve().parents[2]
+TORCH_EXTENSIONS = REPO / ".cache" / "torch_extensions"
+os.environ["TORCH_EXTENSIONS_DIR"] = str(TORCH_EXTENSIONS)
 
 
 @pytest.fixture

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -106,3 +107,6 @@ def test_zero2_offload_stage_runs_deepspeed_cpu_adam(tiny_spec: Any) -> None:
     assert log["deepspeed_config"]["torch_autocast"] == {"enabled": True, "dtype": "bfloat16"}
     labels = [e["label"] for e in log["estimates"]]
     assert labels == ["model-state floor", "DeepSpeed ZeRO-2 offload estimate"]
+    # compiled into the project's own cache (conftest), not ~/.cache/torch_extensions
+    cache = Path(__file__).resolve().parents[2] / ".cache" / "torch_extensions"
+    assert list(cache.rglob("cpu_adam*.so")), f"no compiled cpu_adam op under {cache}"
