@@ -56,8 +56,41 @@ def test_matching_hardware_raises_no_flag_and_differing_hardware_does() -> None:
     hardware = [f for f in measured if f.kind == "hardware_differs"]
     assert len(hardware) == 1
     assert "H200" in hardware[0].text and "H100" in hardware[0].text
-    assert hardware[0].excludes_from_comparisons and not hardware[0].recorded
-    assert excluded(measured, "checkpointing")
+    # A stated difference whose weight the protocol declares, never a blanket exclusion:
+    # this protocol declares that peak memory does not depend on the accelerator.
+    assert not hardware[0].excludes_from_comparisons and not hardware[0].recorded
+    assert "does not depend on the accelerator" in hardware[0].text
+    assert not excluded(measured, "checkpointing")
+
+
+def test_hardware_declared_decisive_is_said_and_still_not_an_exclusion() -> None:
+    catalogue = load_scenario("reproduction")
+    protocol = catalogue.get("repro-peak-memory", Protocol)
+    assert protocol.hardware_dependence is not None
+    declared = protocol.model_copy(
+        update={
+            "hardware_dependence": protocol.hardware_dependence.model_copy(update={"depends": True})
+        }
+    )
+    changed = _replace(catalogue, declared)
+    found = flags(changed.get("eval-nt-rewire", Evaluation), changed)
+    hardware = [f for f in found if f.kind == "hardware_differs"]
+    assert "depends on the accelerator" in hardware[0].text
+    assert not hardware[0].excludes_from_comparisons
+    # Agreement is not judged across accelerator classes: no disagreement flag.
+    assert "reproduction_disagrees" not in [f.kind for f in found]
+
+
+def test_published_gigabytes_carry_the_gb_or_gib_concern() -> None:
+    """Defect 5: GB is 1e9 bytes on this site; a source printing 'GB' may mean GiB."""
+    catalogue = load_scenario("seed_memory")
+    found = flags(catalogue.get("eval-nt-checkpointing", Evaluation), catalogue)
+    gb = [f for f in found if f.kind == "gigabyte_ambiguous"]
+    assert len(gb) == 1 and not gb[0].excludes_from_comparisons
+    assert "10^9 bytes" in gb[0].text and "2^30" in gb[0].text and "0.931" in gb[0].text
+    measured = load_scenario("reproduction")
+    own = flags(measured.get("eval-nt-rewire", Evaluation), measured)
+    assert "gigabyte_ambiguous" not in [f.kind for f in own]  # Rewire writes 1e9 bytes
 
 
 def test_configuration_accelerator_is_compared_when_no_environment() -> None:
@@ -88,18 +121,21 @@ def test_unstated_result_unit_is_flagged_and_leaves_comparisons() -> None:
 def test_length_unit_flag_until_a_setting_states_it() -> None:
     catalogue = load_scenario("seed_memory")
     evaluation = catalogue.get("eval-gena-checkpointing", Evaluation)
-    kinds = [f.kind for f in flags(evaluation, catalogue)]
-    assert kinds == ["length_unit_unstated"]
+
+    def kinds(e: Evaluation) -> list[str]:
+        return [f.kind for f in flags(e, catalogue) if f.kind != "gigabyte_ambiguous"]
+
+    assert kinds(evaluation) == ["length_unit_unstated"]
     stated = evaluation.model_copy(update={"settings": {"length_unit": "nucleotides"}})
-    assert flags(stated, catalogue) == ()
+    assert kinds(stated) == []
     unknown = evaluation.model_copy(update={"settings": {"length_unit": "unstated"}})
-    assert [f.kind for f in flags(unknown, catalogue)] == ["length_unit_unstated"]
+    assert kinds(unknown) == ["length_unit_unstated"]
     # The measurement records' convention: the length with its unit.
     for length in ("1000nt", "512 tokens", "1000 bp", "512tok"):
         with_unit = evaluation.model_copy(update={"settings": {"length": length}})
-        assert flags(with_unit, catalogue) == (), length
+        assert kinds(with_unit) == [], length
     bare = evaluation.model_copy(update={"settings": {"length": "1000"}})
-    assert [f.kind for f in flags(bare, catalogue)] == ["length_unit_unstated"]
+    assert kinds(bare) == ["length_unit_unstated"]
     # A protocol without a sequence length raises no such flag.
     ia3 = load_scenario("ia3_conflict")
     assert all(

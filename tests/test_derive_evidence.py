@@ -25,7 +25,8 @@ def test_evaluation_rows_one_per_statement_and_record_level_citation() -> None:
     assert adaptation.sha256 == ("4bc2452110f280a7ba8baa4c7c28beac89769511019666bc77fc33af9b3bcd60")
     assert adaptation.hash_scope == NO_HASH_SCOPE
     assert adaptation.origin == "independent paper"
-    assert adaptation.record_review == "source checked"
+    # The fixture's review names reviewer and date but no artifact hash: not verifiable.
+    assert adaptation.record_review == "source check not verifiable: no artifact hash recorded"
     assert adaptation.shared_locator
 
 

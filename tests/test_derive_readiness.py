@@ -51,7 +51,7 @@ def test_published_memory_result_meets_no_check_with_seed_wording() -> None:
         "Predictions are matched to the right samples",
         "Score meaning and direction are confirmed",
         "A pinned run recipe exists",
-        "Compute requirements are estimated",
+        "Compute requirements are known",
     ]
     states = _states(found)
     # A memory metric has no per-sample predictions: not applicable, with a reason.
@@ -59,7 +59,9 @@ def test_published_memory_result_meets_no_check_with_seed_wording() -> None:
     assert states["replay_metrics"]["recomputed"] == "not_applicable"
     # The source does not state the direction: not confirmed.
     assert states["replay_metrics"]["score_meaning"] == "unmet"
-    assert "which way is better" in replay.requirements[2].reason
+    assert "which way is better" in replay.requirements[3].reason
+    # A published value is a value: there is something to replay.
+    assert states["replay_metrics"]["values"] == "met"
     assert states["run_locally"] == {
         "checksums": "unmet",
         "predictions": "not_applicable",
@@ -92,22 +94,71 @@ def test_checksums_unmet_when_the_file_was_not_hashed_or_differs() -> None:
     assert different.artifacts[0].state == "mismatch"
 
 
-def test_hashed_measurement_meets_replay_and_run_locally() -> None:
+def test_hashed_measurement_meets_no_check_while_score_meaning_is_unchecked() -> None:
+    """Defect 2: unit and direction strings matching is not a confirmed score meaning, so
+    the requirement says 'not checked' and the checks that need it are not met."""
     found = _measured({LOG: _log_hash()})
+    states = _states(found)
+    assert states["replay_metrics"]["checksums"] == "met"
+    meaning = next(r for r in found.checks[0].requirements if r.key == "score_meaning")
+    assert (meaning.state, meaning.state_label) == ("unmet", "not checked")
+    assert meaning.reason.startswith("Not checked: the builder only compared strings")
     assert [(c.key, c.state) for c in found.checks] == [
-        ("replay_metrics", "met"),
-        ("investigate_discrepancies", "not_applicable"),
-        ("run_locally", "met"),
-        ("validate_independently", "not_applicable"),
+        ("replay_metrics", "unmet"),
+        ("investigate_discrepancies", "unmet"),
+        ("run_locally", "unmet"),
+        ("validate_independently", "unmet"),
     ]
-    assert found.met_count == 2
-    assert found.summary == "2 of 4 readiness checks met."
-    assert not found.verified
-    recipe = found.checks[2].requirements[3]
+    assert found.summary == "0 of 4 readiness checks met."
+    # The fixture logs a short commit: not pinned. A full clean commit is.
+    recipe = next(r for r in found.checks[2].requirements if r.key == "recipe")
+    assert recipe.state == "unmet" and "not a full 40-hex commit" in recipe.reason
+    catalogue = load_scenario("reproduction")
+    measured = catalogue.get("eval-nt-rewire", Evaluation)
+    assert measured.environment is not None
+    env = measured.environment.model_copy(update={"git_commit": "ab" * 20})
+    pinned = readiness(measured.model_copy(update={"environment": env}), catalogue, {})
+    recipe = next(r for r in pinned.checks[2].requirements if r.key == "recipe")
     assert recipe.state == "met"
     assert "rewire measure run training-peak-memory" in recipe.reason
-    assert found.checks[0].status_label == "Evidence complete"
-    assert found.checks[1].status_label == "Not applicable"
+    assert recipe.code == "rewire_site.derive.readiness._run_locally"
+
+
+def test_a_dirty_or_reconstructed_commit_is_not_pinned() -> None:
+    catalogue = load_scenario("reproduction")
+    measured = catalogue.get("eval-nt-rewire", Evaluation)
+    assert measured.environment is not None
+    for commit, why in (
+        ("f69fe6030f9d08c90b7f1f22adebf868abef4aa2+dirty", "uncommitted changes"),
+        ("329db747fa71d0b0c79463c347d80d2873076451 (commit of the checkout, read "
+         "afterwards)", "reconstructed"),
+        ("unknown (no git repository)", "not a full 40-hex commit"),
+    ):  # fmt: skip
+        env = measured.environment.model_copy(update={"git_commit": commit})
+        changed = measured.model_copy(update={"environment": env})
+        found = readiness(changed, catalogue, {LOG: _log_hash()})
+        recipe = next(r for r in found.checks[2].requirements if r.key == "recipe")
+        assert recipe.state == "unmet", commit
+        assert why in recipe.reason, recipe.reason
+
+
+def test_an_incomplete_run_has_no_metric_to_replay() -> None:
+    catalogue = load_scenario("incomplete_run")
+    found = readiness(catalogue.get("eval-nt-rewire-short", Evaluation), catalogue, {})
+    values = next(r for r in found.checks[0].requirements if r.key == "values")
+    assert values.state == "unmet"
+    assert "incomplete run" in values.reason and "nothing to replay" in values.reason
+    assert found.checks[0].state == "unmet"
+
+
+def test_every_requirement_names_the_function_that_set_it() -> None:
+    import importlib
+
+    found = _measured({LOG: _log_hash()})
+    for check in found.checks:
+        for requirement in check.requirements:
+            module, _, name = requirement.code.rpartition(".")
+            assert callable(getattr(importlib.import_module(module), name)), requirement.code
 
 
 def test_score_metric_requirements_stay_unmet_until_code_checks_predictions() -> None:
@@ -134,7 +185,9 @@ def test_recipe_of_protocol_does_not_pin_a_published_result() -> None:
     run = {r.key: r for r in found.checks[2].requirements}
     assert run["recipe"].state == "unmet"
     assert "rewire measure run nt-ia3" in run["recipe"].reason
-    assert run["compute"].state == "met"
-    assert run["compute"].reason == "The recipe needs one H100 or H200, about 90 minutes."
-    # The IA3 results state unit and direction, and the protocol defines the metric.
-    assert {r.key: r.state for r in found.checks[0].requirements}["score_meaning"] == "met"
+    # Defect 1: a hand-written recipe estimate does not make compute requirements known.
+    assert run["compute"].state == "unmet"
+    assert "written by hand, not measured" in run["compute"].reason
+    # The IA3 results state unit and direction: strings compared, meaning not checked.
+    meaning = next(r for r in found.checks[0].requirements if r.key == "score_meaning")
+    assert (meaning.state, meaning.state_label) == ("unmet", "not checked")

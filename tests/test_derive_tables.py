@@ -59,17 +59,20 @@ def test_seed_memory_table_reads_as_the_seed_page() -> None:
     assert table.columns[0].header == CHECKPOINTING
     assert table.sort_column == "checkpointing"
     assert table.sort_text == f"Sorted by {CHECKPOINTING} (lower is better)."
+    # Published values show the digits the source printed (defect 5).
     assert _grid(table) == [
         ("config-gena-checkpointing", ["1.18", "Not reported"]),
-        ("config-nt-checkpointing", ["33.9", "Not reported"]),
+        ("config-nt-checkpointing", ["33.88", "Not reported"]),
         ("config-gena-deepspeed", ["Not reported", "2.49"]),
-        ("config-nt-deepspeed", ["Not reported", "11.5"]),
+        ("config-nt-deepspeed", ["Not reported", "11.49"]),
     ]
-    best = [(r.configuration_id, c.column_id) for r in table.rows for c in r.cells if c.best]
-    assert best == [
-        ("config-gena-checkpointing", "checkpointing"),
-        ("config-gena-deepspeed", "deepspeed"),
-    ]
+    # Neither the length unit nor the update is stated: nothing is ranked (defect 4), and
+    # each cell says why.
+    assert not [c for r in table.rows for c in r.cells if c.best]
+    standings = {c.standing for r in table.rows for c in r.cells if c.status == "value"}
+    assert standings == {"not ranked: adaptation, length unit not stated"}
+    assert table.unit_text == "gigabyte, 10⁹ bytes"
+    assert [n.label for n in table.legend] == ["GB or GiB not stated", "Length unit not stated"]
     assert table.counts_text == "4 recorded evaluations, 4 metric rows"
     assert table.short_counts_text == "4 evaluations · 4 results"
     assert table.dataset_ids == ("synthetic-dna",)
@@ -78,7 +81,7 @@ def test_seed_memory_table_reads_as_the_seed_page() -> None:
 def test_cells_keep_the_stored_value_printed_value_and_citation() -> None:
     table = _table("seed_memory", "training-peak-memory")
     cell = table.rows[1].cells[0]
-    assert (cell.display, cell.value, cell.printed_value) == ("33.9", 33.88, "33.88")
+    assert (cell.display, cell.value, cell.printed_value) == ("33.88", 33.88, "33.88")
     assert cell.citation is not None
     assert cell.citation.quote == "the NT 2.5B checkpoint (33.88 → 11.49 GB)"
     assert cell.citation.source_id == "saadat-fellay-2026"
@@ -116,7 +119,7 @@ def test_sorting_follows_the_metric_direction() -> None:
         "config-nt-checkpointing",
         "config-gena-checkpointing",
     ]
-    assert table.rows[0].cells[0].best and not table.rows[1].cells[0].best
+    assert not any(c.best for r in table.rows for c in r.cells)  # conditions unstated
     assert table.sort_text.endswith("(higher is better).")
 
 
@@ -134,18 +137,20 @@ def test_recorded_conflict_keeps_results_visible_but_out_of_best_in_column() -> 
     assert table.excluded_count == 2
 
 
-def test_out_of_memory_and_flagged_measurement_never_best() -> None:
+def test_out_of_memory_and_unmatched_conditions_are_never_best() -> None:
     table = _table("reproduction", "repro-peak-memory", sort_by="checkpointing")
-    # The H200 measurement leaves comparisons (hardware differs), so the published
-    # value is best although the measurement is lower.
+    # The H200 measurement stays in comparisons (the protocol declares peak memory
+    # independent of the accelerator), but the published value states no length unit, so
+    # the two are not ranked against each other and neither is best.
     assert _grid(table) == [
-        ("config-nt-published", ["Not reported", "33.9", "11.5"]),
         ("config-nt-rewire", ["Out of memory", "31", "14"]),
+        ("config-nt-published", ["Not reported", "33.88", "11.49"]),
     ]
-    published, measured = table.rows
-    assert [c.best for c in published.cells] == [False, True, True]
-    assert [c.best for c in measured.cells] == [False, False, False]
+    measured, published = table.rows
+    assert not any(c.best for r in table.rows for c in r.cells)
     assert measured.cells[0].status == "out_of_memory"
+    assert measured.cells[1].standing == "not ranked: adaptation not stated"
+    assert published.cells[1].standing_state == "unstated"
     assert table.result_count == 5
 
 
@@ -197,7 +202,8 @@ def test_evaluation_rows_for_the_ia3_protocol() -> None:
     assert row.coverage == "Not reported scored / Not reported eligible"
     assert row.aggregation == "Not reported"
     assert row.origin_label == "Author-reported evaluation"
-    assert row.review_label == "Source checked"
+    # The fixture's review has no artifact hash: the label says what is missing.
+    assert row.review_label == "Source check not verifiable: no artifact hash recorded"
     assert row.excluded and [f.label for f in row.flags] == ["Evidence concern"]
 
 
@@ -271,27 +277,21 @@ def test_incomplete_run_row_shows_the_status_and_the_note() -> None:
 
 
 def test_default_sort_skips_columns_without_a_comparable_result() -> None:
-    # The baseline column holds only the H200 measurement's out-of-memory result, which
-    # the hardware flag excludes: the table sorts by the first column with a comparable
-    # value instead, and an explicit choice still wins.
+    # The baseline column holds only an out-of-memory result: the table sorts by the
+    # first column with a comparable value instead, and an explicit choice still wins.
     table = _table("reproduction", "repro-peak-memory")
     assert [c.id for c in table.columns] == ["baseline", "checkpointing", "deepspeed"]
     assert table.sort_column == "checkpointing"
-    assert [r.configuration_id for r in table.rows] == ["config-nt-published", "config-nt-rewire"]
+    assert [r.configuration_id for r in table.rows] == ["config-nt-rewire", "config-nt-published"]
     assert _table("reproduction", "repro-peak-memory", "baseline").sort_column == "baseline"
 
 
 def test_default_sort_falls_back_to_the_first_column() -> None:
-    catalogue = load_scenario("reproduction")
-    protocol = catalogue.get("repro-peak-memory", Protocol)
-    measured = [
-        e
-        for e in catalogue.evaluations_of(protocol.id)
-        if e.origin.value != "independent_paper" and e.origin.value != "author_reported"
-    ]
-    table = comparison_table(protocol, catalogue, evaluations=measured)
+    catalogue = load_scenario("ia3_conflict")
+    protocol = next(iter(catalogue.protocols()))
+    table = comparison_table(protocol, catalogue)
     assert all(c.excluded or c.status != "value" for r in table.rows for c in r.cells)
-    assert table.sort_column == "baseline"
+    assert table.sort_column == table.columns[0].id
 
 
 def test_protocol_tables_split_published_evidence_from_rewire_measurements() -> None:

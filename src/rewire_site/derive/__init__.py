@@ -34,19 +34,27 @@ Evidence rows: EvidenceRow(record_id, property_label, statement, field_path, mis
     source's fields read through the row too (row.source_title, row.locator, row.sha256,
     row.hash_scope, row.retrieved_at, row.scope_label, ...).
 Agreement (`agreement.py`)
-    agreement(measured, published, tolerance) -> Agreement(state: agrees | disagrees |
-        no_tolerance | not_comparable, ratio, ratio_display, tolerance, text)
-Reproduction (`reproduction.py`)
-    reproduction(measured_evaluation, catalogue) -> Reproduction | None (pairs:
-        ReproductionPair(published_*, measured_*, agreement, estimates)..., summary,
-        chart: Chart(ticks: ChartTick..., groups: ChartGroup(bars: ChartBar...)...) | None)
-    reproductions_of(published_evaluation, catalogue) -> tuple[Reproduction, ...]
-    protocol_reproductions(protocol, catalogue) -> tuple[Reproduction, ...]
-Reproductions by published evaluation (`reproduction_groups.py`)
+    agreement(measured, published, tolerance, *, blocked=None) -> Agreement(state: agrees |
+        disagrees | no_tolerance | not_comparable, ratio, ratio_display, tolerance, text;
+        .reproduced (agrees only), .verdict)
+Comparability guard (`comparability.py`)
+    conditions(evaluation, result, protocol, catalogue) -> Conditions (adaptation, split,
+        metric and scale, length unit, hardware class where the protocol declares that the
+        metric depends on it); standings(entries, direction) -> Ranking(standings:
+        Standing(state: best | ranked | alone | unstated | excluded | no_value, label)...,
+        groups); hardware_blocks(measured, published, protocol, catalogue) -> str | None;
+        protocol_depends_on_hardware(protocol) -> bool (undeclared: True)
+Reproduction (`reproduction.py`, one model)
     protocol_reproduction_groups(protocol, catalogue, flags=None) -> tuple[ReproductionGroup,
         ...] (one per published evaluation: columns: ReproducedColumn(published_*, rows:
-        ReproductionRow(setup, pair, excluded, distance)... closest first, closest_text,
-        estimates)..., summary, chart); evaluation_reproductions(evaluation, catalogue)
+        ReproductionRow(setup, differences, pair: ReproductionPair(agreement, ...))...,
+        closest_text, estimates)..., summary, chart: Chart | None);
+    evaluation_reproductions(evaluation, catalogue, flags=None); reproduction_group(
+        published, measured, catalogue, flags=None) -> ReproductionGroup | None
+Findings (`findings.py`)
+    protocol_headline(protocol, catalogue, flags=None) -> Headline(summary, findings:
+        Finding(state, text, evaluation_id, column_id)...); evaluation_headline(evaluation,
+        catalogue, flags=None); catalogue_findings(catalogue, flags=None)
 Coverage (`coverage.py`)
     catalogue_counts(catalogue) -> CatalogueCounts; protocols_by_area(catalogue) ->
     tuple[AreaGroup, ...]; newest_records(catalogue, limit=10) -> tuple[NewestRecord, ...];
@@ -66,7 +74,18 @@ Related (`related.py`)
 from __future__ import annotations
 
 from .agreement import Agreement, agreement
-from .concerns import Flag, accelerators, excluded, flags, flags_by_evaluation
+from .comparability import (
+    Conditions,
+    Entry,
+    Ranking,
+    Standing,
+    accelerators,
+    conditions,
+    hardware_blocks,
+    protocol_depends_on_hardware,
+    standings,
+)
+from .concerns import Flag, excluded, flags, flags_by_evaluation
 from .coverage import (
     AreaGroup,
     BaselineCoverage,
@@ -105,6 +124,14 @@ from .evidence import (
     sources_of,
 )
 from .filters import FACETS, FacetOption, FilterIndex, filter_index
+from .findings import (
+    CatalogueFinding,
+    Finding,
+    Headline,
+    catalogue_findings,
+    evaluation_headline,
+    protocol_headline,
+)
 from .readiness import (
     READINESS_NOTE,
     ArtifactStatus,
@@ -120,11 +147,13 @@ from .reproduction import (
     ChartBar,
     ChartGroup,
     ChartTick,
-    Reproduction,
+    ReproducedColumn,
+    ReproductionGroup,
     ReproductionPair,
-    protocol_reproductions,
-    reproduction,
-    reproductions_of,
+    ReproductionRow,
+    evaluation_reproductions,
+    protocol_reproduction_groups,
+    reproduction_group,
 )
 from .tables import (
     Cell,
@@ -149,6 +178,7 @@ __all__ = [
     "BaselineCoverage",
     "BaselineRoleView",
     "CatalogueCounts",
+    "CatalogueFinding",
     "Cell",
     "Chart",
     "ChartBar",
@@ -158,52 +188,67 @@ __all__ = [
     "CitationView",
     "CitedSource",
     "ComparisonTable",
+    "Conditions",
+    "Entry",
     "EvaluationRow",
     "EvidenceRow",
     "EvidenceTable",
     "FacetOption",
     "FilterIndex",
+    "Finding",
     "Flag",
+    "Headline",
     "MissingText",
     "NewestRecord",
     "ProtocolCoverage",
+    "Ranking",
     "Readiness",
     "Related",
-    "Reproduction",
+    "ReproducedColumn",
+    "ReproductionGroup",
     "ReproductionPair",
+    "ReproductionRow",
     "ReproductionSite",
     "Requirement",
     "SourceEntry",
     "SourceList",
+    "Standing",
     "TableColumn",
     "TableRow",
     "accelerators",
     "agreement",
     "baseline_coverage",
     "catalogue_counts",
+    "catalogue_findings",
     "cite",
     "comparison_table",
+    "conditions",
     "display_number",
+    "evaluation_headline",
+    "evaluation_reproductions",
     "evaluation_rows",
     "evidence_table",
     "excluded",
     "filter_index",
     "flags",
     "flags_by_evaluation",
+    "hardware_blocks",
     "is_resource_metric",
     "kind_of",
     "missing_text",
     "newest_records",
     "plural",
     "protocol_coverage",
-    "protocol_reproductions",
+    "protocol_depends_on_hardware",
+    "protocol_headline",
+    "protocol_reproduction_groups",
     "protocols_by_area",
     "readiness",
     "related",
-    "reproduction",
+    "reproduction_group",
     "reproduction_sites",
-    "reproductions_of",
     "resort",
     "review_label",
     "sources_of",
+    "standings",
 ]

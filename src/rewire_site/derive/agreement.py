@@ -9,6 +9,15 @@ from .display import display_number
 
 AgreementState = Literal["agrees", "disagrees", "no_tolerance", "not_comparable"]
 
+VERDICT_LABELS: dict[str, str] = {
+    "agrees": "agrees within ±{tolerance}",
+    "disagrees": "does not agree: differs by {off}, beyond ±{tolerance}",
+    "no_tolerance": "not judged: the protocol sets no tolerance",
+    "not_comparable": "not judged",
+}
+"""Short verdicts. Only 'agrees' may be called reproduced; the others are measurements
+under the same protocol whose agreement is refuted or not judged."""
+
 
 @dataclass(frozen=True)
 class Agreement:
@@ -27,15 +36,35 @@ class Agreement:
     text: str
     """A sentence for the reader."""
 
+    @property
+    def reproduced(self) -> bool:
+        """True only when the measurement agrees within the protocol's tolerance."""
+        return self.state == "agrees"
+
+    @property
+    def verdict(self) -> str:
+        """'agrees within ±5%', 'does not agree: differs by 14%, beyond ±5%', 'not judged:
+        ...' (set by `agreement`; see VERDICT_LABELS)."""
+        off = _percent(abs(self.ratio - 1.0)) if self.ratio is not None else ""
+        tolerance = _percent(self.tolerance) if self.tolerance is not None else ""
+        return VERDICT_LABELS[self.state].format(off=off, tolerance=tolerance)
+
 
 def _percent(fraction: float) -> str:
     return f"{display_number(fraction * 100)}%"
 
 
 def agreement(
-    measured: float | None, published: float | None, tolerance: float | None
+    measured: float | None,
+    published: float | None,
+    tolerance: float | None,
+    *,
+    blocked: str | None = None,
 ) -> Agreement:
-    """Compare `measured` with `published` under a relative `tolerance`."""
+    """Compare `measured` with `published` under a relative `tolerance`. `blocked`: why
+    no agreement may be judged although both values exist (for example the protocol
+    declares that the metric depends on hardware and the two ran on different hardware);
+    the ratio is still given."""
     if measured is None or published is None or published == 0:
         why = (
             "The published value is zero, so no ratio is computed."
@@ -44,7 +73,9 @@ def agreement(
         )
         return Agreement("not_comparable", None, "", tolerance, why)
     ratio = measured / published
-    ratio_display = f"{display_number(ratio)}×"
+    ratio_display = f"{ratio:.2f}×"
+    if blocked is not None:
+        return Agreement("not_comparable", ratio, ratio_display, tolerance, blocked)
     if tolerance is None:
         return Agreement(
             "no_tolerance",

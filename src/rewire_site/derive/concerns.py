@@ -5,7 +5,11 @@ itself: its results stay visible and leave comparisons). Computed concerns:
 
 - hardware differs: the accelerator the evaluation ran on (the measurement environment's
   GPU, else the configuration's normalised accelerator, else the evaluation's or the
-  configuration's hardware text) is not among the accelerators the protocol names;
+  configuration's hardware text) is not among the accelerators the protocol names. It is a
+  stated difference, not an exclusion: whether it matters is the protocol's declaration
+  (`comparability.protocol_depends_on_hardware`), which the comparability guard applies;
+- gigabyte ambiguous: a published value in gigabytes; this site's gigabyte is 1e9 bytes,
+  and a source that prints 'GB' rarely says whether it means 1e9 or 2**30 bytes;
 - unit unstated: a result has no unit;
 - length unit unstated: the protocol is defined by a sequence length and neither the
   evaluation nor the configuration states whether it counts nucleotides or tokens
@@ -17,7 +21,6 @@ itself: its results stay visible and leave comparisons). Computed concerns:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -25,29 +28,38 @@ from ..link import Catalogue
 from ..models import Configuration, Evaluation, Protocol
 from ..models.evaluation import ConcernKind, Origin
 from .agreement import agreement
+from .comparability import (
+    accelerators,
+    evaluation_hardware,
+    hardware_blocks,
+    length_defined,
+    length_unit_stated,
+    protocol_depends_on_hardware,
+)
 from .display import CitationView, cite, column_header, missing_text
 
 FLAG_LABELS: dict[str, str] = {
-    ConcernKind.source_conflict.value: "Evidence concern",
-    ConcernKind.other.value: "Evidence concern",
-    ConcernKind.hardware_differs.value: "Hardware differs from the protocol",
-    ConcernKind.unit_unstated.value: "Unit not stated",
-    ConcernKind.reproduction_disagrees.value: "Reproduction differs from the published value",
+    "source_conflict": "Evidence concern",
+    "other": "Evidence concern",
+    "conflicting_values": "Sources state different values",
+    "metric_mislabelled": "Metric mislabelled by the source",
+    "moving_reference": "Source cited at a moving reference",
+    "secondary_quotation": "Quoted from another source",
+    "unsynchronised_timer": "Timer not synchronised with the GPU",
+    "checkpoint_unclear": "Checkpoint unclear",
+    "hardware_differs": "Hardware differs from the protocol",
+    "unit_unstated": "Unit not stated",
+    "reproduction_disagrees": "Reproduction differs from the published value",
 }
+"""Concern kind -> the label a cell and a legend show (any kind not listed: 'Evidence
+concern')."""
 LENGTH_UNIT_LABEL = "Length unit not stated"
+GB_AMBIGUOUS = "gigabyte_ambiguous"
+GB_AMBIGUOUS_LABEL = "GB or GiB not stated"
+GIB_RATIO = 2**30 / 1e9
 LENGTH_UNIT_KEY = "length_unit"
 TOLERANCE_UNSET = "tolerance_unset"
 TOLERANCE_UNSET_LABEL = "No tolerance set"
-_UNSTATED = {"", "unstated", "unknown", "unreported", "not stated"}
-
-_ACCELERATOR = re.compile(
-    r"\b(?:GH|GB|MI|[ABHLPTKV])\d{1,4}[A-Z]{0,2}\b|\bRTX\s*[A]?\d{4}\b|\bTPU\s*V\d+[A-Z]?\b"
-)
-_LENGTH = re.compile(r"\bsequence length\b|\blength \d", re.IGNORECASE)
-_LENGTH_WITH_UNIT = re.compile(
-    r"^\s*\d+(?:\.\d+)?\s*(?:nt|bp|kb|nucleotides?|bases?|base pairs?|tokens?|tok)\s*$",
-    re.IGNORECASE,
-)
 
 
 @dataclass(frozen=True)
@@ -75,39 +87,11 @@ class Flag:
         return not self.columns or column_id in self.columns
 
 
-def accelerators(text: str | None) -> frozenset[str]:
-    """Normalised accelerator names in a hardware text: 'NVIDIA H100 94GB' -> {'H100'}."""
-    if not text:
-        return frozenset()
-    return frozenset(m.replace(" ", "") for m in _ACCELERATOR.findall(text.upper()))
-
-
-def evaluation_hardware(evaluation: Evaluation, configuration: Configuration | None) -> str | None:
-    """The hardware text an evaluation ran on, most specific first."""
-    if evaluation.environment is not None:
-        return evaluation.environment.gpu
-    hardware = configuration.hardware if configuration is not None else None
-    if hardware is not None and hardware.accelerator:
-        return hardware.accelerator
-    if evaluation.training_hardware:
-        return evaluation.training_hardware
-    return hardware.description if hardware is not None else None
-
-
-def length_unit_stated(settings: dict[str, str]) -> bool:
-    """True when settings say what a sequence length counts: `length_unit` (not
-    'unstated'), or `length` with a unit ('1000nt', '512 tokens')."""
-    unit = settings.get(LENGTH_UNIT_KEY)
-    if unit is not None and unit.strip().lower() not in _UNSTATED:
-        return True
-    return bool(_LENGTH_WITH_UNIT.match(settings.get("length", "")))
-
-
 def _recorded(evaluation: Evaluation, catalogue: Catalogue) -> list[Flag]:
     return [
         Flag(
             kind=concern.kind.value,
-            label=FLAG_LABELS[concern.kind.value],
+            label=FLAG_LABELS.get(concern.kind.value, "Evidence concern"),
             text=concern.text,
             recorded=True,
             excludes_from_comparisons=concern.excludes_from_comparisons,
@@ -127,16 +111,56 @@ def _hardware(
     specified = accelerators(protocol.hardware)
     if not ran_on or not specified or ran_on <= specified:
         return []
+    if protocol_depends_on_hardware(protocol):
+        weight = (
+            f"The protocol declares that {protocol.metric.label.lower()} depends on the "
+            "accelerator, so these results are ranked only against results on the same "
+            "accelerator class, and no agreement with a value measured on other hardware is "
+            "judged."
+        )
+    else:
+        weight = (
+            f"The protocol declares that {protocol.metric.label.lower()} does not depend on "
+            "the accelerator, so this is a stated difference, not a reason to leave "
+            "comparisons."
+        )
     return [
         Flag(
             kind=ConcernKind.hardware_differs.value,
-            label=FLAG_LABELS[ConcernKind.hardware_differs.value],
+            label=FLAG_LABELS["hardware_differs"],
             text=f"Ran on {', '.join(sorted(ran_on))} ({text}); the protocol specifies "
-            f"{', '.join(sorted(specified))} ({protocol.hardware}). Memory and time depend "
-            "on the hardware, so these results leave comparisons.",
+            f"{', '.join(sorted(specified))} ({protocol.hardware}). {weight}",
             recorded=False,
-            excludes_from_comparisons=True,
+            excludes_from_comparisons=False,
             columns=(),
+            citations=(),
+            concern_id=None,
+        )
+    ]
+
+
+def _gigabytes(evaluation: Evaluation, protocol: Protocol) -> list[Flag]:
+    if evaluation.origin == Origin.rewire_measurement:
+        return []
+    columns = tuple(
+        r.column
+        for r in evaluation.results
+        if r.value is not None
+        and (r.unit or protocol.metric.unit).strip().lower() in ("gigabyte", "gigabytes", "gb")
+    )
+    if not columns:
+        return []
+    return [
+        Flag(
+            kind=GB_AMBIGUOUS,
+            label=GB_AMBIGUOUS_LABEL,
+            text="On this site a gigabyte (GB) is 10^9 bytes. The source prints 'GB' without "
+            "saying whether it means 10^9 bytes or 2^30 bytes (GiB); read as GiB, each "
+            f"published value is {GIB_RATIO:.3f} times as many bytes, and a ratio to it "
+            f"{1 / GIB_RATIO:.3f} times the ratio shown.",
+            recorded=False,
+            excludes_from_comparisons=False,
+            columns=columns,
             citations=(),
             concern_id=None,
         )
@@ -155,7 +179,7 @@ def _units(evaluation: Evaluation, protocol: Protocol) -> list[Flag]:
         flags.append(
             Flag(
                 kind=ConcernKind.unit_unstated.value,
-                label=FLAG_LABELS[ConcernKind.unit_unstated.value],
+                label=FLAG_LABELS["unit_unstated"],
                 text=f"The unit of the {header} result is not stated{note}. A value of "
                 "unknown unit leaves comparisons.",
                 recorded=False,
@@ -171,9 +195,7 @@ def _units(evaluation: Evaluation, protocol: Protocol) -> list[Flag]:
 def _length_unit(
     evaluation: Evaluation, protocol: Protocol, configuration: Configuration | None
 ) -> list[Flag]:
-    texts = [protocol.title, protocol.measurement, evaluation.comparison.budget or ""]
-    texts += [c.label for c in protocol.columns]
-    if not any(_LENGTH.search(t) for t in texts):
+    if not length_defined(protocol, evaluation):
         return []
     settings = dict(configuration.settings if configuration is not None else {})
     settings.update(evaluation.settings)
@@ -207,6 +229,8 @@ def _reproduction(evaluation: Evaluation, protocol: Protocol, catalogue: Catalog
     published = catalogue.by_id.get(evaluation.reproduces)
     if not isinstance(published, Evaluation):
         return []
+    if hardware_blocks(evaluation, published, protocol, catalogue) is not None:
+        return []  # the hardware flag says why no agreement is judged
     by_column = {r.column: r for r in published.results}
     labels = {c.id: c.label for c in protocol.columns}
     # An incomplete run claims no value: no tolerance would make it comparable.
@@ -239,7 +263,7 @@ def _reproduction(evaluation: Evaluation, protocol: Protocol, catalogue: Catalog
         flags.append(
             Flag(
                 kind=ConcernKind.reproduction_disagrees.value,
-                label=FLAG_LABELS[ConcernKind.reproduction_disagrees.value],
+                label=FLAG_LABELS["reproduction_disagrees"],
                 text=f"{header}: measured {result.value:g}, published {other.value:g} "
                 f"(ratio {found.ratio_display}). {found.text}",
                 recorded=False,
@@ -261,6 +285,7 @@ def flags(evaluation: Evaluation, catalogue: Catalogue) -> tuple[Flag, ...]:
         _recorded(evaluation, catalogue)
         + _hardware(evaluation, protocol, configuration)
         + _units(evaluation, protocol)
+        + _gigabytes(evaluation, protocol)
         + _length_unit(evaluation, protocol, configuration)
         + _reproduction(evaluation, protocol, catalogue)
     )

@@ -12,8 +12,15 @@ from ..models import Evaluation, Protocol
 from ..models.evaluation import Origin
 from ..models.protocol import BaselineRole
 from .concerns import Flag, excluded, flags_by_evaluation
-from .display import ORIGIN_COUNT_LABELS, MissingText, kind_of, missing_text, plural
-from .reproduction import reproduction
+from .display import (
+    ORIGIN_COUNT_LABELS,
+    MissingText,
+    display_number,
+    kind_of,
+    missing_text,
+    plural,
+)
+from .reproduction import protocol_reproduction_groups
 
 KIND_LABELS: dict[str, str] = {
     "protocol": "Protocols",
@@ -94,7 +101,8 @@ class ReproductionSite:
     agree_count: int
     disagree_count: int
     column_count: int
-    """Columns compared, over all its reproductions (an incomplete run compares none)."""
+    """Published and measured value pairs with a measured value (an incomplete run
+    compares none)."""
 
 
 @dataclass(frozen=True)
@@ -161,7 +169,11 @@ class ProtocolCoverage:
     null_control: str
     conventional_reference: str
     baseline_roles_measured: int
-    reproductions: int
+    measured_published_values: int
+    """Pairs of a published value and a measurement that names it in `reproduces` and
+    has a value (measured under the same protocol; not necessarily agreeing)."""
+    agree_within_tolerance: int
+    """Of those, the pairs within the protocol's tolerance (reproduced)."""
 
 
 _ACRONYMS = {"dna": "DNA", "rna": "RNA", "gpu": "GPU", "atac": "ATAC", "chip": "ChIP"}
@@ -220,27 +232,27 @@ def newest_records(catalogue: Catalogue, limit: int = 10) -> tuple[NewestRecord,
     )
 
 
-def reproduction_sites(catalogue: Catalogue) -> tuple[ReproductionSite, ...]:
-    """Protocols where reproductions exist, by protocol id."""
-    by_protocol: dict[str, list[Evaluation]] = {}
-    for evaluation in catalogue.of_kind(Evaluation):
-        if evaluation.origin == Origin.rewire_measurement and evaluation.reproduces:
-            by_protocol.setdefault(evaluation.protocol, []).append(evaluation)
+def reproduction_sites(
+    catalogue: Catalogue, flags: Mapping[str, tuple[Flag, ...]] | None = None
+) -> tuple[ReproductionSite, ...]:
+    """Protocols where measurements name published evaluations they reproduce, by
+    protocol id."""
     sites = []
-    for protocol_id in sorted(by_protocol):
-        made = [r for e in by_protocol[protocol_id] if (r := reproduction(e, catalogue))]
-        protocol = catalogue.get(protocol_id, Protocol)
+    for protocol in catalogue.protocols():
+        groups = protocol_reproduction_groups(protocol, catalogue, flags=flags)
+        if not groups:
+            continue
         sites.append(
             ReproductionSite(
-                protocol_id,
+                protocol.id,
                 protocol.title,
-                tuple(r.measured_evaluation_id for r in made),
-                sum(r.agree_count for r in made),
-                sum(r.disagree_count for r in made),
-                sum(p.measured_status != "incomplete" for r in made for p in r.pairs),
+                tuple(sorted({i for g in groups for i in g.measured_evaluation_ids})),
+                sum(g.agree_count for g in groups),
+                sum(g.disagree_count for g in groups),
+                sum(g.value_count for g in groups),
             )
         )
-    return tuple(sites)
+    return tuple(sorted(sites, key=lambda s: s.protocol_id))
 
 
 def _role(key: str, role: BaselineRole, catalogue: Catalogue) -> BaselineRoleView:
@@ -311,6 +323,7 @@ def protocol_coverage(
         used = {r.column for e in evaluations for r in e.results if r.status != "incomplete"}
         out = sum(excluded(found.get(e.id, ()), r.column) for e in evaluations for r in e.results)
         baselines = baseline_coverage(protocol, catalogue)
+        groups = protocol_reproduction_groups(protocol, catalogue, flags=found)
         status = {r.key: r.status for r in baselines.roles}
         missing = baselines.missing.reason if baselines.missing else ""
         rows.append(
@@ -335,10 +348,31 @@ def protocol_coverage(
                 null_control=status.get("null_control", missing),
                 conventional_reference=status.get("conventional_reference", missing),
                 baseline_roles_measured=baselines.measured_count,
-                reproductions=sum(
-                    e.origin == Origin.rewire_measurement and e.reproduces is not None
-                    for e in evaluations
-                ),
+                measured_published_values=sum(g.value_count for g in groups),
+                agree_within_tolerance=sum(g.agree_count for g in groups),
             )
         )
     return tuple(rows)
+
+
+def recorded_run_minutes(protocol: Protocol, catalogue: Catalogue) -> str:
+    """What the measurements under `protocol` record of their own wall time (from each
+    run's start and end), for the page's run instructions; '' without measurements. This
+    replaces a hand-written estimate that can go stale."""
+    runs = [
+        (e.environment.ended_at - e.environment.started_at).total_seconds() / 60
+        for e in catalogue.evaluations_of(protocol.id)
+        if e.environment is not None
+    ]
+    if not runs:
+        return ""
+    low, high = min(runs), max(runs)
+    span = (
+        f"{display_number(low)} minutes"
+        if display_number(low) == display_number(high)
+        else f"{display_number(low)} to {display_number(high)} minutes"
+    )
+    return (
+        f"The {plural(len(runs), 'measurement')} recorded under this protocol ran for {span} "
+        "each, by their recorded start and end times."
+    )

@@ -6,6 +6,7 @@ Display rounding never changes a stored value: these functions only make strings
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
@@ -24,6 +25,8 @@ ORIGIN_LABELS: dict[Origin, str] = {
     Origin.author_reported: "Author-reported evaluation",
     Origin.independent_paper: "Independent external evaluation",
     Origin.rewire_measurement: "Rewire measurement",
+    Origin.community_reproduction: "Community reproduction",
+    Origin.maintainer_statement: "Maintainer statement",
 }
 """Evidence origin -> label used on every page (as the seed pages read)."""
 
@@ -31,6 +34,8 @@ ORIGIN_COUNT_LABELS: dict[Origin, str] = {
     Origin.author_reported: "Author-reported evaluations",
     Origin.independent_paper: "External evaluations",
     Origin.rewire_measurement: "Rewire measurements",
+    Origin.community_reproduction: "Community reproductions",
+    Origin.maintainer_statement: "Maintainer statements",
 }
 """Evidence origin -> plural label for counts ("External evaluations: 4")."""
 
@@ -63,12 +68,34 @@ MISSING_LONG_LABELS: dict[MissingReason, str] = {
 DIRECTION_LABELS = {"lower": "lower is better", "higher": "higher is better"}
 
 
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+UNIT_TEXTS: dict[str, str] = {
+    "gigabyte": "gigabyte, 10⁹ bytes",
+    "megabyte": "megabyte, 10⁶ bytes",
+    "gibibyte": "gibibyte, 2³⁰ bytes",
+    "mebibyte": "mebibyte, 2²⁰ bytes",
+}
+"""Units whose size a reader must not guess: a gigabyte on this site is 10^9 bytes."""
+
+
+def unit_text(unit: str) -> str:
+    """'gigabyte, 10⁹ bytes' for byte units, else the unit as recorded."""
+    return UNIT_TEXTS.get(unit.strip().lower(), unit)
+
+
 def display_number(value: float, digits: int = 3) -> str:
     """Round for display to `digits` significant digits without dropping integer digits
-    (33.88 -> "33.9", 1.18 -> "1.18", 20.0 -> "20", 1234.5 -> "1234")."""
+    (33.88 -> "33.9", 1.18 -> "1.18", 20.0 -> "20", 1234.5 -> "1234"); from a million
+    up, in powers of ten (1e12 -> "1 × 10¹²", 8213818245120 -> "8.21 × 10¹²")."""
     if value == 0 or not math.isfinite(value):
         return "0" if value == 0 else str(value)
     magnitude = math.floor(math.log10(abs(value)))
+    if magnitude >= 6:
+        mantissa = display_number(value / 10**magnitude, digits)
+        if mantissa.lstrip("-") == "10":  # 9.999e12 rounds up
+            mantissa, magnitude = mantissa.replace("10", "1"), magnitude + 1
+        return f"{mantissa} × 10{str(magnitude).translate(_SUPERSCRIPT)}"
     decimals = max(0, digits - 1 - magnitude)
     text = f"{value:.{decimals}f}"
     if "." in text:
@@ -92,10 +119,47 @@ def plural(count: int, singular: str, plural_form: str | None = None) -> str:
     return f"{count} {word}"
 
 
+_ASSUMED = re.compile(r"\bassumed\b", re.IGNORECASE)
+
+
+def review_gaps(record: RecordBase) -> tuple[str, ...]:
+    """What a 'source checked' review lacks before a page may call it so: a reviewer, a
+    date, the hash of the artifact reviewed, and a review of its own (not one assumed from
+    another record, as its note or the editors' notes say)."""
+    review = record.review
+    if review is None or review.status != ReviewStatus.source_checked:
+        return ()
+    gaps = [
+        name
+        for name, value in (
+            ("reviewer", review.reviewer),
+            ("date", review.reviewed_at),
+            ("artifact hash", review.artifact_sha256),
+        )
+        if value is None
+    ]
+    notes = [review.note or "", *getattr(record, "editor_notes", [])]
+    if any(_ASSUMED.search(n) for n in notes):
+        gaps.append("assumed")
+    return tuple(gaps)
+
+
 def review_label(record: RecordBase) -> str:
-    """'source checked', 'not reviewed', ... for the record as a whole."""
+    """'source checked' only for a review with reviewer, date and artifact hash of its own
+    (`review_gaps`); else 'not checked: ...' saying what is missing; 'not reviewed',
+    'disputed' as recorded."""
     if record.review is None:
         return REVIEW_LABELS[ReviewStatus.unreviewed]
+    gaps = review_gaps(record)
+    if gaps:
+        missing = [g for g in gaps if g != "assumed"]
+        parts = []
+        if missing:
+            listed = ", ".join(missing[:-1]) + (" or " if len(missing) > 1 else "") + missing[-1]
+            parts.append(f"no {listed} recorded")
+        if "assumed" in gaps:
+            parts.append("the review is assumed from another record")
+        return "source check not verifiable: " + "; ".join(parts)
     return REVIEW_LABELS[record.review.status]
 
 

@@ -73,6 +73,9 @@ class Requirement:
     """'met', 'not yet verified' or 'not applicable'."""
     reason: str
     """Why, from the record's content or the builder's own check."""
+    code: str = ""
+    """The function that set the state ('rewire_site.derive.readiness._checksums'):
+    pages carry it beside the label (tests/test_pages.py resolves it)."""
 
     @property
     def text(self) -> str:
@@ -142,8 +145,28 @@ def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:] + "."
 
 
-def _req(key: str, label: str, state: RequirementState, reason: str) -> Requirement:
-    return Requirement(key, label, state, STATE_LABELS[state], reason)
+def _req(
+    key: str, label: str, state: RequirementState, reason: str, state_label: str = ""
+) -> Requirement:
+    return Requirement(
+        key, label, state, state_label or STATE_LABELS[state], reason, REQUIREMENT_CODE[key]
+    )
+
+
+REQUIREMENT_CODE: dict[str, str] = {
+    "checksums": "rewire_site.derive.readiness._checksums",
+    "values": "rewire_site.derive.readiness._values",
+    "score_meaning": "rewire_site.derive.readiness._score_meaning",
+    "predictions": "rewire_site.derive.readiness._per_sample",
+    "recomputed": "rewire_site.derive.readiness._per_sample",
+    "annotations": "rewire_site.derive.readiness._investigate",
+    "dependence": "rewire_site.derive.readiness._investigate",
+    "recipe": "rewire_site.derive.readiness._run_locally",
+    "compute": "rewire_site.derive.readiness._run_locally",
+    "validation_data": "rewire_site.derive.readiness._validate",
+    "overlap": "rewire_site.derive.readiness._validate",
+}
+"""Requirement key -> the function that decides its state."""
 
 
 def artifact_statuses(
@@ -170,8 +193,8 @@ def _checksums(statuses: tuple[ArtifactStatus, ...]) -> Requirement:
     if not bad:
         return _req(
             "checksums", label, "met",
-            f"The builder hashed {plural(len(statuses), 'file')}; each matches its "
-            "recorded SHA-256.",
+            f"Checked by release.hash_artifacts: the builder hashed "
+            f"{plural(len(statuses), 'file')}; each matches its recorded SHA-256.",
         )  # fmt: skip
     parts = [
         f"{s.path}: not found by the builder"
@@ -183,6 +206,9 @@ def _checksums(statuses: tuple[ArtifactStatus, ...]) -> Requirement:
 
 
 def _score_meaning(evaluation: Evaluation, protocol: Protocol) -> Requirement:
+    """Code compares unit and direction strings with the protocol's metric; it cannot
+    confirm what a score means, so this requirement is never met by that comparison. The
+    reason says what the comparison found."""
     label = "Score meaning and direction are confirmed"
     metric = protocol.metric
     problems = []
@@ -202,9 +228,11 @@ def _score_meaning(evaluation: Evaluation, protocol: Protocol) -> Requirement:
     if problems:
         return _req("score_meaning", label, "unmet", _sentence("; ".join(problems)))
     return _req(
-        "score_meaning", label, "met",
-        f"Every result states unit {metric.unit} and direction {metric.direction}, as the "
-        "protocol's metric definition does.",
+        "score_meaning", label, "unmet",
+        f"Not checked: the builder only compared strings (every result states unit "
+        f"{metric.unit} and direction {metric.direction}, as the protocol's metric does); "
+        "nothing confirms what the score measures.",
+        "not checked",
     )  # fmt: skip
 
 
@@ -249,11 +277,27 @@ def _run_locally(evaluation: Evaluation, protocol: Protocol) -> tuple[Requiremen
     recipe = protocol.recipe
     label = "A pinned run recipe exists"
     if evaluation.origin == Origin.rewire_measurement and env is not None:
-        pinned = _req(
-            "recipe", label, "met",
-            f"Produced by `{env.command}` at commit {env.git_commit}, with package versions "
-            f"and seed {env.seed} recorded.",
-        )  # fmt: skip
+        commit = env.git_commit.strip()
+        if PINNED_COMMIT.match(commit):
+            pinned = _req(
+                "recipe", label, "met",
+                f"Checked by derive.readiness._run_locally: produced by `{env.command}` at "
+                f"commit {commit} (a full 40-hex commit with no uncommitted changes logged), "
+                f"with package versions and seed {env.seed} recorded.",
+            )  # fmt: skip
+        else:
+            first = commit.split()[0] if commit.split() else ""
+            if "dirty" in commit:
+                gap = "the run logged uncommitted changes (+dirty)"
+            elif PINNED_COMMIT.match(first):
+                gap = "the record qualifies the commit (it was reconstructed, not logged)"
+            else:
+                gap = "the logged commit is not a full 40-hex commit"
+            pinned = _req(
+                "recipe", label, "unmet",
+                f"Not pinned: {gap} (git commit {commit!r}), so the code that ran cannot be "
+                "recovered exactly.",
+            )  # fmt: skip
     elif recipe is not None:
         pinned = _req(
             "recipe", label, "unmet",
@@ -266,20 +310,25 @@ def _run_locally(evaluation: Evaluation, protocol: Protocol) -> tuple[Requiremen
         pinned = _req(
             "recipe", label, "unmet", f"No runnable recipe is linked to the protocol{note}."
         )
-    label = "Compute requirements are estimated"
-    if recipe is not None and recipe.estimated_minutes is not None:
-        compute = _req(
-            "compute", label, "met",
-            f"The recipe needs {recipe.hardware}, about {recipe.estimated_minutes:g} minutes.",
-        )  # fmt: skip
-    elif env is not None:
+    label = "Compute requirements are known"
+    if env is not None:
         minutes = (env.ended_at - env.started_at).total_seconds() / 60
         compute = _req(
             "compute", label, "met",
-            f"The run used {env.gpu_count} × {env.gpu} for {minutes:.1f} minutes.",
+            f"Computed by derive.readiness._run_locally from the run's recorded start and "
+            f"end: {env.gpu_count} × {env.gpu} for {minutes:.1f} minutes.",
         )  # fmt: skip
     else:
-        compute = _req("compute", label, "unmet", "No compute estimate is recorded.")
+        hand = (
+            f" The recipe's own estimate ({recipe.estimated_minutes:g} minutes) is written by "
+            "hand, not measured, so it does not count."
+            if recipe is not None and recipe.estimated_minutes is not None
+            else ""
+        )
+        compute = _req(
+            "compute", label, "unmet",
+            "No measured run of this evaluation records its wall time and hardware." + hand,
+        )  # fmt: skip
     return pinned, compute
 
 
@@ -299,6 +348,31 @@ def _validate(resource: bool, metric_label: str) -> tuple[Requirement, ...]:
         _req("overlap", "Overlap with training data is checked", "unmet",
              "Overlap between the dataset and the model's training data is not checked."),
     )  # fmt: skip
+
+
+def _values(evaluation: Evaluation) -> Requirement:
+    """A run that claims no value has no metric to replay."""
+    label = "The evaluation claims a value for every result"
+    what = {"incomplete": "an incomplete run", "out_of_memory": "out of memory"}
+    missing = [
+        f"results.{i} ({r.column}) is {what.get(r.status, 'without a value')}"
+        for i, r in enumerate(evaluation.results)
+        if r.value is None
+    ]
+    if missing:
+        return _req(
+            "values", label, "unmet",
+            _sentence("; ".join(missing)) + " No metric value is claimed, so there is "
+            "nothing to replay.",
+        )  # fmt: skip
+    return _req(
+        "values", label, "met",
+        f"Checked by derive.readiness._values: each of {plural(len(evaluation.results), 'result')} "
+        "holds a value.",
+    )  # fmt: skip
+
+
+PINNED_COMMIT = re.compile(r"^[0-9a-f]{40}$")
 
 
 def _check(index: int, shared: tuple[Requirement, ...], own: tuple[Requirement, ...]) -> Check:
@@ -331,7 +405,7 @@ def readiness(
     checksums = _checksums(statuses)
     predictions, recomputed = _per_sample(resource, protocol.metric.label)
     meaning = _score_meaning(evaluation, protocol)
-    replay = (checksums, predictions, meaning, recomputed)
+    replay = (checksums, _values(evaluation), predictions, meaning, recomputed)
     base = (checksums, predictions, meaning)
     checks = (
         _check(0, (), replay),

@@ -1,24 +1,36 @@
-"""Reproductions: a Rewire measurement beside the published evaluation it reproduces.
+"""Reproductions: published evaluations and the measurements that reproduce them.
 
-For each column both report: the two values, their ratio (measured / published) and
-agreement within the protocol's tolerance (no tolerance: no agreement is computed, and
-the text says so; an incomplete run claims no value, so neither ratio nor agreement is
-computed for it, and the text says why); the measurement's analytical estimates; and a
-horizontal bar chart whose geometry is computed here as plain numbers, so a template only
-draws the SVG.
-The pairs are the chart's text alternative.
+One model, grouped by the published evaluation: for each column it reports, the published
+value and every evaluation that names it in `reproduces` (its own row and its own bar,
+labelled by its setup), rows sorted by how close the ratio measured / published is to 1.
+
+Two statements are kept apart:
+- measured under the same protocol: every row is (a measurement names the evaluation it
+  reproduces, under that evaluation's protocol);
+- agrees within tolerance: only where the protocol sets a tolerance, no hardware
+  difference that the protocol declares decisive stands between the two values
+  (`comparability.hardware_blocks`), and the ratio lies within it. Only such a row is
+  "reproduced"; the chart draws it as its own series.
+
+An incomplete run claims no value: neither ratio nor agreement is computed for it. The
+chart geometry is computed here as numbers, so a template only draws it; the rows are the
+chart's text alternative.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from ..link import Catalogue
-from ..models import Evaluation, Protocol
-from ..models.evaluation import Origin
+from ..models import Configuration, Evaluation, Protocol
 from .agreement import Agreement, agreement
+from .comparability import accelerators, evaluation_hardware, hardware_blocks
+from .concerns import Flag, excluded, flags_by_evaluation
 from .display import (
     OUT_OF_MEMORY,
     CitationView,
@@ -29,22 +41,32 @@ from .display import (
     result_display,
 )
 
-Series = Literal["published", "reproduced", "estimate"]
-SERIES_LABELS: dict[str, str] = {"published": "Published", "reproduced": "Reproduced (Rewire)"}
+Series = Literal["published", "reproduced", "measured", "estimate"]
+SERIES_LABELS: dict[str, str] = {
+    "published": "Published",
+    "reproduced": "Measured, agrees within tolerance",
+    "measured": "Measured, agreement not shown",
+    "estimate": "Analytical estimate",
+}
+"""Legend text per series; a legend lists only the series a chart draws."""
 
-# Chart layout, in SVG user units.
-CHART_WIDTH = 640.0
-LABEL_WIDTH = 200.0
-"""Left column holding the series labels."""
-RIGHT_MARGIN = 80.0
-"""Room for the value printed after a bar."""
+# Chart layout, in SVG user units (the stylesheet sets chart text to 12px).
+CHAR_WIDTH = 7.2
+"""Width reserved per label character: above the widest common glyphs at 12px, so that
+a label never runs out of the viewBox (tests/browser/test_charts.py measures it)."""
+MIN_LABEL_WIDTH = 120.0
+MAX_LABEL_WIDTH = 480.0
+PLOT_WIDTH = 360.0
+RIGHT_MARGIN = 170.0
+"""Room for the value and ratio printed after a bar."""
 TOP = 8.0
-GROUP_LABEL_HEIGHT = 22.0
+LINE_HEIGHT = 15.0
+GROUP_LABEL_GAP = 6.0
 BAR_HEIGHT = 16.0
 BAR_GAP = 6.0
 GROUP_GAP = 14.0
-AXIS_HEIGHT = 28.0
-
+AXIS_HEIGHT = 40.0
+"""Tick labels and the axis title below the plot."""
 
 INCOMPLETE_TEXT = (
     "The measurement is an incomplete run: it covered fewer steps or samples than the "
@@ -68,7 +90,6 @@ class ReproductionPair:
     column_id: str
     column_label: str
     header: str
-    """'Peak memory (stage + Checkpointing)'."""
     unit: str
     published_value: float | None
     published_display: str
@@ -77,8 +98,44 @@ class ReproductionPair:
     measured_status: Literal["value", "out_of_memory", "incomplete"]
     measured_value: float | None
     measured_display: str
-    """Rounded for display, 'Out of memory' or 'Incomplete run'."""
     agreement: Agreement
+    estimates: tuple[EstimateView, ...]
+
+
+@dataclass(frozen=True)
+class ReproductionRow:
+    """One measurement's reproduction of one published column."""
+
+    measured_evaluation_id: str
+    measured_title: str
+    setup: str
+    """'bf16 · full · 1000nt' (the recipe's setup settings) or the measurement's title;
+    unique within its column (a repeated one gains the run's start time)."""
+    differences: tuple[str, ...]
+    """Stated differences from the published run: 'precision bf16', 'on H200 (published:
+    H100)'."""
+    pair: ReproductionPair
+    excluded: bool
+    flag_labels: tuple[str, ...]
+    excluded_by: tuple[str, ...]
+    distance: float | None
+    """|ratio - 1|; None without a ratio."""
+
+
+@dataclass(frozen=True)
+class ReproducedColumn:
+    column_id: str
+    column_label: str
+    header: str
+    unit: str
+    published_value: float | None
+    published_display: str
+    published_printed: str | None
+    published_citation: CitationView | None
+    rows: tuple[ReproductionRow, ...]
+    """Agreeing rows first, then by distance of the ratio from 1 (rows without a ratio
+    last), then setup."""
+    closest_text: str
     estimates: tuple[EstimateView, ...]
 
 
@@ -86,27 +143,31 @@ class ReproductionPair:
 class ChartBar:
     series: Series
     label: str
-    """'Published', 'Reproduced (Rewire)' or 'Estimate: model-state floor'."""
     value: float | None
-    """None when no bar is drawn (the run did not fit in memory)."""
+    """None when no bar is drawn (out of memory, incomplete run)."""
     display: str
     x: float
     y: float
     width: float
     height: float
     label_x: float
-    """Right edge of the series label (text-anchor end)."""
+    """Right edge of the label (text-anchor end)."""
     text_x: float
-    """Where the value text starts, after the bar."""
     text_y: float
-    """Baseline of both texts."""
+
+
+@dataclass(frozen=True)
+class ChartLine:
+    text: str
+    y: float
 
 
 @dataclass(frozen=True)
 class ChartGroup:
     column_id: str
     label: str
-    label_y: float
+    lines: tuple[ChartLine, ...]
+    """The label wrapped to the chart's width."""
     bars: tuple[ChartBar, ...]
 
 
@@ -115,6 +176,12 @@ class ChartTick:
     value: float
     display: str
     x: float
+
+
+@dataclass(frozen=True)
+class LegendEntry:
+    series: Series
+    label: str
 
 
 @dataclass(frozen=True)
@@ -127,33 +194,38 @@ class Chart:
     plot_bottom: float
     axis_max: float
     axis_label: str
-    """'Peak memory (gigabyte)'."""
+    axis_label_x: float
+    axis_label_y: float
     ticks: tuple[ChartTick, ...]
     groups: tuple[ChartGroup, ...]
+    legend: tuple[LegendEntry, ...]
+    """Only the series drawn."""
     title: str
     description: str
-    """One-sentence summary for aria-describedby; the pairs table is the full alternative."""
+    caption: str
 
 
 @dataclass(frozen=True)
-class Reproduction:
+class ReproductionGroup:
     protocol_id: str
-    measured_evaluation_id: str
-    measured_title: str
     published_evaluation_id: str
     published_title: str
     published_origin: str
-    pairs: tuple[ReproductionPair, ...]
-    unmatched_columns: tuple[str, ...]
-    """Columns the measurement reports and the published evaluation does not."""
+    measured_evaluation_ids: tuple[str, ...]
+    measured_count_text: str
+    """'5 measurements'."""
+    columns: tuple[ReproducedColumn, ...]
+    unmatched: tuple[str, ...]
     tolerance: float | None
     tolerance_text: str
+    tolerance_reason: str
     agree_count: int
     disagree_count: int
+    not_judged_count: int
+    value_count: int
+    """Pairs with a measured value (not out of memory or incomplete)."""
     summary: str
-    """'1 of 2 columns within the protocol's tolerance of ±10%.' or the no-tolerance text."""
     chart: Chart | None
-    """None when no pair has a value to draw."""
 
 
 def nice_axis(maximum: float, ticks: int = 5) -> tuple[float, float]:
@@ -166,13 +238,31 @@ def nice_axis(maximum: float, ticks: int = 5) -> tuple[float, float]:
     return float(math.ceil(maximum / step - 1e-9) * step), float(step)
 
 
-def _pair(
+def wrap(text: str, width: float) -> tuple[str, ...]:
+    """`text` in lines of at most `width` user units (CHAR_WIDTH per character)."""
+    limit = max(8, int(width // CHAR_WIDTH))
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        candidate = f"{line} {word}" if line else word
+        if len(candidate) <= limit or not line:
+            line = candidate
+        else:
+            lines.append(line)
+            line = word
+    if line:
+        lines.append(line)
+    return tuple(lines)
+
+
+def pair(
     column_id: str,
     protocol: Protocol,
     published: Evaluation,
     measured: Evaluation,
     catalogue: Catalogue,
 ) -> ReproductionPair | None:
+    """The two results in `column_id` and their agreement; None unless both report it."""
     mine = next((r for r in measured.results if r.column == column_id), None)
     theirs = next((r for r in published.results if r.column == column_id), None)
     if mine is None or theirs is None:
@@ -181,7 +271,8 @@ def _pair(
     status: Literal["value", "out_of_memory", "incomplete"] = (
         mine.status if mine.status in ("value", "incomplete") else "out_of_memory"
     )
-    found = agreement(mine.value, theirs.value, protocol.tolerance)
+    blocked = hardware_blocks(measured, published, protocol, catalogue)
+    found = agreement(mine.value, theirs.value, protocol.tolerance, blocked=blocked)
     if status == "incomplete":
         found = Agreement("not_comparable", None, "", protocol.tolerance, INCOMPLETE_TEXT)
     return ReproductionPair(
@@ -190,9 +281,7 @@ def _pair(
         header=column_header(protocol.metric.label, label),
         unit=protocol.metric.unit,
         published_value=theirs.value,
-        published_display=display_number(theirs.value)
-        if theirs.value is not None
-        else OUT_OF_MEMORY,
+        published_display=printed_display(theirs.value, theirs.printed_value),
         published_printed=theirs.printed_value,
         published_citation=cite(theirs.citation, catalogue) if theirs.citation else None,
         measured_status=status,
@@ -206,175 +295,480 @@ def _pair(
     )
 
 
-def chart_bar(
-    series: Series,
-    label: str,
-    value: float | None,
-    display: str,
-    y: float,
-    scale: float,
-    label_width: float = LABEL_WIDTH,
-) -> ChartBar:
-    """One horizontal bar: its length is `value * scale`, its label sits left of `label_width`."""
-    width = round(value * scale, 2) if value is not None else 0.0
-    return ChartBar(
-        series=series,
-        label=label,
-        value=value,
-        display=display,
-        x=label_width,
-        y=round(y, 2),
-        width=width,
-        height=BAR_HEIGHT,
-        label_x=label_width - 6,
-        text_x=round(label_width + width + 4, 2),
-        text_y=round(y + BAR_HEIGHT - 4, 2),
+def printed_display(value: float | None, printed: str | None) -> str:
+    """A published value as the source printed its digits (56.76, not 56.8), when the
+    printed text starts with that number; else the value rounded for display."""
+    if value is None:
+        return OUT_OF_MEMORY
+    if printed:
+        head = printed.strip().split()[0].replace(",", "")
+        try:
+            if math.isclose(float(head), value, rel_tol=1e-9):
+                return head
+        except ValueError:
+            pass
+    return display_number(value)
+
+
+def setup_label(evaluation: Evaluation, protocol: Protocol, catalogue: Catalogue) -> str:
+    """The measurement's setup: its configuration's values of the recipe's setup keys
+    joined by ' · ' (a key the configuration lacks reads as the recipe's
+    `setup_defaults`, where it sets one); else the configuration's reported name and the
+    GPUs the run used ('NT 500M · 1 × NVIDIA H200'); else the evaluation title."""
+    recipe = protocol.recipe
+    keys = recipe.setup_keys if recipe is not None else []
+    defaults: dict[str, str] = dict(getattr(recipe, "setup_defaults", None) or {})
+    configuration = catalogue.by_id.get(evaluation.configuration)
+    if not isinstance(configuration, Configuration):
+        return evaluation.title
+    settings = {**defaults, **configuration.settings}
+    if keys and all(k in settings for k in keys):
+        return " · ".join(settings[k] for k in keys)
+    env = evaluation.environment
+    if env is not None:
+        name = re.sub(r"\s*\([^)]*\)", "", configuration.reported_name).strip()
+        gpu = " + ".join(sorted(accelerators(env.gpu))) or env.gpu
+        return f"{name} · {env.gpu_count} × {gpu}"
+    return evaluation.title
+
+
+def differences(
+    measured: Evaluation, published: Evaluation, protocol: Protocol, catalogue: Catalogue
+) -> tuple[str, ...]:
+    """Stated differences of a measurement from the published run: the recipe's setup
+    settings (the source leaves them open) and the accelerator, where they differ."""
+    out = []
+    keys = protocol.recipe.setup_keys if protocol.recipe is not None else []
+    configuration = catalogue.by_id.get(measured.configuration)
+    if isinstance(configuration, Configuration):
+        out += [f"{k} {configuration.settings[k]}" for k in keys if k in configuration.settings]
+    configurations = [catalogue.by_id.get(e.configuration) for e in (measured, published)]
+    mine, theirs = (
+        accelerators(evaluation_hardware(e, c if isinstance(c, Configuration) else None))
+        for e, c in zip((measured, published), configurations, strict=True)
     )
+    if mine and mine != theirs:
+        count = measured.environment.gpu_count if measured.environment else None
+        ran = " + ".join(sorted(mine)) + (f" × {count}" if count else "")
+        out.append(f"on {ran} (published: {' + '.join(sorted(theirs)) or 'not stated'})")
+    return tuple(out)
+
+
+def _closest(rows: Sequence[ReproductionRow], tolerance: float | None) -> str:
+    with_ratio = [r for r in rows if r.distance is not None]
+    if not with_ratio:
+        return "No measurement has a value to compare (incomplete or out of memory)."
+    agreeing = [r for r in with_ratio if r.pair.agreement.reproduced]
+    if agreeing:
+        best = agreeing[0]
+        return (
+            f"Agrees within ±{display_number((tolerance or 0) * 100)}%: {best.setup}, "
+            f"ratio {best.pair.agreement.ratio_display}"
+            + (f" ({len(agreeing)} of {len(with_ratio)} agree)." if len(with_ratio) > 1 else ".")
+        )
+    best = with_ratio[0]
+    state = best.pair.agreement
+    if len(with_ratio) == 1:
+        return f"Measured by {best.setup}, ratio {state.ratio_display}; {state.verdict}."
+    return (
+        f"None of {len(with_ratio)} measured settings agrees; closest: {best.setup}, ratio "
+        f"{state.ratio_display} ({state.verdict})."
+    )
+
+
+def _distinct(rows: list[ReproductionRow], by_id: Mapping[str, Evaluation]) -> None:
+    """Give rows that share a setup label their run's start time, so no two bars read the
+    same."""
+    counts = Counter(r.setup for r in rows)
+    for i, row in enumerate(rows):
+        if counts[row.setup] > 1:
+            env = by_id[row.measured_evaluation_id].environment
+            when = (
+                f"run {env.started_at:%m-%d %H:%M}"
+                if env is not None
+                else row.measured_evaluation_id
+            )
+            rows[i] = replace(row, setup=f"{row.setup} · {when}")
+
+
+def _column(
+    column_id: str,
+    protocol: Protocol,
+    published: Evaluation,
+    measured: Sequence[Evaluation],
+    catalogue: Catalogue,
+    flags: Mapping[str, tuple[Flag, ...]],
+) -> ReproducedColumn | None:
+    rows: list[ReproductionRow] = []
+    for evaluation in measured:
+        found_pair = pair(column_id, protocol, published, evaluation, catalogue)
+        if found_pair is None:
+            continue
+        found = flags.get(evaluation.id, ())
+        ratio = found_pair.agreement.ratio
+        rows.append(
+            ReproductionRow(
+                measured_evaluation_id=evaluation.id,
+                measured_title=evaluation.title,
+                setup=setup_label(evaluation, protocol, catalogue),
+                differences=differences(evaluation, published, protocol, catalogue),
+                pair=found_pair,
+                excluded=excluded(found, column_id),
+                flag_labels=tuple(f.label for f in found if f.affects(column_id)),
+                excluded_by=tuple(
+                    f.label for f in found if f.excludes_from_comparisons and f.affects(column_id)
+                ),
+                distance=abs(ratio - 1.0) if ratio is not None else None,
+            )
+        )
+    if not rows:
+        return None
+    _distinct(rows, {e.id: e for e in measured})
+    rows.sort(
+        key=lambda r: (
+            not r.pair.agreement.reproduced,
+            r.distance is None,
+            r.distance or 0.0,
+            r.setup,
+            r.measured_evaluation_id,
+        )
+    )
+    first = rows[0].pair
+    seen: dict[tuple[str, float], tuple[EstimateView, str]] = {}
+    for row in rows:
+        for estimate in row.pair.estimates:
+            seen.setdefault((estimate.label, estimate.value), (estimate, row.setup))
+    repeated = Counter(label for label, _ in seen)
+    estimates = {
+        key: replace(e, label=f"{e.label} ({setup})") if repeated[e.label] > 1 else e
+        for key, (e, setup) in seen.items()
+    }
+    return ReproducedColumn(
+        column_id=column_id,
+        column_label=first.column_label,
+        header=first.header,
+        unit=first.unit,
+        published_value=first.published_value,
+        published_display=first.published_display,
+        published_printed=first.published_printed,
+        published_citation=first.published_citation,
+        rows=tuple(rows),
+        closest_text=_closest(rows, protocol.tolerance),
+        estimates=tuple(estimates.values()),
+    )
+
+
+def tolerance_texts(protocol: Protocol) -> tuple[str, str]:
+    """('Tolerance: ±5% of the published value.', the editor's reason) or the texts for a
+    protocol that sets none."""
+    reason = getattr(protocol, "tolerance_reason", None) or ""
+    if protocol.tolerance is None:
+        return "The protocol sets no tolerance, so no agreement is judged.", reason
+    percent = display_number(protocol.tolerance * 100)
+    return f"Tolerance: ±{percent}% of the published value.", reason
+
+
+def reproduction_group(
+    published: Evaluation,
+    measured: Iterable[Evaluation],
+    catalogue: Catalogue,
+    *,
+    flags: Mapping[str, tuple[Flag, ...]] | None = None,
+) -> ReproductionGroup | None:
+    """`published` and the evaluations among `measured` that name it in `reproduces`;
+    None when there is none."""
+    chosen = sorted(
+        (e for e in measured if e.reproduces == published.id and e.id != published.id),
+        key=lambda e: e.id,
+    )
+    if not chosen:
+        return None
+    if flags is None:
+        flags = flags_by_evaluation(catalogue, chosen)
+    protocol = catalogue.get(published.protocol, Protocol)
+    theirs = {r.column for r in published.results}
+    columns = tuple(
+        c
+        for column in protocol.columns
+        if column.id in theirs
+        and (c := _column(column.id, protocol, published, chosen, catalogue, flags)) is not None
+    )
+    unmatched = tuple(
+        f"{e.title}: {', '.join(missing)}"
+        for e in chosen
+        if (missing := [r.column for r in e.results if r.column not in theirs])
+    )
+    pairs = [r.pair for c in columns for r in c.rows]
+    agree = sum(p.agreement.state == "agrees" for p in pairs)
+    disagree = sum(p.agreement.state == "disagrees" for p in pairs)
+    values = sum(p.measured_value is not None for p in pairs)
+    tolerance_text, reason = tolerance_texts(protocol)
+    if pairs and all(p.measured_status == "incomplete" for p in pairs):
+        summary = INCOMPLETE_TEXT
+    elif agree or disagree:
+        percent = display_number((protocol.tolerance or 0) * 100)
+        summary = (
+            f"{agree} of {plural(agree + disagree, 'measured value')} agree within the "
+            f"protocol's tolerance of ±{percent}%."
+        )
+        if values > agree + disagree:
+            summary += f" {values - agree - disagree} not judged."
+    elif values:
+        summary = f"{plural(values, 'measured value')}; agreement not judged: " + (
+            pairs[0].agreement.text if protocol.tolerance is not None else tolerance_text
+        )
+    else:
+        summary = "No measured value to compare."
+    return ReproductionGroup(
+        protocol_id=protocol.id,
+        published_evaluation_id=published.id,
+        published_title=published.title,
+        published_origin=published.origin.value,
+        measured_evaluation_ids=tuple(e.id for e in chosen),
+        measured_count_text=plural(len(chosen), "measurement"),
+        columns=columns,
+        unmatched=unmatched,
+        tolerance=protocol.tolerance,
+        tolerance_text=tolerance_text,
+        tolerance_reason=reason,
+        agree_count=agree,
+        disagree_count=disagree,
+        not_judged_count=values - agree - disagree,
+        value_count=values,
+        summary=summary,
+        chart=group_chart(
+            columns,
+            protocol.metric.label,
+            protocol.metric.unit,
+            f"{published.title}: published value and measurements",
+        ),
+    )
+
+
+def protocol_reproduction_groups(
+    protocol: Protocol,
+    catalogue: Catalogue,
+    *,
+    flags: Mapping[str, tuple[Flag, ...]] | None = None,
+) -> tuple[ReproductionGroup, ...]:
+    """One group per published evaluation of `protocol` that a measurement reproduces,
+    by published evaluation id."""
+    evaluations = catalogue.evaluations_of(protocol.id)
+    targets = sorted({e.reproduces for e in evaluations if e.reproduces is not None})
+    groups = []
+    for target in targets:
+        published = catalogue.by_id.get(target)
+        if isinstance(published, Evaluation):
+            group = reproduction_group(published, evaluations, catalogue, flags=flags)
+            if group is not None:
+                groups.append(group)
+    return tuple(groups)
+
+
+def evaluation_reproductions(
+    evaluation: Evaluation,
+    catalogue: Catalogue,
+    *,
+    flags: Mapping[str, tuple[Flag, ...]] | None = None,
+) -> tuple[ReproductionGroup, ...]:
+    """For a measurement page: its own reproduction of the evaluation it names; for a
+    published evaluation's page: every reproduction of it. Empty when neither."""
+    if evaluation.reproduces is not None:
+        published = catalogue.by_id.get(evaluation.reproduces)
+        if not isinstance(published, Evaluation):
+            return ()
+        group = reproduction_group(published, [evaluation], catalogue, flags=flags)
+    else:
+        referring = [
+            e for e in catalogue.referring(evaluation.id, Evaluation) if isinstance(e, Evaluation)
+        ]
+        group = reproduction_group(evaluation, referring, catalogue, flags=flags)
+    return (group,) if group is not None else ()
 
 
 def _bar(
     series: Series,
     label: str,
     value: float | None,
+    display: str,
     y: float,
     scale: float,
-    missing: str = OUT_OF_MEMORY,
+    left: float,
 ) -> ChartBar:
-    display = display_number(value) if value is not None else missing
-    return chart_bar(series, label, value, display, y, scale)
+    width = round(value * scale, 2) if value is not None else 0.0
+    return ChartBar(
+        series=series,
+        label=label,
+        value=value,
+        display=display,
+        x=left,
+        y=round(y, 2),
+        width=width,
+        height=BAR_HEIGHT,
+        label_x=left - 6,
+        text_x=round(left + width + 4, 2),
+        text_y=round(y + BAR_HEIGHT - 4, 2),
+    )
 
 
-def reproduction_chart(
-    pairs: tuple[ReproductionPair, ...], metric_label: str, unit: str, title: str
+def group_chart(
+    columns: Sequence[ReproducedColumn], metric_label: str, unit: str, title: str
 ) -> Chart | None:
-    """Bar chart geometry: one group per column, bars published, reproduced, estimates."""
+    """Bar chart geometry: per column the published bar, a bar per measurement (labelled
+    by its setup; agreeing ones drawn as 'reproduced') and the estimates. The label column
+    fits the longest label; group labels wrap to the chart's width; the legend lists only
+    the series drawn."""
     values = [
         v
-        for p in pairs
-        for v in (p.published_value, p.measured_value, *(e.value for e in p.estimates))
+        for c in columns
+        for v in (
+            c.published_value,
+            *(r.pair.measured_value for r in c.rows),
+            *(e.value for e in c.estimates),
+        )
         if v is not None
     ]
     if not values:
         return None
+    labels = [
+        label
+        for c in columns
+        for label in (
+            "Published",
+            *(r.setup for r in c.rows),
+            *(f"Estimate: {e.label}" for e in c.estimates),
+        )
+    ]
+    longest = max(len(label) for label in labels) * CHAR_WIDTH + 18
+    left = min(MAX_LABEL_WIDTH, max(MIN_LABEL_WIDTH, round(longest)))
+    width = left + PLOT_WIDTH + RIGHT_MARGIN
+    label_limit = left - 12
     axis_max, step = nice_axis(max(values))
-    plot_width = CHART_WIDTH - LABEL_WIDTH - RIGHT_MARGIN
-    scale = plot_width / axis_max
+    scale = PLOT_WIDTH / axis_max
     y = TOP
     groups = []
-    for pair in pairs:
-        label_y = y + GROUP_LABEL_HEIGHT - 8
-        y += GROUP_LABEL_HEIGHT
-        bars = [_bar("published", SERIES_LABELS["published"], pair.published_value, y, scale)]
-        y += BAR_HEIGHT + BAR_GAP
-        bars.append(
+    drawn: set[str] = set()
+    for column in columns:
+        lines = []
+        for text in wrap(column.column_label, width - 8):
+            y += LINE_HEIGHT
+            lines.append(ChartLine(text, round(y - 3, 2)))
+        y += GROUP_LABEL_GAP
+        bars = [
             _bar(
-                "reproduced",
-                SERIES_LABELS["reproduced"],
-                pair.measured_value,
+                "published",
+                "Published",
+                column.published_value,
+                column.published_display,
                 y,
                 scale,
-                pair.measured_display,
+                left,
             )
-        )
+        ]
+        drawn.add("published")
         y += BAR_HEIGHT + BAR_GAP
-        for estimate in pair.estimates:
-            bars.append(_bar("estimate", f"Estimate: {estimate.label}", estimate.value, y, scale))
+        for row in column.rows:
+            found = row.pair.agreement
+            display = row.pair.measured_display
+            if found.ratio is not None:
+                display = f"{display} ({found.ratio_display})"
+            series: Series = "reproduced" if found.reproduced else "measured"
+            if row.pair.measured_value is not None:
+                drawn.add(series)
+            bars.append(
+                _bar(
+                    series,
+                    _fit(row.setup, label_limit),
+                    row.pair.measured_value,
+                    display,
+                    y,
+                    scale,
+                    left,
+                )
+            )
             y += BAR_HEIGHT + BAR_GAP
-        groups.append(ChartGroup(pair.column_id, pair.column_label, round(label_y, 2), tuple(bars)))
+        for estimate in column.estimates:
+            drawn.add("estimate")
+            bars.append(
+                _bar(
+                    "estimate",
+                    _fit(f"Estimate: {estimate.label}", label_limit),
+                    estimate.value,
+                    estimate.display,
+                    y,
+                    scale,
+                    left,
+                )
+            )
+            y += BAR_HEIGHT + BAR_GAP
+        groups.append(ChartGroup(column.column_id, column.column_label, tuple(lines), tuple(bars)))
         y += GROUP_GAP
     count = round(axis_max / step)
     ticks = tuple(
         ChartTick(
             round(i * step, 10),
             display_number(round(i * step, 10)),
-            round(LABEL_WIDTH + i * step * scale, 2),
+            round(left + i * step * scale, 2),
         )
         for i in range(count + 1)
     )
+    reproductions = sum(len(c.rows) for c in columns)
+    order: tuple[Series, ...] = ("published", "reproduced", "measured", "estimate")
+    legend = tuple(LegendEntry(s, SERIES_LABELS[s]) for s in order if s in drawn)
     plot_bottom = round(y, 2)
     return Chart(
-        width=CHART_WIDTH,
+        width=round(width, 2),
         height=round(y + AXIS_HEIGHT, 2),
-        plot_left=LABEL_WIDTH,
-        plot_right=LABEL_WIDTH + plot_width,
+        plot_left=left,
+        plot_right=left + PLOT_WIDTH,
         plot_top=TOP,
         plot_bottom=plot_bottom,
         axis_max=axis_max,
         axis_label=f"{metric_label} ({unit})",
+        axis_label_x=round(left + PLOT_WIDTH / 2, 2),
+        axis_label_y=round(plot_bottom + 32, 2),
         ticks=ticks,
         groups=tuple(groups),
+        legend=legend,
         title=title,
-        description=f"Published and reproduced {metric_label.lower()} for "
-        f"{plural(len(pairs), 'column')}, with analytical estimates; the table below "
-        "lists every value.",
+        description=f"Published {metric_label.lower()} and {plural(reproductions, 'measurement')} "
+        f"over {plural(len(columns), 'column')}, each labelled by its setup; the tables below "
+        "list every value.",
+        caption=f"{metric_label} ({unit}): the published value, each measurement labelled by "
+        "its setup (agreeing ones first, then closest ratio first)"
+        + (", and the measurements' analytical estimates" if "estimate" in drawn else "")
+        + ". The ratio measured / published follows each value.",
     )
 
 
-def reproduction(measured: Evaluation, catalogue: Catalogue) -> Reproduction | None:
-    """The reproduction `measured` makes, or None when it is not a Rewire measurement
-    that names a published evaluation it reproduces."""
-    if measured.origin != Origin.rewire_measurement or measured.reproduces is None:
-        return None
-    published = catalogue.by_id.get(measured.reproduces)
-    if not isinstance(published, Evaluation):
-        return None
-    protocol = catalogue.get(measured.protocol, Protocol)
-    order = [c.id for c in protocol.columns]
-    mine = {r.column for r in measured.results}
-    theirs = {r.column for r in published.results}
-    pairs = tuple(
-        p
-        for c in order
-        if c in mine & theirs
-        and (p := _pair(c, protocol, published, measured, catalogue)) is not None
-    )
-    agree = sum(p.agreement.state == "agrees" for p in pairs)
-    disagree = sum(p.agreement.state == "disagrees" for p in pairs)
-    if protocol.tolerance is None:
-        tolerance_text = "The protocol sets no tolerance, so no agreement is computed."
-        summary = tolerance_text
-    else:
-        percent = display_number(protocol.tolerance * 100)
-        tolerance_text = f"Tolerance: ±{percent}% of the published value."
-        comparable = sum(p.agreement.state in ("agrees", "disagrees") for p in pairs)
-        summary = (
-            f"{agree} of {plural(comparable, 'column')} within the protocol's tolerance of "
-            f"±{percent}%."
-        )
-    if pairs and all(p.measured_status == "incomplete" for p in pairs):
-        summary = INCOMPLETE_TEXT
-    return Reproduction(
-        protocol_id=protocol.id,
-        measured_evaluation_id=measured.id,
-        measured_title=measured.title,
-        published_evaluation_id=published.id,
-        published_title=published.title,
-        published_origin=published.origin.value,
-        pairs=pairs,
-        unmatched_columns=tuple(c for c in order if c in mine - theirs),
-        tolerance=protocol.tolerance,
-        tolerance_text=tolerance_text,
-        agree_count=agree,
-        disagree_count=disagree,
-        summary=summary,
-        chart=reproduction_chart(
-            pairs, protocol.metric.label, protocol.metric.unit, f"{published.title}: reproduction"
-        ),
-    )
+def _fit(label: str, limit: float) -> str:
+    """`label` shortened with an ellipsis to fit `limit` user units."""
+    most = int(limit // CHAR_WIDTH)
+    return label if len(label) <= most else label[: max(1, most - 1)].rstrip() + "…"
 
 
-def reproductions_of(evaluation: Evaluation, catalogue: Catalogue) -> tuple[Reproduction, ...]:
-    """Reproductions of a published `evaluation` (measurements whose `reproduces` names it)."""
-    found = []
-    for record in catalogue.referring(evaluation.id, Evaluation):
-        if isinstance(record, Evaluation) and record.reproduces == evaluation.id:
-            made = reproduction(record, catalogue)
-            if made is not None:
-                found.append(made)
-    return tuple(found)
+def pairs_of(groups: Iterable[ReproductionGroup]) -> list[tuple[ReproducedColumn, ReproductionRow]]:
+    """Every (column, row) of `groups`, in order."""
+    return [(c, r) for g in groups for c in g.columns for r in c.rows]
 
 
-def protocol_reproductions(protocol: Protocol, catalogue: Catalogue) -> tuple[Reproduction, ...]:
-    """Every reproduction under `protocol`, by measurement id."""
-    found = (reproduction(e, catalogue) for e in catalogue.evaluations_of(protocol.id))
-    return tuple(r for r in found if r is not None)
+__all__ = [
+    "Chart",
+    "ChartBar",
+    "ChartGroup",
+    "ChartTick",
+    "EstimateView",
+    "LegendEntry",
+    "ReproducedColumn",
+    "ReproductionGroup",
+    "ReproductionPair",
+    "ReproductionRow",
+    "evaluation_reproductions",
+    "group_chart",
+    "nice_axis",
+    "pair",
+    "printed_display",
+    "protocol_reproduction_groups",
+    "reproduction_group",
+    "setup_label",
+]

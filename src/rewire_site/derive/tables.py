@@ -20,6 +20,7 @@ from typing import Literal
 from ..link import Catalogue
 from ..models import Configuration, Dataset, Evaluation, Protocol, Result
 from ..models.evaluation import Origin
+from .comparability import Conditions, Entry, conditions, standings
 from .concerns import Flag, excluded, flags_by_evaluation
 from .display import (
     DIRECTION_LABELS,
@@ -32,7 +33,9 @@ from .display import (
     plural,
     result_display,
     review_label,
+    unit_text,
 )
+from .reproduction import printed_display
 
 CellStatus = Literal["value", "not_reported", "out_of_memory", "incomplete"]
 Flags = Mapping[str, tuple[Flag, ...]]
@@ -76,7 +79,28 @@ class Cell:
     flag_labels: tuple[str, ...]
     """Labels of the flags that concern this result."""
     best: bool
-    """True: best in column among comparable results."""
+    """True: best of a group of at least two comparable results in its column
+    (`comparability.standings`)."""
+    conditions: Conditions | None = None
+    """The recorded conditions the comparability guard compared."""
+    standing: str = ""
+    """'best of 3 comparable', 'not ranked: length unit not stated', 'no comparable
+    result', 'excluded from comparisons: ...' or '' (no value)."""
+    standing_state: str = "no_value"
+    """best | ranked | alone | unstated | excluded | no_value."""
+    concerns: tuple[tuple[str, str], ...] = ()
+    """(label, legend text) of every flag that concerns this result: the cell names
+    each; the table's legend explains each once."""
+
+
+@dataclass(frozen=True)
+class LegendNote:
+    """One concern, explained once per table (cells name it by `label`)."""
+
+    label: str
+    text: str
+    count: int
+    """Cells of the table it concerns."""
 
 
 @dataclass(frozen=True)
@@ -122,6 +146,16 @@ class ComparisonTable:
     """'4 evaluations · 4 results'."""
     row_heading: str = "Tested configuration"
     """What a row is: 'Tested configuration', or 'Measured setup' when rows are setups."""
+    setup_keys: tuple[str, ...] = ()
+    """The recipe settings that define a setup row."""
+    unit_text: str = ""
+    """'gigabyte, 10⁹ bytes': the unit as a reader must read it."""
+    legend: tuple[LegendNote, ...] = ()
+    """Every concern the table's cells name, each explained once."""
+    groups: tuple[Conditions, ...] = ()
+    """Conditions of each group of comparable results ranked in some column."""
+    ranked_count: int = 0
+    """Cells ranked against at least one comparable result."""
 
 
 def _cell(
@@ -129,12 +163,16 @@ def _cell(
     result: Result,
     found: tuple[Flag, ...],
     catalogue: Catalogue,
+    protocol: Protocol,
 ) -> Cell:
+    display = result_display(result.value, result.status)
+    if result.value is not None and evaluation.origin != Origin.rewire_measurement:
+        display = printed_display(result.value, result.printed_value)
     return Cell(
         column_id=result.column,
         status=_status(result),
         value=result.value,
-        display=result_display(result.value, result.status),
+        display=display,
         printed_value=result.printed_value,
         unit=result.unit,
         citation=cite(result.citation, catalogue) if result.citation else None,
@@ -143,6 +181,8 @@ def _cell(
         excluded=excluded(found, result.column),
         flag_labels=tuple(f.label for f in found if f.affects(result.column)),
         best=False,
+        conditions=conditions(evaluation, result, protocol, catalogue),
+        concerns=tuple((f.label, legend_text(f)) for f in found if f.affects(result.column)),
     )
 
 
@@ -224,6 +264,7 @@ def comparison_table(
     evaluation_ids: dict[tuple[str, int], list[str]] = {}
     configurations: dict[str, list[str]] = {}
     setups: dict[str, tuple[str, str]] = {}
+    notes: dict[tuple[str, str], list[int]] = {}
     result_count = 0
     for evaluation in chosen:
         found = flags.get(evaluation.id, ())
@@ -242,20 +283,45 @@ def comparison_table(
             rows.append({})
             index = len(rows) - 1
         for result in evaluation.results:
-            rows[index][result.column] = _cell(evaluation, result, found, catalogue)
+            rows[index][result.column] = _cell(evaluation, result, found, catalogue, protocol)
+            for flag in found:
+                if flag.affects(result.column):
+                    notes.setdefault((flag.label, legend_text(flag)), []).append(1)
             result_count += 1
         evaluation_ids.setdefault((key, index), []).append(evaluation.id)
 
-    lower = protocol.metric.direction == "lower"
-    best: dict[str, float] = {}
-    for rows in groups.values():
-        for row in rows:
-            for column_id, cell in row.items():
-                if cell.status != "value" or cell.excluded or cell.value is None:
-                    continue
-                current = best.get(column_id)
-                if current is None or (cell.value < current if lower else cell.value > current):
-                    best[column_id] = cell.value
+    # The comparability guard ranks each column: best needs two comparable results.
+    all_groups: list[Conditions] = []
+    ranked_count = 0
+    for column_id in column_ids:
+        cells = [
+            (rows, index, row[column_id])
+            for rows in groups.values()
+            for index, row in enumerate(rows)
+            if column_id in row
+        ]
+        ranking = standings(
+            [
+                Entry(
+                    cell.value if cell.status == "value" else None,
+                    cell.conditions or _NO_CONDITIONS,
+                    tuple(label for label in cell.flag_labels if cell.excluded)
+                    if cell.excluded
+                    else (),
+                )
+                for _, _, cell in cells
+            ],
+            protocol.metric.direction,
+        )
+        for (rows, index, cell), standing in zip(cells, ranking.standings, strict=True):
+            ranked_count += standing.state in ("best", "ranked")
+            rows[index][column_id] = replace(
+                cell,
+                best=standing.best,
+                standing=standing.label,
+                standing_state=standing.state,
+            )
+        all_groups += [g for g in ranking.groups if g not in all_groups]
 
     table_rows: list[TableRow] = []
     for key, rows in groups.items():
@@ -268,22 +334,13 @@ def comparison_table(
         if key in setups:
             family_id, title = setups[key]
         for index, row in enumerate(rows):
-            cells = []
-            for column_id in column_ids:
-                cell = row.get(column_id) or _empty(column_id)
-                if (
-                    cell.status == "value"
-                    and not cell.excluded
-                    and cell.value == best.get(column_id)
-                ):
-                    cell = replace(cell, best=True)
-                cells.append(cell)
+            shown = [row.get(column_id) or _empty(column_id) for column_id in column_ids]
             table_rows.append(
                 TableRow(
                     configuration_id,
                     title,
                     tuple(evaluation_ids[(key, index)]),
-                    tuple(cells),
+                    tuple(shown),
                     family_id,
                     tuple(configurations[key]),
                 )
@@ -313,8 +370,32 @@ def comparison_table(
         f"{plural(result_count, 'metric row')}",
         short_counts_text=f"{plural(len(chosen), 'evaluation')} · {plural(result_count, 'result')}",
         row_heading="Measured setup" if setups else "Tested configuration",
+        setup_keys=tuple(setup_keys) if setups else (),
+        unit_text=unit_text(protocol.metric.unit),
+        legend=tuple(
+            LegendNote(label, text, len(hits)) for (label, text), hits in sorted(notes.items())
+        ),
+        groups=tuple(all_groups),
+        ranked_count=ranked_count,
     )
     return resort(table, sort_column) if sort_column is not None else table
+
+
+_NO_CONDITIONS = Conditions(None, None, "", None, None)
+
+
+def legend_text(flag: Flag) -> str:
+    """A flag's explanation for a table legend: the text of a computed flag that is the
+    same for every result (hardware, units, length unit, tolerance), else its label and
+    a pointer to the evaluation page, which shows the full text."""
+    if flag.recorded or flag.kind == "reproduction_disagrees":
+        return (
+            "Recorded for the evaluation; its page gives the full text and citations."
+            if flag.recorded
+            else "The measurement differs from the published value it reproduces by more "
+            "than the protocol's tolerance; its evaluation page gives the values."
+        )
+    return flag.text
 
 
 def distinct_titles(rows: Sequence[TableRow]) -> list[TableRow]:

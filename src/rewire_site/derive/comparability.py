@@ -1,0 +1,320 @@
+"""The comparability guard: which results may be ranked against each other.
+
+Two results are ranked together only when their recorded conditions match:
+
+- adaptation (fine-tuned, probed, zero-shot, LoRA ..., as `comparison.adaptation` says);
+- split (`comparison.split`, or 'not applicable' when the record says so);
+- metric and scale (the protocol's metric id, the result's unit and its printed scale);
+- length unit (nucleotides or tokens), where the protocol fixes a sequence length;
+- hardware class (accelerator and count), only where the protocol declares that its
+  metric depends on the hardware (`protocol_depends_on_hardware`).
+
+A condition that is not stated never matches anything: such a result is shown, not
+ranked, and the reason names the condition. A result that a flag takes out of comparisons
+is not ranked either. Within a group of matching results, "best" needs at least two
+values. Claims that are not one value (N of M, relative gains, "up to") are never ranked:
+they are not results of a comparison table.
+
+Every table, chart, CSV and JSON view calls `standings` here, so they cannot disagree.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from ..link import Catalogue
+from ..models import Configuration, Evaluation, Protocol, Result
+
+StandingState = Literal["best", "ranked", "alone", "unstated", "excluded", "no_value"]
+
+STANDING_LABELS: dict[str, str] = {
+    "best": "best of {n} comparable",
+    "ranked": "ranked among {n} comparable",
+    "alone": "no comparable result",
+    "unstated": "not ranked: {why}",
+    "excluded": "excluded from comparisons: {why}",
+    "no_value": "",
+}
+"""What a cell says about its place in the comparison ({n}: group size; {why}: reason)."""
+
+_ACCELERATOR = re.compile(
+    r"\b(?:GH|GB|MI|[ABHLPTKV])\d{1,4}[A-Z]{0,2}\b|\bRTX\s*[A]?\d{4}\b|\bTPU\s*V\d+[A-Z]?\b"
+)
+_LENGTH_WITH_UNIT = re.compile(
+    r"^\s*\d+(?:\.\d+)?\s*(?:nt|bp|kb|nucleotides?|bases?|base pairs?|tokens?|tok)\s*$",
+    re.IGNORECASE,
+)
+_UNSTATED = {"", "unstated", "unknown", "unreported", "not stated"}
+LENGTH_UNIT_KEY = "length_unit"
+_LENGTH = re.compile(r"\bsequence length\b|\blength \d", re.IGNORECASE)
+_NT = re.compile(r"(nt|bp|kb|nucleotides?|bases?|base pairs?)\s*$", re.IGNORECASE)
+_TOKENS = re.compile(r"(tokens?|tok)\s*$", re.IGNORECASE)
+_UNSTATED_TEXT = re.compile(r"\bnot stated\b|\bunstated\b|\bunknown\b", re.IGNORECASE)
+
+NOT_APPLICABLE = "not applicable"
+ANY_HARDWARE = "any accelerator"
+
+
+def accelerators(text: str | None) -> frozenset[str]:
+    """Normalised accelerator names in a hardware text: 'NVIDIA H100 94GB' -> {'H100'}."""
+    if not text:
+        return frozenset()
+    return frozenset(m.replace(" ", "") for m in _ACCELERATOR.findall(text.upper()))
+
+
+def evaluation_hardware(evaluation: Evaluation, configuration: Configuration | None) -> str | None:
+    """The hardware text an evaluation ran on, most specific first."""
+    if evaluation.environment is not None:
+        return evaluation.environment.gpu
+    hardware = configuration.hardware if configuration is not None else None
+    if hardware is not None and hardware.accelerator:
+        return hardware.accelerator
+    if evaluation.training_hardware:
+        return evaluation.training_hardware
+    return hardware.description if hardware is not None else None
+
+
+def length_unit_stated(settings: dict[str, str]) -> bool:
+    """True when settings say what a sequence length counts: `length_unit` (not
+    'unstated'), or `length` with a unit ('1000nt', '512 tokens')."""
+    unit = settings.get(LENGTH_UNIT_KEY)
+    if unit is not None and unit.strip().lower() not in _UNSTATED:
+        return True
+    return bool(_LENGTH_WITH_UNIT.match(settings.get("length", "")))
+
+
+def protocol_depends_on_hardware(protocol: Protocol) -> bool:
+    """Whether the protocol declares that its metric depends on the accelerator (run time
+    does; allocator peaks of one program do not). Undeclared: True, the cautious reading."""
+    declared = getattr(protocol, "hardware_dependence", None)
+    return True if declared is None else bool(declared.depends)
+
+
+def hardware_dependence_reason(protocol: Protocol) -> str | None:
+    """The protocol's reason for its hardware declaration (Markdown), if it declares one."""
+    declared = getattr(protocol, "hardware_dependence", None)
+    return None if declared is None else str(declared.reason)
+
+
+def length_defined(protocol: Protocol, evaluation: Evaluation | None = None) -> bool:
+    """True when the protocol (or the evaluation's budget) fixes a sequence length."""
+    texts = [protocol.title, protocol.measurement, *(c.label for c in protocol.columns)]
+    if evaluation is not None:
+        texts.append(evaluation.comparison.budget or "")
+    return any(_LENGTH.search(t) for t in texts)
+
+
+def length_unit(settings: dict[str, str]) -> str | None:
+    """'nucleotides', 'tokens', or None when the settings do not say."""
+    if not length_unit_stated(settings):
+        return None
+    text = settings.get("length_unit") or settings.get("length", "")
+    if _TOKENS.search(text.strip()):
+        return "tokens"
+    if _NT.search(text.strip()) or text.strip().lower() in ("nucleotide", "nucleotides"):
+        return "nucleotides"
+    return text.strip().lower() or None
+
+
+@dataclass(frozen=True)
+class Conditions:
+    """The recorded conditions that decide whether two results may be ranked together.
+    None: not stated (such a result is never ranked)."""
+
+    adaptation: str | None
+    split: str | None
+    metric: str
+    """'<metric id> in <unit>[, <scale>]'."""
+    length_unit: str | None
+    """'nucleotides', 'tokens', 'not applicable' (no length fixed) or None."""
+    hardware: str | None
+    """'H200 × 2', 'any accelerator' (the protocol declares no dependence) or None."""
+
+    @property
+    def unstated(self) -> tuple[str, ...]:
+        """Names of the conditions not stated, in a fixed order."""
+        names = (
+            ("adaptation", self.adaptation),
+            ("split", self.split),
+            ("length unit", self.length_unit),
+            ("hardware", self.hardware),
+        )
+        return tuple(name for name, value in names if value is None)
+
+    @property
+    def key(self) -> tuple[str, ...]:
+        return (
+            self.adaptation or "",
+            self.split or "",
+            self.metric,
+            self.length_unit or "",
+            self.hardware or "",
+        )
+
+    @property
+    def text(self) -> str:
+        """'adaptation ...; split ...; length in tokens; on H200 × 1' for legends."""
+        parts = [
+            f"adaptation: {self.adaptation or 'not stated'}",
+            f"split: {self.split or 'not stated'}",
+        ]
+        if self.length_unit != NOT_APPLICABLE:
+            parts.append(f"length in {self.length_unit or 'an unstated unit'}")
+        if self.hardware != ANY_HARDWARE:
+            parts.append(f"on {self.hardware or 'unstated hardware'}")
+        return "; ".join(parts)
+
+
+def _stated(text: str | None) -> str | None:
+    if text is None or _UNSTATED_TEXT.search(text):
+        return None
+    return text.strip()
+
+
+def conditions(
+    evaluation: Evaluation, result: Result, protocol: Protocol, catalogue: Catalogue
+) -> Conditions:
+    """The recorded conditions of one result."""
+    found = catalogue.by_id.get(evaluation.configuration)
+    configuration = found if isinstance(found, Configuration) else None
+    split = evaluation.comparison.split
+    if split is None:
+        missing = evaluation.missing_metadata.get("comparison.split")
+        if missing is not None and missing.reason.value == "inapplicable":
+            split = NOT_APPLICABLE
+    unit = result.unit or protocol.metric.unit
+    scale = getattr(result, "scale", None)
+    metric = f"{protocol.metric.id} in {unit}" + (f", {scale}" if scale else "")
+    if length_defined(protocol, evaluation):
+        settings = dict(configuration.settings if configuration is not None else {})
+        settings.update(evaluation.settings)
+        length: str | None = length_unit(settings)
+    else:
+        length = NOT_APPLICABLE
+    return Conditions(
+        adaptation=_stated(evaluation.comparison.adaptation),
+        split=_stated(split),
+        metric=metric,
+        length_unit=length,
+        hardware=hardware_class(evaluation, protocol, configuration),
+    )
+
+
+def hardware_class(
+    evaluation: Evaluation, protocol: Protocol, configuration: Configuration | None
+) -> str | None:
+    """'H200 × 2' (accelerators and count, where recorded), 'any accelerator' when the
+    protocol declares no dependence on hardware, None when not stated."""
+    if not protocol_depends_on_hardware(protocol):
+        return ANY_HARDWARE
+    names = accelerators(evaluation_hardware(evaluation, configuration))
+    if not names:
+        return None
+    count = None
+    if evaluation.environment is not None:
+        count = evaluation.environment.gpu_count
+    elif configuration is not None and configuration.hardware is not None:
+        count = configuration.hardware.count
+    return " + ".join(sorted(names)) + (f" × {count}" if count else "")
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One result offered to the guard."""
+
+    value: float | None
+    """None: no value to rank (out of memory, incomplete run, not reported)."""
+    conditions: Conditions
+    excluded_by: tuple[str, ...] = ()
+    """Labels of the flags that take the result out of comparisons."""
+
+
+@dataclass(frozen=True)
+class Standing:
+    """Where one result stands in the comparison of its column."""
+
+    state: StandingState
+    group: int | None
+    """Index of its comparable group (in `Ranking.groups`), for ranked results."""
+    group_size: int
+    reason: str
+    """Why it is not ranked ('length unit not stated'), else ''."""
+
+    @property
+    def label(self) -> str:
+        """'best of 3 comparable', 'not ranked: length unit not stated', ..."""
+        return STANDING_LABELS[self.state].format(n=self.group_size, why=self.reason)
+
+    @property
+    def best(self) -> bool:
+        return self.state == "best"
+
+
+@dataclass(frozen=True)
+class Ranking:
+    standings: tuple[Standing, ...]
+    """One per entry, in entry order."""
+    groups: tuple[Conditions, ...]
+    """Conditions of each comparable group of two or more values."""
+
+
+def standings(entries: Sequence[Entry], direction: str) -> Ranking:
+    """Rank `entries` (one column's results) in the metric's `direction` ('lower' or
+    'higher'): a best value per group of at least two results with matching conditions."""
+    groups: dict[tuple[str, ...], list[int]] = {}
+    for i, entry in enumerate(entries):
+        if entry.value is None or entry.excluded_by or entry.conditions.unstated:
+            continue
+        groups.setdefault(entry.conditions.key, []).append(i)
+    ranked = {key: members for key, members in groups.items() if len(members) >= 2}
+    order = sorted(ranked)
+    best: dict[tuple[str, ...], float] = {}
+    for key in order:
+        values = [entries[i].value for i in ranked[key]]
+        present = [v for v in values if v is not None]
+        best[key] = min(present) if direction == "lower" else max(present)
+    out: list[Standing] = []
+    for entry in entries:
+        key = entry.conditions.key
+        if entry.value is None:
+            out.append(Standing("no_value", None, 0, ""))
+        elif entry.excluded_by:
+            out.append(Standing("excluded", None, 0, "; ".join(entry.excluded_by)))
+        elif entry.conditions.unstated:
+            why = ", ".join(entry.conditions.unstated) + " not stated"
+            out.append(Standing("unstated", None, 0, why))
+        elif key not in ranked:
+            out.append(Standing("alone", None, 1, ""))
+        else:
+            state: StandingState = "best" if entry.value == best[key] else "ranked"
+            out.append(Standing(state, order.index(key), len(ranked[key]), ""))
+    return Ranking(tuple(out), tuple(entries[ranked[k][0]].conditions for k in order))
+
+
+def hardware_blocks(
+    measured: Evaluation, published: Evaluation, protocol: Protocol, catalogue: Catalogue
+) -> str | None:
+    """Why no agreement between `measured` and the `published` value it reproduces can be
+    judged on hardware grounds, or None. Only where the protocol declares that its metric
+    depends on the hardware, and the two ran on different (or unstated) accelerator
+    classes."""
+    if not protocol_depends_on_hardware(protocol):
+        return None
+    mine, theirs = (
+        hardware_class(e, protocol, _configuration(e, catalogue)) for e in (measured, published)
+    )
+    if mine is not None and mine == theirs:
+        return None
+    return (
+        f"The protocol declares that {protocol.metric.label.lower()} depends on the "
+        f"accelerator, and this ran on {mine or 'unstated hardware'}, the published value "
+        f"on {theirs or 'hardware the source does not state'}."
+    )
+
+
+def _configuration(evaluation: Evaluation, catalogue: Catalogue) -> Configuration | None:
+    found = catalogue.by_id.get(evaluation.configuration)
+    return found if isinstance(found, Configuration) else None

@@ -1,0 +1,365 @@
+"""Headline findings: what was published, whether and how closely it reproduced, and
+under which stated differences, in a sentence or two, computed from the records.
+
+A finding leads each protocol and evaluation page and the home page. Every sentence is
+built here from the reproduction model (`reproduction.py`, which applies the protocol's
+tolerance and the comparability guard's hardware rule) and the concern flags; nothing is
+copied from a record's free text, so it cannot go stale.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from ..link import Catalogue
+from ..models import Evaluation, Protocol, Source
+from ..models.evaluation import Origin
+from .concerns import Flag, flags_by_evaluation
+from .display import display_number, plural, result_display
+from .reproduction import (
+    ReproducedColumn,
+    ReproductionGroup,
+    evaluation_reproductions,
+    printed_display,
+    protocol_reproduction_groups,
+)
+
+FindingState = Literal[
+    "reproduced", "not_reproduced", "not_judged", "incomplete", "unmeasured", "measured"
+]
+UNIT_SYMBOLS: dict[str, str] = {
+    "gigabyte": "GB",
+    "megabyte": "MB",
+    "gibibyte": "GiB",
+    "minute": "min",
+    "second": "s",
+    "millisecond": "ms",
+    "hour": "h",
+}
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One published (or measured) value and what became of it."""
+
+    state: FindingState
+    text: str
+    evaluation_id: str
+    column_id: str
+
+
+@dataclass(frozen=True)
+class Headline:
+    """The finding that leads a page: a summary sentence and one finding per value."""
+
+    summary: str
+    findings: tuple[Finding, ...]
+
+
+def with_unit(display: str, unit: str) -> str:
+    """'1.18 GB', '20 min', '0.8 fraction'."""
+    return f"{display} {UNIT_SYMBOLS.get(unit.strip().lower(), unit)}"
+
+
+def _published_by(evaluation: Evaluation, catalogue: Catalogue) -> str:
+    for result in evaluation.results:
+        if result.citation is not None:
+            source = catalogue.by_id.get(result.citation.source)
+            if isinstance(source, Source):
+                return source.short_citation
+    return "the source"
+
+
+_CONCERN_PHRASES = {
+    "source_conflict": "the source contradicts itself about this value",
+}
+
+
+def _concerns(found: Sequence[Flag], column_id: str) -> str:
+    phrases = [
+        _CONCERN_PHRASES.get(f.kind, f.label.lower())
+        for f in found
+        if f.affects(column_id) and f.recorded
+    ]
+    return f" Concern recorded: {'; '.join(phrases)}." if phrases else ""
+
+
+def stated(differences: Sequence[str]) -> str:
+    """' with precision bf16, update full, on H200 × 1 (published: H100)' or ''."""
+    settings = [d for d in differences if not d.startswith("on ")]
+    hardware = [d for d in differences if d.startswith("on ")]
+    text = f" with {', '.join(settings)}" if settings else ""
+    if hardware:
+        text += ("," if settings else "") + " " + ", ".join(hardware)
+    return text
+
+
+def column_finding(
+    column: ReproducedColumn, group: ReproductionGroup, evaluation_id: str, unit: str
+) -> Finding:
+    """The finding of one published column that measurements reproduce."""
+    published = with_unit(column.published_display, unit)
+    with_value = [r for r in column.rows if r.pair.measured_value is not None]
+    if not with_value:
+        return Finding(
+            "incomplete",
+            f"{published}: measured only by {plural(len(column.rows), 'incomplete run')}, "
+            "which claim no value.",
+            evaluation_id,
+            column.column_id,
+        )
+    agreeing = [r for r in with_value if r.pair.agreement.reproduced]
+    if agreeing:
+        best = agreeing[0]
+        ratio = best.pair.agreement.ratio or 1.0
+        stated_text = stated(best.differences)
+        return Finding(
+            "reproduced",
+            f"{published}: reproduced within {display_number(abs(ratio - 1) * 100, 2)}% "
+            f"({with_unit(best.pair.measured_display, unit)}){stated_text}; "
+            f"{len(agreeing)} of {plural(len(with_value), 'measured setting')} "
+            f"{'agrees' if len(agreeing) == 1 else 'agree'} within the protocol's "
+            f"±{display_number((group.tolerance or 0) * 100)}%.",
+            evaluation_id,
+            column.column_id,
+        )
+    judged = [r for r in with_value if r.pair.agreement.state == "disagrees"]
+    closest = (judged or with_value)[0]
+    stated_text = stated(closest.differences)
+    near = (
+        f"closest {with_unit(closest.pair.measured_display, unit)} "
+        f"({closest.pair.agreement.ratio_display}){stated_text}"
+    )
+    if judged:
+        return Finding(
+            "not_reproduced",
+            f"{published}: not reproduced by "
+            + (
+                f"any of {len(with_value)} measured settings"
+                if len(with_value) > 1
+                else "its one measured setting"
+            )
+            + f" (tolerance ±{display_number((group.tolerance or 0) * 100)}%); {near}.",
+            evaluation_id,
+            column.column_id,
+        )
+    why = closest.pair.agreement.text.rstrip(".")
+    return Finding(
+        "not_judged",
+        f"{published}: measured in {plural(len(with_value), 'setting')} under the same "
+        f"protocol, {near}; agreement not judged: {why[:1].lower() + why[1:]}.",
+        evaluation_id,
+        column.column_id,
+    )
+
+
+def published_findings(
+    evaluation: Evaluation,
+    catalogue: Catalogue,
+    flags: Mapping[str, tuple[Flag, ...]],
+) -> tuple[Finding, ...]:
+    """One finding per value a published evaluation reports."""
+    protocol = catalogue.get(evaluation.protocol, Protocol)
+    groups = evaluation_reproductions(evaluation, catalogue, flags=flags)
+    columns = {c.column_id: c for g in groups for c in g.columns}
+    found = flags.get(evaluation.id, ())
+    by = _published_by(evaluation, catalogue)
+    out = []
+    for result in evaluation.results:
+        column = columns.get(result.column)
+        concerns = _concerns(found, result.column)
+        if column is not None and groups:
+            finding = column_finding(column, groups[0], evaluation.id, protocol.metric.unit)
+            out.append(
+                Finding(
+                    finding.state,
+                    f"{finding.text} Published by {by}.{concerns}",
+                    evaluation.id,
+                    result.column,
+                )
+            )
+            continue
+        shown = (
+            printed_display(result.value, result.printed_value)
+            if result.value is not None
+            else result_display(None, result.status)
+        )
+        out.append(
+            Finding(
+                "unmeasured",
+                f"{with_unit(shown, protocol.metric.unit)} as published by {by}; no "
+                f"measurement reproduces it yet.{concerns}",
+                evaluation.id,
+                result.column,
+            )
+        )
+    return tuple(out)
+
+
+def measurement_findings(
+    evaluation: Evaluation,
+    catalogue: Catalogue,
+    flags: Mapping[str, tuple[Flag, ...]],
+) -> tuple[Finding, ...]:
+    """One finding per value of an evaluation that reproduces another (or that no
+    published evaluation stands behind)."""
+    protocol = catalogue.get(evaluation.protocol, Protocol)
+    unit = protocol.metric.unit
+    labels = {c.id: c.label for c in protocol.columns}
+    groups = evaluation_reproductions(evaluation, catalogue, flags=flags)
+    rows = {c.column_id: (c, r) for g in groups for c in g.columns for r in c.rows}
+    out = []
+    for result in evaluation.results:
+        shown = with_unit(result_display(result.value, result.status), unit)
+        where = labels.get(result.column, result.column)
+        if result.status == "incomplete":
+            out.append(
+                Finding(
+                    "incomplete",
+                    f"Incomplete run ({where}): it covered less than the protocol asks and "
+                    "claims no value.",
+                    evaluation.id,
+                    result.column,
+                )
+            )
+            continue
+        found = rows.get(result.column)
+        if found is None:
+            out.append(
+                Finding(
+                    "measured",
+                    f"Measured {shown} ({where}); no published value for this column to "
+                    "compare with.",
+                    evaluation.id,
+                    result.column,
+                )
+            )
+            continue
+        column, row = found
+        state = row.pair.agreement
+        stated_text = stated(row.differences)
+        published = with_unit(column.published_display, unit)
+        verdict: FindingState = (
+            "reproduced"
+            if state.reproduced
+            else "not_reproduced"
+            if state.state == "disagrees"
+            else "not_judged"
+        )
+        tail = f"{state.verdict}" + (
+            f": {state.text[:1].lower() + state.text[1:].rstrip('.')}"
+            if state.state == "not_comparable"
+            else ""
+        )
+        out.append(
+            Finding(
+                verdict,
+                f"Measured {shown} ({where}){stated_text}; published {published}: ratio "
+                f"{state.ratio_display}, {tail}.",
+                evaluation.id,
+                result.column,
+            )
+        )
+    return tuple(out)
+
+
+def evaluation_headline(
+    evaluation: Evaluation,
+    catalogue: Catalogue,
+    flags: Mapping[str, tuple[Flag, ...]] | None = None,
+) -> Headline:
+    """The headline of an evaluation page."""
+    if flags is None:
+        flags = flags_by_evaluation(catalogue)
+    if evaluation.reproduces is not None or evaluation.origin == Origin.rewire_measurement:
+        found = measurement_findings(evaluation, catalogue, flags)
+    else:
+        found = published_findings(evaluation, catalogue, flags)
+    return Headline(_summary(found), found)
+
+
+def _summary(found: Sequence[Finding]) -> str:
+    if len(found) == 1:
+        return found[0].text
+    counts = {s: sum(f.state == s for f in found) for s in _STATE_ORDER}
+    parts = [plural(n, _STATE_NOUNS[s][0], _STATE_NOUNS[s][1]) for s, n in counts.items() if n]
+    return f"{plural(len(found), 'value')}: {', '.join(parts)}."
+
+
+_STATE_ORDER: tuple[FindingState, ...] = (
+    "reproduced",
+    "not_reproduced",
+    "not_judged",
+    "incomplete",
+    "unmeasured",
+    "measured",
+)
+_STATE_NOUNS: dict[str, tuple[str, str]] = {
+    "reproduced": ("reproduced within tolerance", "reproduced within tolerance"),
+    "not_reproduced": ("not reproduced", "not reproduced"),
+    "not_judged": ("measured, agreement not judged", "measured, agreement not judged"),
+    "incomplete": ("incomplete run", "incomplete runs"),
+    "unmeasured": ("not yet measured by Rewire", "not yet measured by Rewire"),
+    "measured": ("measured without a published counterpart", "measured without a published "
+                 "counterpart"),
+}  # fmt: skip
+
+
+def protocol_headline(
+    protocol: Protocol,
+    catalogue: Catalogue,
+    flags: Mapping[str, tuple[Flag, ...]] | None = None,
+) -> Headline:
+    """The headline of a protocol page: one finding per published value, and a summary
+    of how many reproduced."""
+    if flags is None:
+        flags = flags_by_evaluation(catalogue)
+    evaluations = catalogue.evaluations_of(protocol.id)
+    published = sorted(
+        (e for e in evaluations if e.reproduces is None and e.origin != Origin.rewire_measurement),
+        key=lambda e: e.id,
+    )
+    found = tuple(f for e in published for f in published_findings(e, catalogue, flags))
+    measured = sum(e.origin == Origin.rewire_measurement for e in evaluations)
+    if not found:
+        summary = (
+            f"No published value is recorded under this protocol; "
+            f"{plural(measured, 'Rewire measurement')}."
+        )
+        return Headline(summary, ())
+    groups = protocol_reproduction_groups(protocol, catalogue, flags=flags)
+    agree = sum(f.state == "reproduced" for f in found)
+    summary = f"{plural(len(found), 'published value')}: " + ", ".join(
+        plural(n, *_STATE_NOUNS[s]) for s in _STATE_ORDER if (n := sum(f.state == s for f in found))
+    )
+    summary += (
+        f"; {plural(measured, 'Rewire measurement')} under this protocol."
+        if measured
+        else "; no Rewire measurement under this protocol yet."
+    )
+    if groups and protocol.tolerance is not None and not agree:
+        summary += (
+            f" None agrees within the protocol's ±{display_number(protocol.tolerance * 100)}%."
+        )
+    return Headline(summary, found)
+
+
+@dataclass(frozen=True)
+class CatalogueFinding:
+    protocol_id: str
+    protocol_title: str
+    headline: Headline
+
+
+def catalogue_findings(
+    catalogue: Catalogue, flags: Mapping[str, tuple[Flag, ...]] | None = None
+) -> tuple[CatalogueFinding, ...]:
+    """The home page's findings: each protocol's headline, by protocol id."""
+    if flags is None:
+        flags = flags_by_evaluation(catalogue)
+    return tuple(
+        CatalogueFinding(p.id, p.title, protocol_headline(p, catalogue, flags))
+        for p in sorted(catalogue.protocols(), key=lambda p: p.id)
+    )

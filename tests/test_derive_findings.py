@@ -1,0 +1,95 @@
+"""Headline findings (derive/findings.py): the published value, whether and how closely
+it reproduced, and under which stated differences, computed from the records."""
+
+from __future__ import annotations
+
+from scenarios import load_scenario
+
+from rewire_site.derive.findings import (
+    catalogue_findings,
+    evaluation_headline,
+    protocol_headline,
+)
+from rewire_site.link import Catalogue
+from rewire_site.models import Evaluation, Protocol
+
+
+def test_protocol_headline_says_what_reproduced_and_what_did_not() -> None:
+    catalogue = load_scenario("setup_rows")
+    headline = protocol_headline(catalogue.get("repro-peak-memory", Protocol), catalogue)
+    assert headline.summary == (
+        "2 published values: 1 reproduced within tolerance, 1 not reproduced; 3 Rewire "
+        "measurements under this protocol."
+    )
+    reproduced, not_reproduced = headline.findings
+    assert reproduced.state == "reproduced"
+    assert reproduced.text.startswith(
+        "33.88 GB: reproduced within 0.94% (34.2 GB) with precision fp32-autocast, update "
+        "full, on H200 × 1 (published: H100); 2 of 2 measured settings agree within the "
+        "protocol's ±10%."
+    )
+    assert not_reproduced.state == "not_reproduced"
+    assert not_reproduced.text.startswith(
+        "11.49 GB: not reproduced by any of 2 measured settings (tolerance ±10%); closest "
+        "14 GB (1.22×) with precision bf16, update full"
+    )
+    assert "Published by Saadat and Fellay 2026." in reproduced.text
+
+
+def test_measurement_headline_names_the_verdict() -> None:
+    catalogue = load_scenario("setup_rows")
+    agrees = evaluation_headline(catalogue.get("eval-nt-rewire-fp32-ckpt", Evaluation), catalogue)
+    assert agrees.summary == (
+        "Measured 34.2 GB (stage + Checkpointing) with precision fp32-autocast, update full, "
+        "on H200 × 1 (published: H100); published 33.88 GB: ratio 1.01×, agrees within ±10%."
+    )
+    differs = evaluation_headline(catalogue.get("eval-nt-rewire-fp32-ds", Evaluation), catalogue)
+    assert differs.findings[0].state == "not_reproduced"
+    assert "does not agree: differs by 45.3%, beyond ±10%" in differs.summary
+
+
+def test_unmeasured_values_and_recorded_concerns_are_said() -> None:
+    catalogue = load_scenario("ia3_conflict")
+    protocol = next(iter(catalogue.protocols()))
+    headline = protocol_headline(protocol, catalogue)
+    assert headline.summary == (
+        "2 published values: 2 not yet measured by Rewire; no Rewire measurement under this "
+        "protocol yet."
+    )
+    assert all(
+        f.text.endswith("Concern recorded: the source contradicts itself about this value.")
+        for f in headline.findings
+    )
+
+
+def test_incomplete_runs_claim_nothing() -> None:
+    catalogue = load_scenario("incomplete_run")
+    short = evaluation_headline(catalogue.get("eval-nt-rewire-short", Evaluation), catalogue)
+    assert short.summary == "2 values: 1 not reproduced, 1 incomplete run."
+    assert short.findings[0].text.startswith("Incomplete run (stage + Checkpointing)")
+
+
+def test_hardware_declared_decisive_leaves_agreement_unjudged() -> None:
+    catalogue = load_scenario("setup_rows")
+    protocol = catalogue.get("repro-peak-memory", Protocol)
+    assert protocol.hardware_dependence is not None
+    declared = protocol.model_copy(
+        update={
+            "hardware_dependence": protocol.hardware_dependence.model_copy(update={"depends": True})
+        }
+    )
+    records = [declared if r.id == protocol.id else r for r in catalogue.by_id.values()]
+    changed = Catalogue.from_records(records)
+    headline = protocol_headline(declared, changed)
+    assert {f.state for f in headline.findings} == {"not_judged"}
+    assert (
+        "agreement not judged: the protocol declares that peak memory depends on the "
+        "accelerator" in headline.findings[0].text
+    )
+
+
+def test_home_page_findings_cover_every_protocol() -> None:
+    catalogue = load_scenario("setup_rows")
+    found = catalogue_findings(catalogue)
+    assert [f.protocol_id for f in found] == sorted(p.id for p in catalogue.protocols())
+    assert found[0].headline.findings
