@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 from scenarios import load_scenario
 
+from rewire_site.derive.concerns import flags_by_evaluation
 from rewire_site.downloads import (
     API_INDEX,
     DOWNLOADS,
@@ -21,6 +22,7 @@ from rewire_site.downloads import (
     SOURCE_TABLE,
     api_files,
     csv_bytes,
+    derived_json,
     download_files,
     gzip_bytes,
     release_file,
@@ -79,9 +81,31 @@ def test_evaluation_matrix_keeps_exact_values_and_flags() -> None:
     measured = frame[frame.evaluation_id == "eval-nt-rewire"].set_index("column_id")
     assert measured.loc["baseline", "status"] == "out_of_memory"
     assert pd.isna(measured.loc["baseline", "value"])
-    assert bool(measured.loc["deepspeed", "excluded_from_comparisons"]) is True
+    # A hardware difference the protocol declares irrelevant is no exclusion.
+    assert bool(measured.loc["deepspeed", "excluded_from_comparisons"]) is False
     assert "Reproduction differs from the published value" in measured.loc["deepspeed", "flags"]
     assert measured.loc["deepspeed", "reproduces"] == "eval-nt-published"
+    # The same guard and verdicts as the pages (derive.comparability, derive.reproduction).
+    assert measured.loc["checkpointing", "reproduction_verdict"] == "agrees within ±10%"
+    assert measured.loc["deepspeed", "reproduction_verdict"] == (
+        "does not agree: differs by 21.8%, beyond ±10%"
+    )
+    assert measured.loc["checkpointing", "comparison_standing"] == (
+        "not ranked: adaptation not stated"
+    )
+    assert (
+        published.comparison_standing.tolist()
+        == ["not ranked: adaptation, length unit not stated"] * 2
+    )
+
+
+def test_derived_json_carries_headlines_standings_and_verdicts() -> None:
+    catalogue = load_scenario("setup_rows")
+    data = json.loads(derived_json(catalogue, flags_by_evaluation(catalogue)))
+    (protocol,) = data["protocols"]
+    assert protocol["headline"].startswith("2 published values: 1 reproduced within tolerance")
+    verdicts = {(r["evaluation"], r["column"]): r["verdict"] for r in data["results"]}
+    assert verdicts[("eval-nt-rewire-fp32-ckpt", "checkpointing")] == "agrees within ±10%"
 
 
 def test_protocol_coverage_and_source_table() -> None:

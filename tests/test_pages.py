@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
+import html.parser
+import importlib
 import re
 import shutil
 from datetime import date
@@ -157,16 +159,27 @@ def test_correction_link_uses_the_configured_repository(
 
 
 def test_filter_facets_count_this_pages_evaluations() -> None:
-    catalogue = load_scenario("seed_memory")
+    catalogue = load_scenario("setup_rows")
     protocol = catalogue.protocols()[0]
     page = pages.protocol_page(protocol, catalogue, _facts(catalogue))
     facets = {f.key: f for f in page.results.facets}
-    assert list(facets) == ["model", "protocol", "dataset", "setup", "metric", "origin"]
+    # Only facets with two or more values: one value filters nothing (defect 7).
+    assert list(facets) == ["origin"]  # one model, protocol, dataset, setup and metric
+    assert all(len(f.options) >= 2 for f in facets.values())
     total = len(catalogue.evaluations_of(protocol.id))
     assert sum(o.count for o in facets["origin"].options) == total
     assert all(o.href for f in facets.values() for o in f.options)
     for row in page.results.rows:
-        assert dict(row.facet_values)["protocol"] == protocol.id
+        assert set(dict(row.facet_values)) == {"origin"}
+
+
+def test_no_filter_form_over_a_single_evaluation() -> None:
+    catalogue = load_scenario("seed_memory")
+    evaluation = catalogue.of_kind(Evaluation)[0]
+    page = pages.evaluation_page(evaluation, catalogue, _facts(catalogue))
+    assert page.results.facets == ()
+    html = Renderer(TEMPLATES).render(page.template, page).decode()
+    assert 'class="filters"' not in html and "Filter evaluations" not in html
 
 
 def test_record_markdown_cannot_inject_html(tmp_path: Path) -> None:
@@ -188,15 +201,139 @@ def test_record_markdown_cannot_inject_html(tmp_path: Path) -> None:
     assert "<em>memory</em>" in html
 
 
-def test_home_page_shows_the_catalogue_at_a_glance(tmp_path: Path) -> None:
+def test_home_page_leads_with_findings_not_counts(tmp_path: Path) -> None:
+    report = build_site(
+        scenario_root("setup_rows"), tmp_path / "site", release_date=date(2026, 1, 2)
+    )
+    home = (report.site_dir / "index.html").read_text()
+    headings = ("Findings", "The catalogue at a glance", "Protocols by area", "Newest records",
+                "Coverage and remaining gaps")  # fmt: skip
+    positions = [home.index(f">{h}</h2>") for h in headings]
+    assert positions == sorted(positions)  # findings first
+    assert "33.88 GB: reproduced within 0.94% (34.2 GB)" in home
+    assert "11.49 GB: not reproduced by any of 2 measured settings" in home
+    assert "Where reproductions exist" not in home
+    assert "Agree within tolerance" in home
+
+
+def test_protocol_and_evaluation_pages_lead_with_their_headline(tmp_path: Path) -> None:
+    report = build_site(
+        scenario_root("setup_rows"), tmp_path / "site", release_date=date(2026, 1, 2)
+    )
+    protocol = (report.site_dir / "protocols/repro-peak-memory/index.html").read_text()
+    assert protocol.index('class="headline"') < protocol.index('id="overview"')
+    assert "2 published values: 1 reproduced within tolerance, 1 not reproduced" in protocol
+    evaluation = (report.site_dir / "evaluations/eval-nt-rewire-fp32-ds/index.html").read_text()
+    assert evaluation.index('class="headline"') < evaluation.index('id="results"')
+    assert "does not agree: differs by 45.3%, beyond ±10%" in evaluation
+    # 'Reproduced' names only agreement: a chart legend lists 'agrees' only when drawn.
+    assert "Reproduced (Rewire)" not in protocol
+    assert protocol.count('data-series="reproduced"') == 1
+
+
+def test_download_this_release_leads_to_the_release(tmp_path: Path) -> None:
+    """Defect 8: the link led to a checksum list."""
     report = build_site(
         scenario_root("reproduction"), tmp_path / "site", release_date=date(2026, 1, 2)
     )
-    home = (report.site_dir / "index.html").read_text()
-    for heading in ("The catalogue at a glance", "Protocols by area", "Where reproductions exist",
-                    "Newest records", "Coverage and remaining gaps"):  # fmt: skip
-        assert heading in home
-    assert "reproduction-comparison" in home  # links to where a reproduction is shown
+    html = (report.site_dir / "protocols/repro-peak-memory/index.html").read_text()
+    link = re.search(r'<a href="([^"]+)">Download this release[^<]*</a>', html)
+    assert link is not None and link.group(1) == "../../downloads/index.html"
+    release_page = (report.site_dir / "downloads/index.html").read_text()
+    assert "downloads/release.csv.gz" in release_page and "api/" in release_page
+
+
+EDITOR_TEXT = re.compile(
+    r"The seed pages? (?:shows?|does not|do not)|Batch review|transcribed from the seed page",
+    re.IGNORECASE,
+)
+"""Openings of notes written for editors (how a record was transcribed), not readers."""
+
+
+def test_editor_notes_are_never_shown(tmp_path: Path) -> None:
+    """Defect 6: builder notes such as 'The seed page shows ...' reached 17 pages."""
+    root = tmp_path / "project"
+    shutil.copytree(scenario_root("reproduction"), root)
+    record = root / "records" / "repro-peak-memory.yaml"
+    note = "The seed page shows this protocol without a reviewer; assumed from its sibling."
+    record.write_text(record.read_text() + f"editor_notes:\n  - '{note}'\n")
+    report = build_site(root, tmp_path / "site", release_date=date(2026, 1, 2))
+    for page in report.site_dir.rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        assert "assumed from its sibling" not in text, page
+        assert not EDITOR_TEXT.search(text), page
+
+
+def test_golden_and_real_pages_hold_no_editor_text() -> None:
+    golden = ROOT / "tests" / "golden" / "expected"
+    shown = [
+        p.relative_to(golden).as_posix()
+        for p in golden.rglob("*.html")
+        if EDITOR_TEXT.search(p.read_text(encoding="utf-8"))
+    ]
+    assert not shown, shown
+
+
+LABEL = re.compile(
+    r"(?i)"
+    r"^(?:met|Verified|Evidence complete|source checked|Source checked|agrees within .*|"
+    r"best of \d+ comparable|\(best of \d+ comparable\))$"
+    r"|reproduced within|agrees within"
+)
+"""Labels that claim a check passed: each must name the code that set it."""
+
+
+class _Labels(html.parser.HTMLParser):
+    """Text of every element, with the nearest enclosing data-derived attribute."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.stack: list[tuple[str, str | None]] = []
+        self.found: list[tuple[str, str | None]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in VOID:
+            return
+        derived = dict(attrs).get("data-derived")
+        inherited = derived or (self.stack[-1][1] if self.stack else None)
+        self.stack.append((tag, inherited))
+
+    def handle_endtag(self, tag: str) -> None:
+        while self.stack:
+            if self.stack.pop()[0] == tag:
+                break
+
+    def handle_data(self, data: str) -> None:
+        text = " ".join(data.split())
+        if text and LABEL.search(text):
+            self.found.append((text, self.stack[-1][1] if self.stack else None))
+
+
+VOID = {"br", "img", "meta", "link", "input", "hr", "source", "wbr", "area", "col"}
+
+
+def _resolve(dotted: str) -> object:
+    module, _, name = dotted.rpartition(".")
+    return getattr(importlib.import_module(module), name)
+
+
+def test_every_passing_label_on_the_golden_site_names_its_code_path() -> None:
+    """Every 'met', 'Verified', 'Source checked', 'agrees within' or 'best of N comparable'
+    on the golden site sits in an element whose data-derived attribute names the function
+    that set it, and that function exists."""
+    golden = ROOT / "tests" / "golden" / "expected"
+    missing, seen = [], 0
+    for page in sorted(golden.rglob("*.html")):
+        parser = _Labels()
+        parser.feed(page.read_text(encoding="utf-8"))
+        for text, derived in parser.found:
+            seen += 1
+            if derived is None:
+                missing.append(f"{page.relative_to(golden)}: {text!r}")
+            else:
+                assert callable(_resolve(derived)), derived
+    assert seen, "no passing label on the golden site to check"
+    assert not missing, "\n".join(missing[:20])
 
 
 def test_protocol_page_shows_measurements_in_their_own_table_by_setup() -> None:

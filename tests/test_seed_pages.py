@@ -7,6 +7,17 @@ locators, readiness, concern text, baseline texts, evidence rows, stable ids, re
 notes, related records and 'Suggest a correction'. The IA3 results carry a recorded
 concern that takes them out of comparisons, so (unlike the old seed page) neither is
 marked best in column.
+
+Where a seed page said more than its records support, the page now says what they do
+support (issue 14), and this file checks the corrected text:
+- 'best in column' on the published peak-memory values: neither the length unit nor the
+  update is stated, so GENA-LM 1.18 GB is not ranked against NT 33.88 GB; each cell
+  says why ('not ranked: adaptation, length unit not stated');
+- published values show the digits printed (33.88, 11.49; the result rows still say
+  '33.9 (printed: 33.88)');
+- 'Source checked' only for a review with reviewer, date and artifact hash of its own;
+- 'Download this release' leads to the release page, not the checksum list;
+- no filter form over a single evaluation.
 """
 
 from __future__ import annotations
@@ -108,7 +119,17 @@ def _assert_all(text: str, expected: list[str]) -> None:
     assert not missing, "missing from the page:\n" + "\n".join(missing)
 
 
-def _common(report: BuildReport, text: str, html: str, record_id: str) -> list[str]:
+REVIEW_UNVERIFIABLE = "source check not verifiable: no reviewer, date or artifact hash recorded"
+"""The IA3 seed records show 'Source checked' without reviewer, date or artifact hash."""
+
+
+def _common(
+    report: BuildReport,
+    text: str,
+    html: str,
+    record_id: str,
+    review: str = "source checked",
+) -> list[str]:
     """Sections every record page has; also checks the correction link and release id."""
     assert re.fullmatch(r"2026-10-22-[0-9a-f]{12}", report.release_id)
     url = f"{config.REPOSITORY_URL}/blob/main/records/{record_id}.yaml"
@@ -123,9 +144,9 @@ def _common(report: BuildReport, text: str, html: str, record_id: str) -> list[s
         "One row per statement and cited source. Multiple citations are not independent "
         "evaluations. Shared locators are labelled explicitly.",
         "Sources and history",
-        f"Release {report.release_id} · Record review: source checked",
+        f"Release {report.release_id} · Record review: {review}",
         "1 source record and release history",
-        "Download this release (gzip)",
+        "Download this release (every file, with checksums)",
         "Technical metadata and extraction receipts",
         f"Stable ID: {record_id}",
         "areas dna-genomes",
@@ -153,20 +174,22 @@ def test_protocol_page_training_peak_memory(built: BuildReport) -> None:
         "All evaluations",
         "4 evaluations · 4 results. Different protocols are not a single leaderboard.",
         f"Protocol: {MEMORY_TITLE} · Dataset: {SYNTHETIC}",
-        f"Sorted by {CHECKPOINTING} (lower is better). The best value in each column is "
-        "highlighted. Decimals are rounded for display; each value links to the printed "
-        "value and its source.",
+        f"Sorted by {CHECKPOINTING} (lower is better). A value is marked best only among at "
+        "least two results whose recorded conditions match",
+        "Published values show the digits the source printed",
         "Tested configuration",
         CHECKPOINTING,
         DEEPSPEED,
         "GENA-LM 110M, training with FlashAttention and checkpointing (Saadat and Fellay 2026) "
-        "Evaluation 1.18 (best in column) Not reported",
+        "Evaluation 1.18 (not ranked: adaptation, length unit not stated) [1] [2] Not reported",
         "NT 2.5B, training with FlashAttention and checkpointing (Saadat and Fellay 2026) "
-        "Evaluation 33.9 Not reported",
+        "Evaluation 33.88 (not ranked: adaptation, length unit not stated) [1] [2] Not reported",
         "GENA-LM 110M, training with FlashAttention, checkpointing and ZeRO-2 offload (Saadat "
-        "and Fellay 2026) Evaluation Not reported 2.49 (best in column)",
+        "and Fellay 2026) Evaluation Not reported 2.49 (not ranked",
         "NT 2.5B, training with FlashAttention, checkpointing and ZeRO-2 offload (Saadat and "
-        "Fellay 2026) Evaluation Not reported 11.5",
+        "Fellay 2026) Evaluation Not reported 11.49 (not ranked",
+        "GB or GiB not stated (4 results): On this site a gigabyte (GB) is 10^9 bytes.",
+        "Length unit not stated (4 results)",
         "All 4 result rows with coverage, uncertainty and sources",
         "Filter evaluations",
         "Applied filters: All linked evaluations",
@@ -231,7 +254,7 @@ def test_protocol_page_training_peak_memory(built: BuildReport) -> None:
 def test_protocol_page_ia3_runtime(built: BuildReport) -> None:
     text = _page(built, "protocols", PROTOCOL_IA3)
     html = _html(built, "protocols", PROTOCOL_IA3)
-    _assert_all(text, _common(built, text, html, PROTOCOL_IA3))
+    _assert_all(text, _common(built, text, html, PROTOCOL_IA3, REVIEW_UNVERIFIABLE))
     expected = [
         IA3_TITLE,
         "Average wall time of one parameter-efficient (IA3) fine-tuning run on the "
@@ -247,8 +270,8 @@ def test_protocol_page_ia3_runtime(built: BuildReport) -> None:
         "Nucleotide Transformer 2.5B-parameter models, IA3 fine-tuning (Dalla-Torre et al. "
         "2025) Evaluation 50 (excluded from comparisons: Evidence concern)",
         "All 2 result rows with coverage, uncertainty and sources",
-        "Applied filters: All linked evaluations",
-        "Author-reported evaluation · Source checked",
+        "Author-reported evaluation · Source check not verifiable: no reviewer, date or "
+        "artifact hash recorded",
         "Evidence concern: excluded from comparisons",
         IA3_CONCERN,
         "Methods, 'Data preparation > Hardware', paragraph 1",
@@ -287,11 +310,6 @@ def test_evaluation_page_gena_lm_zero2(built: BuildReport) -> None:
         "Published result; transcribed, not reproduced.",
         "Evaluation results",
         "1 evaluation · 1 result. Different protocols are not a single leaderboard.",
-        "Filter evaluations",
-        "Tested model or method",
-        "Evaluation setup",
-        "Evidence origin",
-        "Applied filters: All linked evaluations",
         "Exact evaluated configurations and original reported results",
         "Configuration: GENA-LM 110M, training with FlashAttention, checkpointing and ZeRO-2 "
         "offload (Saadat and Fellay 2026)",
@@ -377,7 +395,6 @@ def test_configuration_page_nt_checkpointing(built: BuildReport) -> None:
         "An explanatory profile has not yet been reviewed for this record.",
         "Evaluations and results",
         "1 evaluation · 1 result. Different protocols are not a single leaderboard.",
-        "Applied filters: All linked evaluations",
         f"33.9 (printed: 33.88) {CHECKPOINTING} gigabyte · lower",
         "the NT 2.5B checkpoint (33.88 → 11.49 GB)",
         "Use this configuration",
@@ -431,15 +448,19 @@ def test_full_catalogue_keeps_the_seed_facts(built_full: BuildReport) -> None:
 
 
 def test_full_catalogue_protocol_page_reads_published_first(built_full: BuildReport) -> None:
-    """With the Rewire measurements, the published evidence keeps its seed table (sorted
-    by the '+ Checkpointing' column, best in column marked), the measurements follow in
-    their own table with a row per setup, and each published evaluation gets one chart."""
+    """With the Rewire measurements, the page leads with its finding (each published
+    value, whether it reproduced within the protocol's tolerance), the published evidence
+    keeps its seed table (sorted by the '+ Checkpointing' column; not ranked, since the
+    length unit is not stated), the measurements follow in their own table with a row per
+    setup, ranked only within matching conditions, and each published evaluation gets
+    one chart."""
     html = _html(built_full, "protocols", PROTOCOL_MEMORY)
+    assert html.index('class="headline"') < html.index('id="comparison"')
     published = html[
         html.index('id="comparison"') : html.index("</table>", html.index('id="comparison"'))
     ]
     assert 'data-col="checkpointing" data-type="number" data-direction="lower"' in published
-    assert published.count("<tr data-facet") == 4 and published.count("best-mark") == 2
+    assert published.count("<tr data-facet") == 4 and published.count("best-mark") == 0
     assert 'aria-sort="ascending"><a class="sort-link" href="../../protocols/' in published
     sorted_header = re.search(r'data-col="(\w+)"[^>]*aria-sort', published)
     assert sorted_header is not None and sorted_header.group(1) == "checkpointing"
@@ -448,9 +469,13 @@ def test_full_catalogue_protocol_page_reads_published_first(built_full: BuildRep
     rows = measured.count("<tr data-facet")
     assert 0 < rows < 38  # 38 measurements collapse into fewer setup rows
     assert "NT 2.5B (precision bf16, update full, length 1000nt)" in measured
-    assert "best-mark" not in measured  # every measurement ran on other hardware
+    # Best only among at least two results with matching conditions, and it says so.
+    marks = re.findall(r'class="best-mark"[^>]*>\(([^)]*)\)', measured)
+    assert marks and all(re.fullmatch(r"best of ([2-9]|\d\d+) comparable", m) for m in marks)
     assert html.count('<article class="reproduction"') == 4
     assert html.count('role="img"') == 4
+    assert "Reproduced (Rewire)" not in html
     text = _page(built_full, "protocols", PROTOCOL_MEMORY)
-    assert "The protocol sets no tolerance, so no agreement is computed." in text
-    assert re.search(r"Closest: [\w.\- ·]+, ratio \d\.\d\d\.", text)
+    assert re.search(r"Tolerance: ±\d+% of the published value\.", text)
+    assert re.search(r"\d+ published values: ", text)
+    assert "excluded from comparisons: Hardware differs" not in text

@@ -226,6 +226,7 @@ class _Plan:
         if kind == "data":  # the gzip CSVs (but the release table) and the API index
             found = downloads.download_files(self.catalogue, self.facts.flags)
             found[downloads.API_INDEX] = downloads.api_index(self.catalogue)
+            found[downloads.API_DERIVED] = downloads.derived_json(self.catalogue, self.facts.flags)
             found.update(export_files(self.catalogue, self.facts.release_id))
             return [DataFile(path, data) for path, data in sorted(found.items())]
         if kind == "api":
@@ -324,7 +325,7 @@ def build_site(
             filters=filters,
             filter_hrefs=index_pages.filter_hrefs(filters),
             downloads=links,
-            release_download=Link("Download this release (gzip)", downloads.RELEASE_TABLE),
+            release_download=Link(downloads.RELEASE_LINK_TEXT, downloads.RELEASE_PAGE),
         )
         entries = search_entries(catalogue)
         plan = _Plan(

@@ -16,8 +16,9 @@ from .derive.concerns import Flag
 from .derive.coverage import BaselineCoverage
 from .derive.evidence import SourceList
 from .derive.filters import FilterIndex
+from .derive.findings import Headline
 from .derive.readiness import Readiness
-from .derive.reproduction_groups import ReproductionGroup
+from .derive.reproduction import ReproductionGroup
 from .metadata import MetaItem
 from .models import Protocol, Question, Source
 from .sections import (
@@ -125,6 +126,12 @@ class ProtocolPage(RecordPage):
     """Rewire measurements in their own table (rows by setup); None without any."""
     counts_text: str
     """Both tables together: '42 recorded evaluations, 42 metric rows'."""
+    headline: Headline
+    """The page's finding first: each published value and whether it reproduced."""
+    run_minutes: str
+    """What the measurements record of their own wall time ('' without any)."""
+    notes: tuple[str, ...]
+    """The protocol's reader-facing notes (Markdown)."""
 
 
 @dataclass(frozen=True)
@@ -174,6 +181,8 @@ class EvaluationPage(RecordPage):
     """The measurement's reproduction, or the reproductions of this published result."""
     observations: tuple[ObservationRow, ...]
     """Quantities measured beside the results, in record order."""
+    headline: Headline
+    """The page's finding first: the value, and whether and how closely it reproduced."""
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,9 @@ in id order, floats written exactly (`repr`); gzip with mtime 0, no file name an
 - downloads/sources.csv.gz: one row per source
 - downloads/release.csv.gz: the release id and every other output file's SHA-256
 - api/<kind>/<id>.json per record, and api/index.json listing them
+- api/derived.json: what the pages derive, from the same functions: each protocol's
+  headline finding, and per result its comparison standing (`derive.comparability`) and
+  reproduction verdict (`derive.reproduction`); the matrix CSV carries the same two
 """
 
 from __future__ import annotations
@@ -24,6 +27,9 @@ from dataclasses import dataclass
 from .derive.concerns import Flag, excluded, flags_by_evaluation
 from .derive.coverage import ProtocolCoverage, protocol_coverage
 from .derive.display import kind_of
+from .derive.findings import protocol_headline
+from .derive.reproduction import protocol_reproduction_groups
+from .derive.tables import protocol_tables
 from .link import Catalogue
 from .models import Configuration, Evaluation, ModelFamily, Protocol, RecordBase, Source
 from .release import ManifestEntry, Release
@@ -35,6 +41,11 @@ EVALUATION_MATRIX = "downloads/model-evaluation-matrix.csv.gz"
 SOURCE_TABLE = "downloads/sources.csv.gz"
 RELEASE_TABLE = "downloads/release.csv.gz"
 API_INDEX = "api/index.json"
+API_DERIVED = "api/derived.json"
+RELEASE_PAGE = "downloads/index.html"
+"""Where 'Download this release' leads: the release's page, listing every file of the
+release (records as JSON, CSVs, citations) with the release table of checksums."""
+RELEASE_LINK_TEXT = "Download this release (every file, with checksums)"
 
 
 @dataclass(frozen=True)
@@ -96,13 +107,70 @@ MATRIX_HEADER = (
     "family", "protocol_id", "dataset_id", "origin", "column_id", "column_label", "metric",
     "unit", "direction", "status", "value", "printed_value", "uncertainty",
     "coverage_scored", "coverage_eligible", "excluded_from_comparisons", "flags",
-    "source_id", "locator", "reproduces",
+    "source_id", "locator", "reproduces", "comparison_standing", "reproduction_verdict",
 )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class DerivedResult:
+    """What the pages show about one result beyond the record itself."""
+
+    standing: str
+    """'best of 3 comparable', 'not ranked: length unit not stated', ... or ''."""
+    verdict: str
+    """'agrees within ±5%', 'does not agree: ...', 'not judged: ...' or '' (no
+    published value it reproduces)."""
+
+
+def derived_results(catalogue: Catalogue, flags: Flags) -> dict[tuple[str, str], DerivedResult]:
+    """(evaluation id, column id) -> standing and verdict, from the functions every page
+    table and chart uses."""
+    standing: dict[tuple[str, str], str] = {}
+    verdict: dict[tuple[str, str], str] = {}
+    for protocol in catalogue.protocols():
+        tables = protocol_tables(protocol, catalogue, flags=flags)
+        for table in (tables.published, tables.measurements):
+            for row in table.rows if table is not None else ():
+                for cell in row.cells:
+                    if cell.evaluation_id is not None:
+                        standing[(cell.evaluation_id, cell.column_id)] = cell.standing
+        for group in protocol_reproduction_groups(protocol, catalogue, flags=flags):
+            for column in group.columns:
+                for r in column.rows:
+                    verdict[(r.measured_evaluation_id, column.column_id)] = r.pair.agreement.verdict
+    keys = standing.keys() | verdict.keys()
+    return {k: DerivedResult(standing.get(k, ""), verdict.get(k, "")) for k in keys}
+
+
+def derived_json(catalogue: Catalogue, flags: Flags) -> bytes:
+    """`api/derived.json`: headline findings per protocol and, per result, its standing
+    and verdict."""
+    found = derived_results(catalogue, flags)
+    protocols = []
+    for protocol in sorted(catalogue.protocols(), key=lambda p: p.id):
+        headline = protocol_headline(protocol, catalogue, flags)
+        protocols.append(
+            {
+                "id": protocol.id,
+                "headline": headline.summary,
+                "findings": [
+                    {"evaluation": f.evaluation_id, "column": f.column_id, "state": f.state,
+                     "text": f.text}
+                    for f in headline.findings
+                ],
+            }
+        )  # fmt: skip
+    results = [
+        {"evaluation": e, "column": c, "standing": d.standing, "verdict": d.verdict}
+        for (e, c), d in sorted(found.items())
+    ]
+    return _json({"protocols": protocols, "results": results})
 
 
 def evaluation_matrix_csv(catalogue: Catalogue, flags: Flags | None = None) -> bytes:
     """One row per evaluation result, evaluations by id, results in record order."""
     found = flags_by_evaluation(catalogue) if flags is None else flags
+    derived = derived_results(catalogue, found)
     rows = []
     for evaluation in catalogue.of_kind(Evaluation):
         configuration = catalogue.by_id.get(evaluation.configuration)
@@ -130,6 +198,9 @@ def evaluation_matrix_csv(catalogue: Catalogue, flags: Flags | None = None) -> b
                     result.citation.source if result.citation else None,
                     result.citation.locator if result.citation else None,
                     evaluation.reproduces,
+                    *dataclasses.astuple(
+                        derived.get((evaluation.id, result.column), DerivedResult("", ""))
+                    ),
                 )
             )  # fmt: skip
     return csv_bytes(MATRIX_HEADER, rows)
@@ -141,6 +212,14 @@ SOURCE_HEADER = (
 )  # fmt: skip
 
 
+def _iso(value: object) -> str | None:
+    """A date as ISO text; a date kept at its printed precision ('2026-03') as it is."""
+    if value is None:
+        return None
+    iso = getattr(value, "isoformat", None)
+    return str(iso()) if callable(iso) else str(value)
+
+
 def source_table_csv(catalogue: Catalogue) -> bytes:
     rows = []
     for source in catalogue.of_kind(Source):
@@ -149,7 +228,7 @@ def source_table_csv(catalogue: Catalogue) -> bytes:
             (
                 source.id, source.title, source.short_citation, source.venue,
                 ";".join(source.authors),
-                source.published.isoformat() if source.published else None,
+                _iso(source.published),
                 source.version, source.url, source.retrieval_url,
                 source.retrieved_at.isoformat() if source.retrieved_at else None,
                 source.sha256, source.hash_scope, len(citing),

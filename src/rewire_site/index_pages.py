@@ -11,15 +11,14 @@ from .derive.coverage import (
     AreaGroup,
     CatalogueCounts,
     ProtocolCoverage,
-    ReproductionSite,
     catalogue_counts,
     newest_records,
     protocol_coverage,
     protocols_by_area,
-    reproduction_sites,
 )
 from .derive.display import ORIGIN_LABELS, plural
 from .derive.filters import FACETS, FilterIndex
+from .derive.findings import CatalogueFinding, catalogue_findings
 from .link import Catalogue
 from .models import Configuration, Dataset, Evaluation, Protocol, Question
 from .pages import Page, SiteFacts
@@ -35,7 +34,8 @@ class HomePage(Page):
     newest: tuple[Link, ...]
     newest_dates: tuple[str, ...]
     """`added` date of each newest record (same order)."""
-    reproductions: tuple[ReproductionSite, ...]
+    findings: tuple[CatalogueFinding, ...]
+    """Each protocol's headline finding: the home page leads with these."""
     coverage: tuple[ProtocolCoverage, ...]
     questions: tuple[Link, ...]
     downloads: tuple[Link, ...]
@@ -82,7 +82,7 @@ class FilterPage(Page):
 DOWNLOAD_NOTES = {
     "downloads/protocol-coverage.csv.gz": "one row per protocol: evaluations by origin, "
     "results, results excluded from comparisons, columns with results, recipe, baseline "
-    "roles and reproductions.",
+    "roles, published values measured and those that agree within tolerance.",
     "downloads/model-evaluation-matrix.csv.gz": "one row per evaluation result: model, "
     "protocol, dataset, origin, column, value as stored and as printed, uncertainty, "
     "coverage, concern flags and source.",
@@ -116,7 +116,7 @@ def home_page(catalogue: Catalogue, facts: SiteFacts) -> HomePage:
         areas=protocols_by_area(catalogue),
         newest=tuple(Link(n.title, record_path(n.kind, n.id)) for n in newest),
         newest_dates=tuple(n.added for n in newest),
-        reproductions=reproduction_sites(catalogue),
+        findings=catalogue_findings(catalogue, facts.flags),
         coverage=protocol_coverage(catalogue, facts.flags),
         questions=tuple(
             Link(q.title, record_path("question", q.id)) for q in catalogue.of_kind(Question)

@@ -20,6 +20,10 @@ from .urls import kind_of, record_path
 SHOWN_ELSEWHERE = frozenset({"id", "kind", "title", "summary"})
 """Fields every page shows in its heading (the stable id is shown on its own line)."""
 
+NEVER_SHOWN = frozenset({"editor_notes"})
+"""Fields for editors only (how a record was transcribed or reviewed): no page shows
+them; tests/test_pages.py checks that no page contains their text."""
+
 LABELS = {"family": "model family", "sha256": "SHA-256", "url": "URL"}
 
 
@@ -105,7 +109,7 @@ LAST_FIELDS = ("citations", "limitations", "added", "missing_metadata", "review"
 
 def field_order(record: RecordBase) -> list[str]:
     """Field names: areas and contexts, the kind's own fields, then the common tail."""
-    names = [n for n in type(record).model_fields if n not in SHOWN_ELSEWHERE]
+    names = [n for n in type(record).model_fields if n not in SHOWN_ELSEWHERE | NEVER_SHOWN]
     head = [n for n in names if n not in LAST_FIELDS]
     return head + [n for n in LAST_FIELDS if n in names]
 

@@ -57,8 +57,12 @@ def value_fact(record: RecordBase, path: str, value: object | None) -> Fact:
 
 
 def facets_of(facts: SiteFacts, evaluation_ids: list[str]) -> tuple[Facet, ...]:
-    """Filter facets of a page: the values its evaluations have, with counts."""
-    return tuple(
+    """Filter facets of a page: the values its evaluations have, with counts; only
+    facets with two or more values (one value filters nothing), and none for a single
+    evaluation."""
+    if len(evaluation_ids) < 2:
+        return ()
+    found = tuple(
         Facet(
             key,
             label,
@@ -69,6 +73,7 @@ def facets_of(facts: SiteFacts, evaluation_ids: list[str]) -> tuple[Facet, ...]:
         )
         for key, label in FACETS
     )
+    return tuple(f for f in found if len(f.options) >= 2)
 
 
 def results_of(
@@ -78,11 +83,21 @@ def results_of(
     catalogue: Catalogue,
     facts: SiteFacts,
     show_protocol: bool = True,
+    compact: bool = False,
 ) -> ResultsTable:
+    """The evaluation rows of a page. `compact` (pages listing many evaluations): a
+    computed concern shows as its label, explained once in the table's legend; the
+    evaluation page keeps the full text."""
     rows = evaluation_rows(evaluations, catalogue, flags=facts.flags)
     ids = sorted({e.id for e in evaluations})
     return results_table(
-        table_id, caption, rows, facets_of(facts, ids), facts.filters.index, show_protocol
+        table_id,
+        caption,
+        rows,
+        facets_of(facts, ids),
+        facts.filters.index,
+        show_protocol,
+        compact=compact,
     )
 
 
@@ -203,3 +218,14 @@ def common_fields(
             "release_download": facts.release_download,
         }
     )
+
+
+EDITOR_NOTE_PREFIXES = ("The seed page shows", "The seed pages show", "Batch review")
+"""Openings of notes written for editors (how a record was transcribed), not readers.
+Records move them to `editor_notes`, which no page shows; until every record has, a note
+that opens so is left out here too (tests/test_pages.py checks no page shows one)."""
+
+
+def reader_notes(notes: list[str] | tuple[str, ...]) -> tuple[str, ...]:
+    """The notes a reader sees: every note except those written for editors."""
+    return tuple(n for n in notes if not n.lstrip().startswith(EDITOR_NOTE_PREFIXES))

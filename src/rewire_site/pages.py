@@ -32,8 +32,9 @@ from .derive.display import (
     missing_text,
 )
 from .derive.evidence import iso_utc
+from .derive.findings import evaluation_headline
 from .derive.readiness import readiness
-from .derive.reproduction_groups import evaluation_reproductions
+from .derive.reproduction import evaluation_reproductions
 from .link import Catalogue
 from .models import (
     Configuration,
@@ -59,6 +60,9 @@ STATUS_LINES = {
     Origin.author_reported: "Published result; transcribed, not reproduced.",
     Origin.independent_paper: "Published result; transcribed, not reproduced.",
     Origin.rewire_measurement: "Rewire measurement; run by Rewire, not transcribed.",
+    Origin.community_reproduction: "Community reproduction; a user's run as reported, "
+    "transcribed, not reproduced by Rewire.",
+    Origin.maintainer_statement: "Maintainer statement; transcribed, not reproduced.",
 }
 
 COMPARISON_FIELDS = (
@@ -158,6 +162,7 @@ def evaluation_page(
         environment=environment,
         reproductions=evaluation_reproductions(evaluation, catalogue, flags=facts.flags),
         observations=observation_rows(evaluation, protocol),
+        headline=evaluation_headline(evaluation, catalogue, facts.flags),
     )
 
 

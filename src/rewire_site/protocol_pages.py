@@ -9,12 +9,14 @@ from .contexts import (
     SiteFacts,
     SortedPage,
 )
-from .derive.coverage import baseline_coverage
+from .derive.comparability import protocol_depends_on_hardware
+from .derive.coverage import baseline_coverage, recorded_run_minutes
 from .derive.display import (
     display_number,
     missing_text,
 )
-from .derive.reproduction_groups import protocol_reproduction_groups
+from .derive.findings import protocol_headline
+from .derive.reproduction import protocol_reproduction_groups
 from .derive.tables import ComparisonTable, ProtocolTables, protocol_tables, resort
 from .link import Catalogue
 from .models import (
@@ -24,6 +26,7 @@ from .models import (
 from .page_parts import (
     common_fields,
     link_to,
+    reader_notes,
     results_of,
     value_fact,
 )
@@ -64,29 +67,50 @@ def protocol_page(
         value_fact(protocol, "replicates", protocol.replicates),
         Fact(
             "tolerance",
-            f"±{protocol.tolerance:.0%}" if protocol.tolerance is not None else "Not set",
+            (
+                f"±{display_number(protocol.tolerance * 100)}% of the published value"
+                + (
+                    f" ({reason})"
+                    if (reason := getattr(protocol, "tolerance_reason", None))
+                    else ""
+                )
+            )
+            if protocol.tolerance is not None
+            else "Not set: no agreement with a published value is judged",
             missing=protocol.tolerance is None,
+        ),
+        Fact(
+            "hardware dependence",
+            f"{protocol.metric.label} depends on the accelerator: results on different "
+            "accelerators are not ranked together"
+            if protocol_depends_on_hardware(protocol)
+            else f"{protocol.metric.label} does not depend on the accelerator (declared by "
+            "the protocol): a hardware difference is a stated difference",
         ),
         Fact("source locator", protocol.source_locator),
     )
+    results = results_of(
+        "result-rows",
+        "Exact evaluated configurations and original reported results",
+        evaluations,
+        catalogue,
+        facts,
+        show_protocol=len({e.dataset for e in evaluations}) > 1,
+        compact=True,
+    )
+    shown = {f.key for f in results.facets}
+    index = {k: v for k, v in facts.filters.index.items() if k in shown}
     return ProtocolPage(
         **common_fields(protocol, catalogue, facts, "protocol.html"),
         protocol=protocol,
-        comparison=comparison_view(table.published, facts.filters.index),
+        comparison=comparison_view(table.published, index),
         measurements=(
-            comparison_view(table.measurements, facts.filters.index, MEASUREMENTS_ID)
+            comparison_view(table.measurements, index, MEASUREMENTS_ID)
             if table.measurements is not None
             else None
         ),
         counts_text=table.counts_text,
-        results=results_of(
-            "result-rows",
-            "Exact evaluated configurations and original reported results",
-            evaluations,
-            catalogue,
-            facts,
-            show_protocol=len({e.dataset for e in evaluations}) > 1,
-        ),
+        results=results,
         facts=page_facts,
         datasets=tuple(link_to(catalogue, d) for d in protocol.datasets),
         recipe_missing=recipe_missing,
@@ -96,6 +120,9 @@ def protocol_page(
         ),
         evaluations=tuple(link_to(catalogue, e.id) for e in evaluations),
         reproductions=protocol_reproduction_groups(protocol, catalogue, flags=facts.flags),
+        headline=protocol_headline(protocol, catalogue, facts.flags),
+        run_minutes=recorded_run_minutes(protocol, catalogue),
+        notes=reader_notes(protocol.notes),
         recipe_minutes=(
             display_number(protocol.recipe.estimated_minutes)
             if protocol.recipe is not None and protocol.recipe.estimated_minutes is not None

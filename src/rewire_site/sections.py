@@ -13,7 +13,14 @@ from dataclasses import dataclass
 from . import config
 from .derive.display import plural
 from .derive.evidence import CitedSource, EvidenceRow, EvidenceTable
-from .derive.tables import Cell, ComparisonTable, EvaluationRow, TableColumn, TableRow
+from .derive.tables import (
+    Cell,
+    ComparisonTable,
+    EvaluationRow,
+    TableColumn,
+    TableRow,
+    legend_text,
+)
 from .models import RecordBase
 from .urls import record_path, sorted_path
 
@@ -46,6 +53,25 @@ class Facet:
 
 
 @dataclass(frozen=True)
+class NoteRef:
+    """A cell's reference to a concern explained once in the table's legend."""
+
+    index: int
+    label: str
+
+
+@dataclass(frozen=True)
+class LegendView:
+    index: int
+    label: str
+    text: str
+    """Markdown."""
+    count_text: str
+    """'38 results'."""
+    excludes: bool
+
+
+@dataclass(frozen=True)
 class ResultRowView:
     """One row of 'Exact evaluated configurations and original reported results'."""
 
@@ -59,6 +85,8 @@ class ResultRowView:
     source_href: str | None
     facet_values: tuple[tuple[str, str], ...]
     """(facet key, space-separated value tokens) -> `data-facet-<key>` attributes."""
+    notes: tuple[NoteRef, ...] = ()
+    """Computed concerns shown by label, explained in the table's legend (compact)."""
 
 
 @dataclass(frozen=True)
@@ -76,6 +104,9 @@ class ResultsTable:
     facets: tuple[Facet, ...]
     show_protocol: bool
     """False on a protocol page with one dataset: every row would repeat them."""
+    compact: bool = False
+    """True: computed concerns by label and legend; no per-row repeats."""
+    legend: tuple[LegendView, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -96,6 +127,8 @@ class CellView:
     """The evaluation row that shows the printed value and its source."""
     sort_value: str
     """Stored value as text for the sort script; empty for no value or an excluded one."""
+    notes: tuple[NoteRef, ...] = ()
+    """Every concern about this result, by its number in the table's legend."""
 
 
 @dataclass(frozen=True)
@@ -116,6 +149,18 @@ class ComparisonView:
     columns: tuple[ColumnView, ...]
     rows: tuple[ComparisonRowView, ...]
     datasets: tuple[Link, ...]
+    legend: tuple[LegendView, ...] = ()
+    ranking_text: str = ""
+    """How best is chosen: among results whose recorded conditions match."""
+    excluded_text: str = ""
+
+
+RANKING_TEXT = (
+    "A value is marked best only among at least two results whose recorded conditions "
+    "match (adaptation, split, metric and scale, length unit, and the accelerator where "
+    "the protocol declares the metric depends on it); a result whose conditions are not "
+    "stated is shown, not ranked."
+)
 
 
 def result_anchor(evaluation_id: str, column_id: str) -> str:
@@ -148,7 +193,25 @@ def results_table(
     facets: tuple[Facet, ...],
     facet_index: Mapping[str, Mapping[str, tuple[str, ...]]],
     show_protocol: bool = True,
+    *,
+    compact: bool = False,
 ) -> ResultsTable:
+    found: dict[tuple[str, str], list[bool]] = {}
+    if compact:
+        for row in rows:
+            for flag in row.flags:
+                if not flag.recorded:
+                    found.setdefault((flag.label, legend_text(flag)), []).append(
+                        flag.excludes_from_comparisons
+                    )
+    keys = sorted(found)
+    numbers = {key: i for i, key in enumerate(keys, start=1)}
+    legend = tuple(
+        LegendView(i, key[0], key[1], plural(len(found[key]), "result"), any(found[key]))
+        for i, key in enumerate(keys, start=1)
+    )
+    shown = {f.key for f in facets}
+    facet_index = {k: v for k, v in facet_index.items() if k in shown}
     views = tuple(
         ResultRowView(
             row=row,
@@ -159,6 +222,11 @@ def results_table(
             dataset_href=record_path("dataset", row.dataset_id),
             source_href=record_path("source", row.citation.source_id) if row.citation else None,
             facet_values=facet_values_of(facet_index, [row.evaluation_id]),
+            notes=tuple(
+                NoteRef(numbers[(f.label, legend_text(f))], f.label)
+                for f in row.flags
+                if (f.label, legend_text(f)) in numbers
+            ),
         )
         for row in rows
     )
@@ -172,6 +240,8 @@ def results_table(
         counts_text=f"{plural(evaluations, 'evaluation')} · {plural(len(rows), 'result')}",
         facets=facets,
         show_protocol=show_protocol,
+        compact=compact,
+        legend=legend,
     )
 
 
@@ -240,6 +310,17 @@ def comparison_view(
     facet_index: Mapping[str, Mapping[str, tuple[str, ...]]],
     table_id: str = "comparison",
 ) -> ComparisonView:
+    numbers = {(note.label, note.text): i for i, note in enumerate(table.legend, start=1)}
+    legend = tuple(
+        LegendView(
+            i,
+            note.label,
+            note.text,
+            plural(note.count, "result"),
+            any(c.excluded and note.label in c.flag_labels for r in table.rows for c in r.cells),
+        )
+        for i, note in enumerate(table.legend, start=1)
+    )
     columns = tuple(
         ColumnView(
             column=c,
@@ -279,6 +360,11 @@ def comparison_view(
                     sort_value=(
                         repr(cell.value) if cell.value is not None and not cell.excluded else ""
                     ),
+                    notes=tuple(
+                        NoteRef(numbers[concern], concern[0])
+                        for concern in cell.concerns
+                        if concern in numbers
+                    ),
                 )
                 for cell in row.cells
             ),
@@ -290,4 +376,18 @@ def comparison_view(
         Link(title, record_path("dataset", i))
         for i, title in zip(table.dataset_ids, table.dataset_titles, strict=True)
     )
-    return ComparisonView(table_id, table, columns, rows, datasets)
+    excluded = table.excluded_count
+    return ComparisonView(
+        table_id,
+        table,
+        columns,
+        rows,
+        datasets,
+        legend,
+        RANKING_TEXT,
+        f"{plural(excluded, 'result')} with a concern that excludes "
+        f"{'it' if excluded == 1 else 'them'} stay{'s' if excluded == 1 else ''} visible but "
+        "leave comparisons."
+        if excluded
+        else "",
+    )

@@ -1,0 +1,132 @@
+"""Charts as a reader sees them in Chromium: every text of every reproduction chart lies
+inside its SVG's viewBox (no label cut off at the left, no axis title clipped at the
+bottom), no two bars of one group share a label, and the legend lists exactly the series
+the chart draws.
+
+Text boxes are measured with the browser's own `getBBox()`, mapped into the SVG's user
+units through the element's transform, so the test holds whatever the font; the pages are
+every page of the built site that has a chart.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+MEASURE = """
+() => [...document.querySelectorAll('figure.chart')].map((figure, index) => {
+  const svg = figure.querySelector('svg');
+  const box = svg.viewBox.baseVal;
+  const toSvg = svg.getScreenCTM().inverse();
+  const texts = [...svg.querySelectorAll('text')].map(t => {
+    const b = t.getBBox();
+    const m = toSvg.multiply(t.getScreenCTM());
+    const corners = [[b.x, b.y], [b.x + b.width, b.y], [b.x, b.y + b.height],
+                     [b.x + b.width, b.y + b.height]]
+      .map(([x, y]) => new DOMPoint(x, y).matrixTransform(m));
+    const xs = corners.map(p => p.x), ys = corners.map(p => p.y);
+    return {text: t.textContent, x: Math.min(...xs), y: Math.min(...ys),
+            right: Math.max(...xs), bottom: Math.max(...ys)};
+  });
+  const groups = [];
+  let current = null;
+  for (const node of svg.children) {
+    if (node.tagName === 'text' && node.classList.contains('group-label')) {
+      if (!current || current.bars.length) {
+        current = {labels: [], bars: []};
+        groups.push(current);
+      }
+    } else if (node.tagName === 'text' && node.getAttribute('text-anchor') === 'end' && current) {
+      current.bars.push(node.textContent);
+    }
+  }
+  const drawn = [...new Set([...svg.querySelectorAll('rect')]
+    .map(r => r.getAttribute('class')))];
+  const legend = [...figure.querySelectorAll('.legend li')].map(li => li.dataset.series);
+  const axis = svg.querySelector('.axis-title');
+  return {index, width: box.width, height: box.height, texts, groups, drawn, legend,
+          axis: axis ? axis.textContent : '',
+          caption: figure.querySelector('figcaption').textContent};
+})
+"""
+
+
+def chart_pages(site: Path) -> list[str]:
+    return sorted(
+        p.relative_to(site).as_posix()
+        for p in site.rglob("index.html")
+        if '<figure class="chart">' in p.read_text(encoding="utf-8")
+    )
+
+
+def _charts(page: Any, site_url: str, path: str) -> list[dict[str, Any]]:
+    page.goto(site_url + path)
+    charts: list[dict[str, Any]] = page.evaluate(MEASURE)
+    assert charts, f"{path}: no chart found"
+    return charts
+
+
+def test_some_pages_have_charts(built_site: Path) -> None:
+    assert chart_pages(built_site), "the built site has no reproduction chart to measure"
+
+
+def test_no_chart_text_is_clipped(page: Any, site_url: str, built_site: Path) -> None:
+    clipped = []
+    for path in chart_pages(built_site):
+        for chart in _charts(page, site_url, path):
+            for t in chart["texts"]:
+                inside = (
+                    t["x"] >= -0.5
+                    and t["y"] >= -0.5
+                    and t["right"] <= chart["width"] + 0.5
+                    and t["bottom"] <= chart["height"] + 0.5
+                )
+                if not inside:
+                    clipped.append(
+                        f"{path} chart {chart['index']}: {t['text']!r} at x {t['x']:.1f}..."
+                        f"{t['right']:.1f}, y {t['y']:.1f}..{t['bottom']:.1f} outside "
+                        f"0..{chart['width']} x 0..{chart['height']}"
+                    )
+    assert not clipped, "\n".join(clipped[:20])
+
+
+def test_bars_of_one_group_have_distinct_labels(page: Any, site_url: str, built_site: Path) -> None:
+    repeated = []
+    for path in chart_pages(built_site):
+        for chart in _charts(page, site_url, path):
+            for group in chart["groups"]:
+                labels = group["bars"]
+                dupes = sorted({label for label in labels if labels.count(label) > 1})
+                if dupes:
+                    repeated.append(f"{path} chart {chart['index']}: {dupes}")
+    assert not repeated, "\n".join(repeated)
+
+
+def test_legend_lists_only_drawn_series(page: Any, site_url: str, built_site: Path) -> None:
+    wrong = []
+    for path in chart_pages(built_site):
+        for chart in _charts(page, site_url, path):
+            drawn = {c.removeprefix("bar-") for c in chart["drawn"] if c}
+            if set(chart["legend"]) != drawn:
+                legend = chart["legend"]
+                wrong.append(
+                    f"{path} chart {chart['index']}: legend {legend}, drawn {sorted(drawn)}"
+                )
+    assert not wrong, "\n".join(wrong)
+
+
+def test_caption_names_the_charted_metric(page: Any, site_url: str, built_site: Path) -> None:
+    """A run-time chart's caption says run time, never memory (and the reverse)."""
+    wrong = []
+    for path in chart_pages(built_site):
+        for chart in _charts(page, site_url, path):
+            name = chart["axis"].split(" (")[0].lower()
+            if not name:
+                wrong.append(f"{path} chart {chart['index']}: no axis title")
+            elif name not in chart["caption"].lower():
+                wrong.append(f"{path} chart {chart['index']}: caption does not name {name!r}")
+    assert not wrong, "\n".join(wrong)
