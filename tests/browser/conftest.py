@@ -1,8 +1,9 @@
 """Fixtures of the browser tests: a site built once per session from the real `records/`,
 served over loopback by the standard library, and Debian's Chromium driven by Playwright.
 
-Browser tests carry the `browser` marker and are skipped, with the reason, when
-`/usr/bin/chromium` or the `playwright` package is missing. The browser is never
+Browser tests carry the `browser` marker and are skipped, with the reason, when Chromium
+(`REWIRE_CHROMIUM`, else `chromium` on PATH, else `/usr/bin/chromium`) or the `playwright`
+package is missing. The browser is never
 downloaded (`playwright install` is not used): install it with `apt-get install -y chromium`.
 Screenshots are kept under `tests/artifacts/screenshots/` (gitignored; CI uploads them).
 """
@@ -10,6 +11,7 @@ Screenshots are kept under `tests/artifacts/screenshots/` (gitignored; CI upload
 from __future__ import annotations
 
 import functools
+import os
 import shutil
 import threading
 from collections.abc import Callable, Iterator
@@ -21,7 +23,9 @@ from typing import Any
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM = Path(
+    os.environ.get("REWIRE_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+)
 SCREENSHOTS = ROOT / "tests" / "artifacts" / "screenshots"
 RELEASE_DATE = date(2026, 10, 22)
 CHROMIUM_ARGS = [
