@@ -4,6 +4,7 @@ result is not ranked is named."""
 
 from __future__ import annotations
 
+import pytest
 from scenarios import load_scenario
 
 from rewire_site.derive.comparability import (
@@ -14,6 +15,7 @@ from rewire_site.derive.comparability import (
     hardware_blocks,
     length_unit,
     protocol_depends_on_hardware,
+    ranking_value,
     standings,
 )
 from rewire_site.derive.tables import comparison_table, protocol_tables
@@ -116,3 +118,25 @@ def test_hardware_counts_only_where_the_protocol_declares_it() -> None:
     assert protocol_depends_on_hardware(ia3)
     undeclared = ia3.model_copy(update={"hardware_dependence": None})
     assert protocol_depends_on_hardware(undeclared)  # cautious when undeclared
+
+
+def test_a_fraction_and_a_percent_of_one_score_rank_on_the_metric_scale() -> None:
+    from rewire_site.models.common import Scale
+
+    catalogue = load_scenario("seed_memory")
+    protocol = catalogue.get("training-peak-memory", Protocol)
+    percent = protocol.model_copy(
+        update={"metric": protocol.metric.model_copy(update={"scale": Scale.percent})}
+    )
+    evaluation = catalogue.get("eval-nt-checkpointing", Evaluation)
+    as_fraction = evaluation.results[0].model_copy(
+        update={"value": 0.6191, "scale": Scale.fraction}
+    )
+    as_percent = evaluation.results[0].model_copy(update={"value": 61.91, "scale": None})
+    assert ranking_value(percent, as_fraction) == pytest.approx(61.91)
+    assert ranking_value(percent, as_percent) == pytest.approx(61.91)
+    ranking = standings(
+        [Entry(ranking_value(percent, as_fraction), FINE_TUNED), Entry(60.0, FINE_TUNED)],
+        "higher",
+    )
+    assert [s.best for s in ranking.standings] == [True, False]

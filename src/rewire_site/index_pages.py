@@ -35,7 +35,12 @@ class HomePage(Page):
     newest_dates: tuple[str, ...]
     """`added` date of each newest record (same order)."""
     findings: tuple[CatalogueFinding, ...]
-    """Each protocol's headline finding: the home page leads with these."""
+    """Headline findings of the protocols where a measurement bears on a published value:
+    the home page leads with these."""
+    unmeasured: tuple[CatalogueFinding, ...]
+    """The other protocols' headlines (no published value measured yet), listed after."""
+    unmeasured_text: str
+    """'40 protocols hold 900 published values that no measurement reproduces yet.'"""
     coverage: tuple[ProtocolCoverage, ...]
     questions: tuple[Link, ...]
     downloads: tuple[Link, ...]
@@ -101,8 +106,20 @@ def download_items(links: tuple[Link, ...]) -> tuple[DownloadItem, ...]:
     return tuple(DownloadItem(link, DOWNLOAD_NOTES.get(link.href, "")) for link in links)
 
 
+def _unmeasured_text(found: tuple[CatalogueFinding, ...]) -> str:
+    rest = [f for f in found if not f.headline.measured]
+    values = sum(len(f.headline.findings) for f in rest)
+    if not rest:
+        return ""
+    return (
+        f"{plural(len(rest), 'protocol')} hold{'s' if len(rest) == 1 else ''} "
+        f"{plural(values, 'published value')} that no measurement reproduces yet."
+    )
+
+
 def home_page(catalogue: Catalogue, facts: SiteFacts) -> HomePage:
     newest = newest_records(catalogue)
+    found = catalogue_findings(catalogue, facts.flags)
     return HomePage(
         template="home.html",
         path=HOME,
@@ -116,7 +133,9 @@ def home_page(catalogue: Catalogue, facts: SiteFacts) -> HomePage:
         areas=protocols_by_area(catalogue),
         newest=tuple(Link(n.title, record_path(n.kind, n.id)) for n in newest),
         newest_dates=tuple(n.added for n in newest),
-        findings=catalogue_findings(catalogue, facts.flags),
+        findings=tuple(f for f in found if f.headline.measured),
+        unmeasured=tuple(f for f in found if not f.headline.measured),
+        unmeasured_text=_unmeasured_text(found),
         coverage=protocol_coverage(catalogue, facts.flags),
         questions=tuple(
             Link(q.title, record_path("question", q.id)) for q in catalogue.of_kind(Question)

@@ -4,7 +4,8 @@ Two results are ranked together only when their recorded conditions match:
 
 - adaptation (fine-tuned, probed, zero-shot, LoRA ..., as `comparison.adaptation` says);
 - split (`comparison.split`, or 'not applicable' when the record says so);
-- metric and scale (the protocol's metric id, the result's unit and its printed scale);
+- metric and scale (the column's metric and unit; values compared on the metric's own
+  scale, so a percent and a fraction of one score match: `ranking_value`);
 - length unit (nucleotides or tokens), where the protocol fixes a sequence length;
 - hardware class (accelerator and count), only where the protocol declares that its
   metric depends on the hardware (`protocol_depends_on_hardware`).
@@ -27,6 +28,7 @@ from typing import Literal
 
 from ..link import Catalogue
 from ..models import Configuration, Evaluation, Protocol, Result
+from ..models.scales import on_metric_scale
 
 StandingState = Literal["best", "ranked", "alone", "unstated", "excluded", "no_value"]
 
@@ -127,7 +129,7 @@ class Conditions:
     adaptation: str | None
     split: str | None
     metric: str
-    """'<metric id> in <unit>[, <scale>]'."""
+    """'<metric id> in <unit>'."""
     length_unit: str | None
     """'nucleotides', 'tokens', 'not applicable' (no length fixed) or None."""
     hardware: str | None
@@ -185,9 +187,11 @@ def conditions(
         missing = evaluation.missing_metadata.get("comparison.split")
         if missing is not None and missing.reason.value == "inapplicable":
             split = NOT_APPLICABLE
-    unit = result.unit or protocol.metric.unit
-    scale = getattr(result, "scale", None)
-    metric = f"{protocol.metric.id} in {unit}" + (f", {scale}" if scale else "")
+    column_metric = protocol.column_metric(result.column)
+    unit = result.unit or column_metric.unit
+    # Values are compared on the metric's own scale (`ranking_value`), so a result
+    # printed as a percent and one printed as a fraction match.
+    metric = f"{column_metric.id} in {unit}"
     if length_defined(protocol, evaluation):
         settings = dict(configuration.settings if configuration is not None else {})
         settings.update(evaluation.settings)
@@ -219,6 +223,11 @@ def hardware_class(
     elif configuration is not None and configuration.hardware is not None:
         count = configuration.hardware.count
     return " + ".join(sorted(names)) + (f" × {count}" if count else "")
+
+
+def ranking_value(protocol: Protocol, result: Result) -> float | None:
+    """The value the guard ranks: the result on its column metric's own scale."""
+    return on_metric_scale(protocol.column_metric(result.column), result)
 
 
 @dataclass(frozen=True)

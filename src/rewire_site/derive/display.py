@@ -139,7 +139,7 @@ def review_gaps(record: RecordBase) -> tuple[str, ...]:
         if value is None
     ]
     notes = [review.note or "", *getattr(record, "editor_notes", [])]
-    if any(_ASSUMED.search(n) for n in notes):
+    if getattr(review, "inherited_from", None) or any(_ASSUMED.search(n) for n in notes):
         gaps.append("assumed")
     return tuple(gaps)
 
@@ -158,7 +158,7 @@ def review_label(record: RecordBase) -> str:
             listed = ", ".join(missing[:-1]) + (" or " if len(missing) > 1 else "") + missing[-1]
             parts.append(f"no {listed} recorded")
         if "assumed" in gaps:
-            parts.append("the review is assumed from another record")
+            parts.append("the review was made on another record and assumed for this one")
         return "source check not verifiable: " + "; ".join(parts)
     return REVIEW_LABELS[record.review.status]
 

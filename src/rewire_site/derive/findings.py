@@ -50,6 +50,10 @@ class Finding:
     column_id: str
 
 
+SHOWN_FINDINGS = 12
+"""At most this many findings under a headline; the rest are on the evaluation pages."""
+
+
 @dataclass(frozen=True)
 class Headline:
     """The finding that leads a page: a summary sentence and one finding per value."""
@@ -57,10 +61,39 @@ class Headline:
     summary: str
     findings: tuple[Finding, ...]
 
+    @property
+    def shown(self) -> tuple[Finding, ...]:
+        """The findings a page lists under its summary: values that were measured first
+        (reproduced, not reproduced, not judged, incomplete), then the others, at most
+        SHOWN_FINDINGS; none when the summary already is the only finding."""
+        if len(self.findings) <= 1:
+            return ()
+        order = {s: i for i, s in enumerate(_STATE_ORDER)}
+        ranked = sorted(self.findings, key=lambda f: order[f.state])
+        return tuple(ranked[:SHOWN_FINDINGS])
+
+    @property
+    def more_text(self) -> str:
+        """'300 more values: each evaluation page gives its finding.' or ''."""
+        more = len(self.findings) - len(self.shown) if len(self.findings) > 1 else 0
+        return (
+            f"{plural(more, 'more value')}: each evaluation page gives its finding." if more else ""
+        )
+
+    @property
+    def measured(self) -> tuple[Finding, ...]:
+        """Findings about values a measurement bears on (for the home page)."""
+        return tuple(f for f in self.findings if f.state not in ("unmeasured",))
+
 
 def with_unit(display: str, unit: str) -> str:
-    """'1.18 GB', '20 min', '0.8 fraction'."""
-    return f"{display} {UNIT_SYMBOLS.get(unit.strip().lower(), unit)}"
+    """'1.18 GB', '20 min', '61.91%', '0.48' (a fraction or a score has no unit)."""
+    key = unit.strip().lower()
+    if key in ("percent", "%"):
+        return f"{display}%"
+    if key in ("fraction", "score", ""):
+        return display
+    return f"{display} {UNIT_SYMBOLS.get(key, unit)}"
 
 
 def _published_by(evaluation: Evaluation, catalogue: Catalogue) -> str:
@@ -324,9 +357,8 @@ def protocol_headline(
     found = tuple(f for e in published for f in published_findings(e, catalogue, flags))
     measured = sum(e.origin == Origin.rewire_measurement for e in evaluations)
     if not found:
-        summary = (
-            f"No published value is recorded under this protocol; "
-            f"{plural(measured, 'Rewire measurement')}."
+        summary = "No published value is recorded under this protocol" + (
+            f"; {plural(measured, 'Rewire measurement')}." if measured else "."
         )
         return Headline(summary, ())
     groups = protocol_reproduction_groups(protocol, catalogue, flags=flags)

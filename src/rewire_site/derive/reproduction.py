@@ -28,6 +28,7 @@ from typing import Literal
 
 from ..link import Catalogue
 from ..models import Configuration, Evaluation, Protocol
+from ..models.scales import on_metric_scale
 from .agreement import Agreement, agreement
 from .comparability import accelerators, evaluation_hardware, hardware_blocks
 from .concerns import Flag, excluded, flags_by_evaluation
@@ -271,22 +272,28 @@ def pair(
     status: Literal["value", "out_of_memory", "incomplete"] = (
         mine.status if mine.status in ("value", "incomplete") else "out_of_memory"
     )
+    # Both values on the column metric's own scale (61.91 percent and 0.6191 compare).
+    metric = protocol.column_metric(column_id)
+    mine_value = on_metric_scale(metric, mine)
+    theirs_value = on_metric_scale(metric, theirs)
     blocked = hardware_blocks(measured, published, protocol, catalogue)
-    found = agreement(mine.value, theirs.value, protocol.tolerance, blocked=blocked)
+    found = agreement(mine_value, theirs_value, protocol.tolerance, blocked=blocked)
     if status == "incomplete":
         found = Agreement("not_comparable", None, "", protocol.tolerance, INCOMPLETE_TEXT)
     return ReproductionPair(
         column_id=column_id,
         column_label=label,
-        header=column_header(protocol.metric.label, label),
-        unit=protocol.metric.unit,
-        published_value=theirs.value,
-        published_display=printed_display(theirs.value, theirs.printed_value),
+        header=column_header(metric.label, label),
+        unit=metric.unit,
+        published_value=theirs_value,
+        published_display=printed_display(theirs.value, theirs.printed_value)
+        if (theirs.scale or metric.scale) == metric.scale
+        else result_display(theirs_value, theirs.status),
         published_printed=theirs.printed_value,
         published_citation=cite(theirs.citation, catalogue) if theirs.citation else None,
         measured_status=status,
-        measured_value=mine.value,
-        measured_display=result_display(mine.value, mine.status),
+        measured_value=mine_value,
+        measured_display=result_display(mine_value, mine.status),
         agreement=found,
         estimates=tuple(
             EstimateView(e.label, e.value, display_number(e.value), e.method)

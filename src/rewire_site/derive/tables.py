@@ -20,7 +20,7 @@ from typing import Literal
 from ..link import Catalogue
 from ..models import Configuration, Dataset, Evaluation, Protocol, Result
 from ..models.evaluation import Origin
-from .comparability import Conditions, Entry, conditions, standings
+from .comparability import Conditions, Entry, conditions, ranking_value, standings
 from .concerns import Flag, excluded, flags_by_evaluation
 from .display import (
     DIRECTION_LABELS,
@@ -88,6 +88,9 @@ class Cell:
     result', 'excluded from comparisons: ...' or '' (no value)."""
     standing_state: str = "no_value"
     """best | ranked | alone | unstated | excluded | no_value."""
+    rank_value: float | None = None
+    """The value on the column metric's own scale: what sorting and ranking compare (a
+    result printed as a percent beside one printed as a fraction)."""
     concerns: tuple[tuple[str, str], ...] = ()
     """(label, legend text) of every flag that concerns this result: the cell names
     each; the table's legend explains each once."""
@@ -182,6 +185,7 @@ def _cell(
         flag_labels=tuple(f.label for f in found if f.affects(result.column)),
         best=False,
         conditions=conditions(evaluation, result, protocol, catalogue),
+        rank_value=ranking_value(protocol, result),
         concerns=tuple((f.label, legend_text(f)) for f in found if f.affects(result.column)),
     )
 
@@ -303,7 +307,7 @@ def comparison_table(
         ranking = standings(
             [
                 Entry(
-                    cell.value if cell.status == "value" else None,
+                    cell.rank_value if cell.status == "value" else None,
                     cell.conditions or _NO_CONDITIONS,
                     tuple(label for label in cell.flag_labels if cell.excluded)
                     if cell.excluded
@@ -502,7 +506,8 @@ def resort(table: ComparisonTable, sort_by: str) -> ComparisonTable:
     def key(row: TableRow) -> tuple[int, float, str, str]:
         cell = row.cells[position]
         if cell.status == "value" and cell.value is not None:
-            value = cell.value if lower else -cell.value
+            ranked = cell.rank_value if cell.rank_value is not None else cell.value
+            value = ranked if lower else -ranked
             group = 1 if cell.excluded else 0
             return (group, value, row.configuration_title, row.configuration_id)
         group = {"out_of_memory": 2, "incomplete": 3}.get(cell.status, 4)
