@@ -117,5 +117,21 @@ def test_family_matrix_lists_each_source(built: list[object]) -> None:
     tasks = {r.task.text for r in page.rows}
     assert "demo_human_or_worm (Genomic Benchmarks)" in tasks
     assert "human_worm (Feng et al. benchmark)" in tasks
-    assert "Accuracy" in page.metrics
+    assert any("accuracy" in m.lower() for m in page.metrics)
     assert all(len(r.cells) == len(page.metrics) for r in page.rows)
+
+
+def test_benchmark_wide_column_joins_its_task(built: list[object]) -> None:
+    """The HyenaDNA paper's Table 4.1 column 'Human Enhancers Cohn' (an editor's record)
+    shows on the task of human_enhancers_cohn, beside Genomic Benchmarks' own value."""
+    page = next(
+        p for p in built if isinstance(p, contexts.TaskPage) and "human_enhancers_cohn" in p.heading
+    )
+    protocols = [g.protocol.href for g in page.groups]
+    assert (
+        "protocols/evidence-20261130-protocol-hyenadna-genomic-benchmarks/index.html" in protocols
+    )
+    table = next(g for g in page.groups if "evidence-20261130" in g.protocol.href)
+    assert table.columns == ("Human Enhancers Cohn",)
+    pairs = {(o.left.text, o.right.text) for o in page.overlaps if o.family == "HyenaDNA"}
+    assert ("74.2%", "74.2%") in pairs

@@ -80,6 +80,34 @@ SAME_TASK: tuple[SameTask, ...] = (
 )
 
 
+@dataclass(frozen=True)
+class SameColumn:
+    """A column of a benchmark-wide protocol that is one task's result."""
+
+    dataset: str
+    protocol: str
+    column: str
+    evidence: str
+
+
+SAME_COLUMN: tuple[SameColumn, ...] = (
+    SameColumn(
+        "genomic-benchmarks-dataset-human-enhancers-cohn",
+        "evidence-20261130-protocol-hyenadna-genomic-benchmarks",
+        "human-enhancers-cohn",
+        "The HyenaDNA paper's Table 4.1 row 'Human Enhancers Cohn' is this dataset: its CNN "
+        "baseline (69.5) is the Genomic Benchmarks PyTorch CNN's accuracy (69.5).",
+    ),
+    SameColumn(
+        "genomic-benchmarks-dataset-dummy-mouse-enhancers-ensembl",
+        "evidence-20261130-protocol-hyenadna-genomic-benchmarks",
+        "mouse-enhancers",
+        "The HyenaDNA paper's Table 4.1 row 'Mouse Enhancers' is this dataset: its CNN "
+        "baseline (69.0) is the Genomic Benchmarks PyTorch CNN's accuracy (69).",
+    ),
+)
+
+
 def task_groups(catalogue: Catalogue) -> list[tuple[str, ...]]:
     """Datasets grouped by task: linked datasets together (both must exist), every other
     dataset alone; each group sorted, groups sorted by their first id."""
@@ -103,6 +131,16 @@ def task_groups(catalogue: Catalogue) -> list[tuple[str, ...]]:
 def links_between(ids: Iterable[str]) -> list[SameTask]:
     wanted = set(ids)
     return [s for s in SAME_TASK if s.first in wanted and s.second in wanted]
+
+
+def columns_for(ids: Iterable[str], catalogue: Catalogue) -> list[SameColumn]:
+    """Benchmark-wide protocol columns that hold results on one of these datasets."""
+    wanted = set(ids)
+    return [
+        c
+        for c in SAME_COLUMN
+        if c.dataset in wanted and isinstance(catalogue.by_id.get(c.protocol), Protocol)
+    ]
 
 
 def _text(value: str | None) -> str:

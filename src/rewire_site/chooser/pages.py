@@ -36,6 +36,7 @@ from .contexts import (
     WinCount,
 )
 from .overlaps import (
+    columns_for,
     direction_of,
     label_of,
     links_between,
@@ -65,7 +66,10 @@ def _value(result: Result) -> str:
     if result.value is None:
         return result.status.replace("_", " ")
     text = display_number(result.value)
-    return f"{text}%" if result.scale is not None and result.scale.value == "percent" else text
+    percent = (result.scale is not None and result.scale.value == "percent") or (
+        result.unit == "percent"
+    )
+    return f"{text}%" if percent else text
 
 
 def _cell(entry: Entry | None, flags: Flags) -> ValueCell:
@@ -108,19 +112,26 @@ def _group(
     evaluations: Sequence[Evaluation],
     catalogue: Catalogue,
     flags: Flags,
+    only_column: str | None = None,
 ) -> ResultGroup:
-    used = {r.column for e in evaluations for r in e.results}
+    used = {
+        r.column
+        for e in evaluations
+        for r in e.results
+        if only_column is None or r.column == only_column
+    }
     columns = [c for c in protocol.columns if c.id in used]
     by_config: dict[str, dict[str, Entry]] = defaultdict(dict)
     for evaluation in evaluations:
         for result in evaluation.results:
-            by_config[evaluation.configuration][result.column] = (evaluation, result, protocol)
+            if result.column in used:
+                by_config[evaluation.configuration][result.column] = (evaluation, result, protocol)
     rows = []
     for config_id in sorted(by_config, key=lambda c: (_title(catalogue, c), c)):
         configuration = catalogue.get(config_id, Configuration)
         cells = tuple(_cell(by_config[config_id].get(c.id), flags) for c in columns)
         rows.append(GroupRow(Link(configuration.title, page_of(configuration)), cells))
-    first = evaluations[0]
+    names = sorted({_source_name(e, catalogue) for e in evaluations})
     adaptations = sorted({e.comparison.adaptation or "not stated" for e in evaluations})
     splits = sorted({e.comparison.split or "not stated" for e in evaluations})
     origins = sorted({e.origin.value.replace("_", " ") for e in evaluations})
@@ -131,7 +142,7 @@ def _group(
     return ResultGroup(
         protocol=Link(protocol.title, page_of(protocol)),
         dataset=Link(dataset.title, page_of(dataset)),
-        source=_source_name(first, catalogue),
+        source=", ".join(names),
         conditions=conditions,
         columns=tuple(c.label for c in columns),
         rows=tuple(rows),
@@ -186,6 +197,7 @@ def task_pages(catalogue: Catalogue, flags: Flags, release_id: str) -> list[Task
         datasets = [catalogue.get(d, Dataset) for d in group_ids]
         result_groups: list[ResultGroup] = []
         entry_groups: list[tuple[str, list[Entry]]] = []
+        same_column: list[str] = []
         for dataset in datasets:
             by_protocol: dict[str, list[Evaluation]] = defaultdict(list)
             for evaluation in by_dataset.get(dataset.id, []):
@@ -202,6 +214,25 @@ def task_pages(catalogue: Catalogue, flags: Flags, release_id: str) -> list[Task
                 result_groups.append(group)
                 entries = [e for e in _entries(evaluations, catalogue) if e[1].value is not None]
                 entry_groups.append((f"{group.source}, {protocol.title}", entries))
+        for link in columns_for(group_ids, catalogue):
+            protocol = catalogue.get(link.protocol, Protocol)
+            evaluations = [
+                e
+                for e in catalogue.evaluations_of(protocol.id)
+                if any(r.column == link.column for r in e.results)
+            ]
+            if not evaluations:
+                continue
+            dataset = catalogue.get(evaluations[0].dataset, Dataset)
+            group = _group(protocol, dataset, evaluations, catalogue, flags, link.column)
+            result_groups.append(group)
+            entries = [
+                e
+                for e in _entries(evaluations, catalogue)
+                if e[1].column == link.column and e[1].value is not None
+            ]
+            entry_groups.append((f"{group.source}, {protocol.title}", entries))
+            same_column.append(link.evidence)
         path = task_path(group_ids[0])
         overlaps = _overlaps(entry_groups, catalogue, flags)
         heading = " = ".join(d.title for d in datasets)
@@ -220,7 +251,8 @@ def task_pages(catalogue: Catalogue, flags: Flags, release_id: str) -> list[Task
                     ("Same task by size: " if s.by_size else "Same task by name only: ")
                     + s.evidence
                     for s in links_between(group_ids)
-                ),
+                )
+                + tuple(same_column),
                 groups=tuple(result_groups),
                 overlaps=tuple(overlaps),
                 overlap_note=(

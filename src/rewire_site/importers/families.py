@@ -1,8 +1,8 @@
 """Model families the imported sources evaluate, shared by every importer.
 
 A family is one record however many sources report on it, so that a family's page gathers
-every source's results. The Nucleotide Transformer family already has a record
-(`gfm-guide-20261014-family-nucleotide-transformer`); the importers point to it. The
+every source's results. Nucleotide Transformer, DNABERT-2 and HyenaDNA already have
+editors' records (constants below); the importers point to them. The
 families here carry only what the importers know: name, developers and the paper each
 source's README cites for it; architecture and tokenisation are left to an editor, with
 the reason.
@@ -16,6 +16,10 @@ from .core import Record, missing
 from .records import ADDED, AREAS, CONTEXTS
 
 NUCLEOTIDE_TRANSFORMER = "gfm-guide-20261014-family-nucleotide-transformer"
+DNABERT_2 = "evidence-20261130-family-dnabert-2"
+HYENADNA = "evidence-20261130-family-hyenadna"
+"""Families that already have an editor's record (with model facts): the importers point
+to them instead of writing their own."""
 
 
 @dataclass(frozen=True)
@@ -31,22 +35,6 @@ class Family:
 FAMILIES: dict[str, Family] = {
     f.id: f
     for f in (
-        Family(
-            "catalogue-family-dnabert-2",
-            "DNABERT-2",
-            ("Zhou et al.",),
-            "DNABERT-2, a DNA language model by Zhou et al.",
-            "Zhou, Z. et al. DNABERT-2: Efficient Foundation Model and Benchmark For "
-            "Multi-Species Genome (arXiv 2306.15006).",
-        ),
-        Family(
-            "catalogue-family-hyenadna",
-            "HyenaDNA",
-            ("Nguyen et al.",),
-            "HyenaDNA, a DNA language model by Nguyen et al.",
-            "Nguyen, E. et al. HyenaDNA: Long-Range Genomic Sequence Modeling at Single "
-            "Nucleotide Resolution (arXiv 2306.15794).",
-        ),
         Family(
             "catalogue-family-gpn",
             "GPN (Genomic Pre-trained Network)",

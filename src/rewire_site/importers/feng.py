@@ -40,7 +40,7 @@ from .core import (
     slug,
     source_id,
 )
-from .families import NUCLEOTIDE_TRANSFORMER, family_records
+from .families import DNABERT_2, HYENADNA, NUCLEOTIDE_TRANSFORMER, family_records
 from .records import ADDED, AREAS, CONTEXTS, RepoFileSpec, repository_file_source, value_result
 from .tables import Cell, read_csv
 
@@ -92,7 +92,7 @@ MODELS = (
     Model(
         "dnabert-2",
         "DNABERT-2",
-        "catalogue-family-dnabert-2",
+        DNABERT_2,
         "job_scripts/inference_dnabert2.py",
         "job_scripts/classify_dnabert2.py",
         "cls",
@@ -118,7 +118,7 @@ MODELS = (
     Model(
         "hyenadna-medium-160k",
         "HyenaDNA (medium, 160k)",
-        "catalogue-family-hyenadna",
+        HYENADNA,
         "job_scripts/inference_hyena.py",
         "job_scripts/classify_hyena.py",
         "eos",

@@ -22,6 +22,7 @@ from .core import (
     Record,
     SourceFile,
     SourceFiles,
+    cite,
     find_line,
     line_citation,
     missing,
@@ -29,7 +30,7 @@ from .core import (
     slug,
     source_id,
 )
-from .families import family_records
+from .families import HYENADNA, family_records
 from .records import ADDED, AREAS, CONTEXTS, RepoFileSpec, repository_file_source, value_result
 from .tables import Cell, read_markdown_table
 
@@ -72,7 +73,7 @@ class Model:
 
 
 MODELS = (
-    Model("### HyenaDNA", "hyenadna", "HyenaDNA", "catalogue-family-hyenadna", True),
+    Model("### HyenaDNA", "hyenadna", "HyenaDNA", HYENADNA, True),
     Model("### PyTorch CNN", "pytorch-cnn", "PyTorch CNN", "catalogue-family-one-hot-cnn", False),
     Model(
         "### TensorFlow CNN",
@@ -83,6 +84,17 @@ MODELS = (
     ),
 )
 COLUMNS = {"Accuracy": "accuracy", "F1 score": "f1", "F1": "f1"}
+
+HYENADNA_PAPER = "evidence-20261130-source-hyenadna-preprint"
+"""The HyenaDNA preprint's record (an editor's, issue 11)."""
+PAPER_ROWS = {
+    # dataset -> (Table 4.1 row as transcribed in evidence-20261130-eval-hyenadna-
+    # genomic-benchmarks-table-4-1, HyenaDNA's value in it)
+    "dummy_mouse_enhancers_ensembl": ("Mouse Enhancers 69.0 66.9 80.1 85.1", "85.1"),
+    "human_enhancers_cohn": ("Human Enhancers Cohn 69.5 74.0 70.5 74.2", "74.2"),
+}
+"""Rows of the HyenaDNA paper's Table 4.1 that Rewire holds: where the README's HyenaDNA
+cell equals the paper's value, the README most likely quotes the paper (it names no run)."""
 
 
 def _spec(file: SourceFile) -> RepoFileSpec:
@@ -331,6 +343,26 @@ def _evaluation(files: SourceFiles, model: Model, cell: Cell, column: str) -> Re
         },
         "added": ADDED,
     }
+    paper = PAPER_ROWS.get(name)
+    if model.language_model and paper is not None and paper[1] == cell.text:
+        record["concerns"] = [
+            {
+                "id": "likely-quoted-from-the-hyenadna-paper",
+                "kind": "secondary_quotation",
+                "text": (
+                    f"The README gives HyenaDNA's {label} on `{name}` as {cell.text} without "
+                    "naming a run; the HyenaDNA paper's Table 4.1 prints the same value for "
+                    "this dataset. It is most likely the paper's fine-tuned result quoted, "
+                    "not a run by the Genomic Benchmarks maintainers."
+                ),
+                "field": "results.0",
+                "excludes_from_comparisons": False,
+                "citations": [
+                    cite(source, cell.locator, cell.text),
+                    cite(HYENADNA_PAPER, "Table 4.1", paper[0]),
+                ],
+            }
+        ]
     return record
 
 

@@ -34,7 +34,7 @@ from .core import (
     slug,
     source_id,
 )
-from .families import NUCLEOTIDE_TRANSFORMER, family_records
+from .families import DNABERT_2, HYENADNA, NUCLEOTIDE_TRANSFORMER, family_records
 from .records import ADDED, AREAS, CONTEXTS, RepoFileSpec, repository_file_source, value_result
 from .tables import Cell, read_csv
 
@@ -86,7 +86,7 @@ MODELS = {
         Model(
             "dnabert",
             "DNABERT-2",
-            "catalogue-family-dnabert-2",
+            DNABERT_2,
             True,
             DNABERT_NOTEBOOK,
             'model = AutoModel.from_pretrained(\\"zhihan1996/DNABERT-2-117M\\"',
@@ -106,7 +106,7 @@ MODELS = {
         Model(
             "hyena",
             "HyenaDNA (tiny, 1k, d256)",
-            "catalogue-family-hyenadna",
+            HYENADNA,
             True,
             HYENA_NOTEBOOK,
             "pretrained_model_name = 'hyenadna-tiny-1k-d256'",
