@@ -93,3 +93,14 @@ def test_home_page_findings_cover_every_protocol() -> None:
     found = catalogue_findings(catalogue)
     assert [f.protocol_id for f in found] == sorted(p.id for p in catalogue.protocols())
     assert found[0].headline.findings
+
+
+def test_a_reported_reproduction_is_reported_not_measured() -> None:
+    from rewire_site.models.evaluation import Origin
+
+    catalogue = load_scenario("setup_rows")
+    measured = catalogue.get("eval-nt-rewire-fp32-ckpt", Evaluation)
+    reported = measured.model_copy(update={"origin": Origin.community_reproduction})
+    records = [reported if r.id == measured.id else r for r in catalogue.by_id.values()]
+    changed = Catalogue.from_records(records)
+    assert evaluation_headline(reported, changed).summary.startswith("Reported 34.2 GB")

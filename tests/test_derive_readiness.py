@@ -191,3 +191,12 @@ def test_recipe_of_protocol_does_not_pin_a_published_result() -> None:
     # The IA3 results state unit and direction: strings compared, meaning not checked.
     meaning = next(r for r in found.checks[0].requirements if r.key == "score_meaning")
     assert (meaning.state, meaning.state_label) == ("unmet", "not checked")
+
+
+def test_claims_only_have_no_value_to_replay() -> None:
+    catalogue = load_scenario("seed_memory")
+    evaluation = catalogue.get("eval-nt-checkpointing", Evaluation)
+    claims_only = evaluation.model_copy(update={"results": []})
+    found = readiness(claims_only, catalogue, {})
+    values = next(r for r in found.checks[0].requirements if r.key == "values")
+    assert values.state == "unmet" and "claims only" in values.reason

@@ -16,7 +16,8 @@ from .derive.concerns import Flag
 from .derive.coverage import BaselineCoverage
 from .derive.evidence import SourceList
 from .derive.filters import FilterIndex
-from .derive.findings import Headline
+from .derive.findings import ClaimView, Headline
+from .derive.model_facts import FactRow
 from .derive.readiness import Readiness
 from .derive.reproduction import ReproductionGroup
 from .metadata import MetaItem
@@ -183,6 +184,8 @@ class EvaluationPage(RecordPage):
     """Quantities measured beside the results, in record order."""
     headline: Headline
     """The page's finding first: the value, and whether and how closely it reproduced."""
+    claims: tuple[ClaimView, ...]
+    """Claims as printed (not one value each; never ranked)."""
 
 
 @dataclass(frozen=True)
@@ -203,6 +206,8 @@ class DatasetPage(RecordPage):
 class FamilyPage(RecordPage):
     results: EvaluationList
     facts: tuple[Fact, ...]
+    fact_rows: tuple[FactRow, ...]
+    """Each checkpoint's model facts with value as printed, unit, source and concerns."""
     configurations: tuple[Link, ...]
     papers: tuple[Link, ...]
 

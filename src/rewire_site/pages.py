@@ -32,7 +32,8 @@ from .derive.display import (
     missing_text,
 )
 from .derive.evidence import iso_utc
-from .derive.findings import evaluation_headline
+from .derive.findings import claim_views, evaluation_headline
+from .derive.model_facts import fact_rows
 from .derive.readiness import readiness
 from .derive.reproduction import evaluation_reproductions
 from .link import Catalogue
@@ -163,6 +164,7 @@ def evaluation_page(
         reproductions=evaluation_reproductions(evaluation, catalogue, flags=facts.flags),
         observations=observation_rows(evaluation, protocol),
         headline=evaluation_headline(evaluation, catalogue, facts.flags),
+        claims=claim_views(evaluation, catalogue),
     )
 
 
@@ -276,6 +278,7 @@ def family_page(
             "Evaluations of configurations in this family", evaluations, catalogue, facts
         ),
         facts=page_facts,
+        fact_rows=fact_rows(f, catalogue),
         configurations=tuple(link_to(catalogue, c.id) for c in configurations),
         papers=tuple(link_to(catalogue, p) for p in f.papers),
     )

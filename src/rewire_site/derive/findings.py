@@ -143,6 +143,7 @@ def column_finding(
             evaluation_id,
             column.column_id,
         )
+    verb = "measured" if any(r.rewire for r in column.rows) else "reported"
     agreeing = [r for r in with_value if r.pair.agreement.reproduced]
     if agreeing:
         best = agreeing[0]
@@ -152,7 +153,7 @@ def column_finding(
             "reproduced",
             f"{published}: reproduced within {display_number(abs(ratio - 1) * 100, 2)}% "
             f"({with_unit(best.pair.measured_display, unit)}){stated_text}; "
-            f"{len(agreeing)} of {plural(len(with_value), 'measured setting')} "
+            f"{len(agreeing)} of {plural(len(with_value), verb + ' setting')} "
             f"{'agrees' if len(agreeing) == 1 else 'agree'} within the protocol's "
             f"±{display_number((group.tolerance or 0) * 100)}%.",
             evaluation_id,
@@ -170,9 +171,9 @@ def column_finding(
             "not_reproduced",
             f"{published}: not reproduced by "
             + (
-                f"any of {len(with_value)} measured settings"
+                f"any of {len(with_value)} {verb} settings"
                 if len(with_value) > 1
-                else "its one measured setting"
+                else f"its one {verb} setting"
             )
             + f" (tolerance ±{display_number((group.tolerance or 0) * 100)}%); {near}.",
             evaluation_id,
@@ -181,7 +182,7 @@ def column_finding(
     why = closest.pair.agreement.text.rstrip(".")
     return Finding(
         "not_judged",
-        f"{published}: measured in {plural(len(with_value), 'setting')} under the same "
+        f"{published}: {verb} in {plural(len(with_value), 'setting')} under the same "
         f"protocol, {near}; agreement not judged: {why[:1].lower() + why[1:]}.",
         evaluation_id,
         column.column_id,
@@ -242,6 +243,7 @@ def measurement_findings(
     unit = protocol.metric.unit
     labels = {c.id: c.label for c in protocol.columns}
     groups = evaluation_reproductions(evaluation, catalogue, flags=flags)
+    verb = "Measured" if evaluation.origin == Origin.rewire_measurement else "Reported"
     rows = {c.column_id: (c, r) for g in groups for c in g.columns for r in c.rows}
     out = []
     for result in evaluation.results:
@@ -263,7 +265,7 @@ def measurement_findings(
             out.append(
                 Finding(
                     "measured",
-                    f"Measured {shown} ({where}); no published value for this column to "
+                    f"{verb} {shown} ({where}); no published value for this column to "
                     "compare with.",
                     evaluation.id,
                     result.column,
@@ -289,7 +291,7 @@ def measurement_findings(
         out.append(
             Finding(
                 verdict,
-                f"Measured {shown} ({where}){stated_text}; published {published}: ratio "
+                f"{verb} {shown} ({where}){stated_text}; published {published}: ratio "
                 f"{state.ratio_display}, {tail}.",
                 evaluation.id,
                 result.column,
@@ -310,10 +312,21 @@ def evaluation_headline(
         found = measurement_findings(evaluation, catalogue, flags)
     else:
         found = published_findings(evaluation, catalogue, flags)
+    claims = claim_views(evaluation, catalogue)
+    if not found and claims:
+        return Headline(
+            f"{plural(len(claims), 'claim')} as printed, not one value each: "
+            + "; ".join(f"“{c.statement}” ({c.qualifier})" for c in claims[:3])
+            + ("; ..." if len(claims) > 3 else "")
+            + ". Claims are never ranked.",
+            (),
+        )
     return Headline(_summary(found), found)
 
 
 def _summary(found: Sequence[Finding]) -> str:
+    if not found:
+        return "No value is recorded."
     if len(found) == 1:
         return found[0].text
     counts = {s: sum(f.state == s for f in found) for s in _STATE_ORDER}
@@ -376,6 +389,53 @@ def protocol_headline(
             f" None agrees within the protocol's ±{display_number(protocol.tolerance * 100)}%."
         )
     return Headline(summary, found)
+
+
+QUALIFIER_TEXTS: dict[str, str] = {
+    "exact": "as stated",
+    "about": "approximate",
+    "up_to": "a maximum over cases (up to)",
+    "at_least": "a minimum (at least)",
+    "on_average": "an average",
+}
+
+
+@dataclass(frozen=True)
+class ClaimView:
+    """A claim that is not one value (N of M, a relative gain, 'up to'): shown as printed,
+    with what bounds it, and never ranked."""
+
+    statement: str
+    kind: str
+    """'count of', 'relative difference', 'ratio', 'state of the art', 'other'."""
+    qualifier: str
+    """'a maximum over cases (up to)', ..."""
+    baseline: str
+    """What it is compared with, or ''."""
+    source_title: str
+    locator: str
+    quote: str | None
+    source_id: str
+
+
+def claim_views(evaluation: Evaluation, catalogue: Catalogue) -> tuple[ClaimView, ...]:
+    """The evaluation's claims as printed (v2 `claims`), in record order."""
+    out = []
+    for claim in getattr(evaluation, "claims", []):
+        source = catalogue.by_id.get(claim.citation.source)
+        out.append(
+            ClaimView(
+                statement=claim.statement,
+                kind=claim.kind.value.replace("_", " "),
+                qualifier=QUALIFIER_TEXTS.get(claim.qualifier.value, claim.qualifier.value),
+                baseline=claim.baseline or "",
+                source_title=source.title if source is not None else claim.citation.source,
+                locator=claim.citation.locator,
+                quote=claim.citation.quote,
+                source_id=claim.citation.source,
+            )
+        )
+    return tuple(out)
 
 
 @dataclass(frozen=True)

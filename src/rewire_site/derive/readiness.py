@@ -359,6 +359,12 @@ def _values(evaluation: Evaluation) -> Requirement:
         for i, r in enumerate(evaluation.results)
         if r.value is None
     ]
+    if not evaluation.results:
+        return _req(
+            "values", label, "unmet",
+            "The evaluation records claims only (N of M, relative gains, 'up to'), no "
+            "result value, so there is nothing to replay.",
+        )  # fmt: skip
     if missing:
         return _req(
             "values", label, "unmet",

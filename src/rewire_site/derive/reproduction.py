@@ -28,6 +28,7 @@ from typing import Literal
 
 from ..link import Catalogue
 from ..models import Configuration, Evaluation, Protocol
+from ..models.evaluation import Origin
 from ..models.scales import on_metric_scale
 from .agreement import Agreement, agreement
 from .comparability import accelerators, evaluation_hardware, hardware_blocks
@@ -121,6 +122,9 @@ class ReproductionRow:
     excluded_by: tuple[str, ...]
     distance: float | None
     """|ratio - 1|; None without a ratio."""
+    rewire: bool = True
+    """True for a Rewire measurement; False for a reported reproduction (a community
+    reproduction, a maintainer statement)."""
 
 
 @dataclass(frozen=True)
@@ -426,6 +430,7 @@ def _column(
                     f.label for f in found if f.excludes_from_comparisons and f.affects(column_id)
                 ),
                 distance=abs(ratio - 1.0) if ratio is not None else None,
+                rewire=evaluation.origin == Origin.rewire_measurement,
             )
         )
     if not rows:
