@@ -130,3 +130,11 @@ def test_caption_names_the_charted_metric(page: Any, site_url: str, built_site: 
             elif name not in chart["caption"].lower():
                 wrong.append(f"{path} chart {chart['index']}: caption does not name {name!r}")
     assert not wrong, "\n".join(wrong)
+
+
+def test_home_coverage_table_fits_at_1280(page: Any, site_url: str) -> None:
+    """Defect 7: the home page's coverage table overflowed its region at 1280 px."""
+    page.goto(site_url + "index.html")
+    region = page.locator("#coverage-table").locator("xpath=..")
+    scroll, client = region.evaluate("d => [d.scrollWidth, d.clientWidth]")
+    assert scroll <= client + 1, f"coverage table {scroll}px in a {client}px region"
