@@ -2,10 +2,10 @@
 
 Each test loads the specific real records entered for one case of issue 11 through the
 real validator and asserts that the case is held in fields, not in free text. The records
-are validated on their own (`validate_paths` over `records/evidence-20261130-*.yaml`,
-references resolved against the whole catalogue), so a problem in another editor's record
-never fails these tests and a problem in these records always does. No test counts the
-live catalogue.
+are validated on their own (`validate_paths` over `records/evidence-20261130-*.yaml` and
+the two older family records that now carry real checkpoint facts, references resolved
+against the whole catalogue), so a problem in another editor's record never fails these
+tests and a problem in these records always does. No test counts the live catalogue.
 """
 
 from __future__ import annotations
@@ -44,6 +44,19 @@ HYENA_TIMER = f"{PREFIX}source-hyenadna-timer-py"
 GENERATOR_README = f"{PREFIX}source-generator-readme"
 GENERATOR_PAPER = f"{PREFIX}source-generator-preprint"
 SEGMENTNT_DOCS = f"{PREFIX}source-nt-docs-segment-nt"
+NT_DOCS = f"{PREFIX}source-nt-docs-nucleotide-transformer"
+NT_CODE_RELEASED = f"{PREFIX}source-nt-model-py-d51374e"
+NT_CODE_FIXED = f"{PREFIX}source-nt-model-py-8332f7e"
+NT_ISSUE_7 = f"{PREFIX}source-nt-issue-7"
+NT_PREPRINT = f"{PREFIX}source-nt-preprint"
+GENA_README = f"{PREFIX}source-gena-lm-readme-previous-generation"
+GENA_CONFIG = f"{PREFIX}source-gena-lm-config-l12-h768"
+
+NT_FAMILY = "gfm-guide-20261014-family-nucleotide-transformer"
+GENA_FAMILY = "saadat-fellay-20261015-family-gena-lm"
+FAMILIES_WITH_FACTS = (NT_FAMILY, GENA_FAMILY)
+"""Families written before issue 11 (many configurations refer to them) that now hold real
+checkpoint facts; validated with the evidence records."""
 
 TABLE_6 = f"{PREFIX}eval-dnabert-2-gue-tf-mouse-table-6"
 TABLE_9 = f"{PREFIX}eval-dnabert-2-gue-tf-mouse-table-9"
@@ -62,6 +75,7 @@ T = TypeVar("T", bound=RecordBase)
 def report() -> ValidationReport:
     files = sorted((ROOT / RECORDS_DIR).glob(f"{PREFIX}*.yaml"))
     assert files, f"no {PREFIX}* records under {RECORDS_DIR}"
+    files += [ROOT / RECORDS_DIR / f"{family}.yaml" for family in FAMILIES_WITH_FACTS]
     return validate_paths(files, ROOT, cache=False)
 
 
@@ -273,6 +287,30 @@ def test_case4_a_users_run_and_a_timing_carry_what_they_state(report: Validation
     assert (timing.accelerator, timing.accelerator_memory_gb) == ("NVIDIA A100 80GB", 80)
 
 
+def test_case4_a_checkpoints_pretraining_run_is_fields_with_reasons(
+    report: ValidationReport,
+) -> None:
+    """Caduceus-Ph: "Trained for 50k steps and batch size of 8." is held as run
+    conditions of the checkpoint, not as a note."""
+    family = record(report, f"{PREFIX}family-caduceus", ModelFamily)
+    checkpoint = family.checkpoints[0]
+    run = checkpoint.pretraining
+    assert run is not None
+    assert (run.steps, run.global_batch_size) == (50000, 8)
+    assert "50k steps" not in (checkpoint.note or "")
+    missing = family.missing_metadata
+    assert run.seeds is None
+    assert missing["checkpoints.0.pretraining.seeds"].reason == MissingReason.unreported
+    assert run.batch_size_per_gpu is None
+    assert missing["checkpoints.0.pretraining.batch_size_per_gpu"].reason == (
+        MissingReason.unreported
+    )
+    (cited,) = [c for c in family.citations if "checkpoints.0.pretraining.steps" in c.supports]
+    assert cited.source == f"{PREFIX}source-caduceus-readme"
+    assert cited.quote == "Trained for 50k steps and batch size of 8."
+    assert "checkpoints.0.pretraining.global_batch_size" in cited.supports
+
+
 # ------------------------------------------------------------ case 5: concerns anywhere
 
 
@@ -319,6 +357,17 @@ def test_case5_conflicting_values_hold_both_values_with_citations(
     assert paper.citation.quoted_from is not None
     assert paper.citation.quoted_from.source == DNABERT2_PAPER
     assert files.citation.quoted_from is None
+
+
+def test_case5_an_uncertain_dataset_mapping_has_its_own_kind(report: ValidationReport) -> None:
+    dataset = record(report, f"{PREFIX}dataset-gue-plus-epi", Dataset)
+    reproduction = record(report, EPI_USER, Evaluation)
+    (on_dataset,) = dataset.concerns
+    (on_reproduction,) = reproduction.concerns
+    assert on_dataset.kind == on_reproduction.kind == ConcernKind.dataset_unclear
+    assert on_reproduction.field == "reproduces"
+    assert on_reproduction.citations[0].source == ISSUE_99
+    assert "not 100% sure" in (on_reproduction.citations[0].quote or "")
 
 
 # ------------------------------------------------------------ case 6: model facts
@@ -392,6 +441,129 @@ def test_case6_a_family_with_facts_stands_alone(report: ValidationReport) -> Non
     mine = [r for r in report.records.values() if isinstance(r, Configuration)]
     assert mine and all(c.family != family_id for c in mine)
     assert not [p for p in report.problems if family_id in str(p.path)]
+
+
+NT_V1 = range(0, 4)
+NT_V2 = range(4, 8)
+
+
+def test_case6_code_that_contradicts_the_paper_is_a_concern_on_the_field(
+    report: ValidationReport,
+) -> None:
+    """Nucleotide Transformer v1: the code as released defaulted max_positions to 1024, the
+    paper (as quoted in issue 7) says 1000 tokens; the maintainer fixed it to 1000."""
+    family = record(report, NT_FAMILY, ModelFamily)
+    released = record(report, NT_CODE_RELEASED, Source)
+    fixed = record(report, NT_CODE_FIXED, Source)
+    assert released.revision == "d51374e290fdff23b7a3b361b52283964fddcbbb"
+    assert fixed.revision == "8332f7e4b4aaa70820af35c574074e0ada4ed20d"
+    assert released.path == fixed.path == "nucleotide_transformer/model.py"
+    assert released.sha256 != fixed.sha256 and None not in (released.sha256, fixed.sha256)
+    concerns = {c.field: c for c in family.concerns}
+    for i in NT_V1:
+        path = f"checkpoints.{i}.facts.max_positions"
+        facts = family.checkpoints[i].facts
+        assert facts is not None and facts.max_positions is not None
+        assert (facts.max_positions.value, facts.max_positions.unit) == (1000, "token")
+        assert facts.max_positions.citation.source == NT_CODE_FIXED
+        concern = concerns[path]
+        assert concern.kind == ConcernKind.conflicting_values
+        code, paper = concern.values
+        assert (code.value.split(" ")[0], code.citation.source) == ("1024", NT_CODE_RELEASED)
+        assert code.citation.quote == "max_positions: int = 1024"
+        assert paper.value.startswith("1000 tokens") and paper.citation.source == NT_ISSUE_7
+        assert paper.citation.quote == "The paper mentions maximum of 1000 tokens."
+        assert paper.citation.quoted_from is not None
+        assert paper.citation.quoted_from.source == NT_PREPRINT
+        maintainer = [c for c in concern.citations if c.source == NT_ISSUE_7]
+        assert maintainer and all("Maintainer" in c.locator for c in maintainer)
+    assert record(report, NT_PREPRINT, Source).source_kind == SourceKind.preprint
+    assert NT_PREPRINT in family.papers
+    thread = record(report, NT_ISSUE_7, Source)
+    assert thread.sha256 is None and thread.missing_metadata["sha256"].reason == (
+        MissingReason.inapplicable
+    )
+
+
+def test_case6_nt_v2_checkpoints_carry_volume_positions_and_tokens(
+    report: ValidationReport,
+) -> None:
+    family = record(report, NT_FAMILY, ModelFamily)
+    volumes: dict[str, tuple[float | str, str | None]] = {}
+    for i in NT_V2:
+        checkpoint = family.checkpoints[i]
+        facts = checkpoint.facts
+        assert facts is not None
+        assert facts.pretraining_data is not None and facts.pretraining_data.unit == "token"
+        assert facts.pretraining_data.citation.source == NT_DOCS
+        volumes[checkpoint.name] = (
+            facts.pretraining_data.value,
+            facts.pretraining_data.printed_value,
+        )
+        assert facts.position_embedding is not None
+        assert facts.position_embedding.value == "rotary"
+        accepted = facts.context_length_accepted
+        assert accepted is not None and (accepted.value, accepted.unit) == (2048, "token")
+        assert accepted.printed_value == "2,048"
+        assert facts.vocabulary_size is not None and facts.vocabulary_size.value == 4104
+        assert facts.tokeniser is not None and facts.tokeniser.value == "6-mer"
+        assert facts.max_positions is None
+        assert family.missing_metadata[f"checkpoints.{i}.facts.max_positions"].reason == (
+            MissingReason.unreported
+        )
+    hub = "InstaDeepAI/nucleotide-transformer-v2-{}-multi-species"
+    assert volumes == {
+        hub.format("50m"): (300e9, "300B tokens"),
+        hub.format("100m"): (300e9, "300B tokens"),
+        hub.format("250m"): (1e12, "1T tokens"),
+        hub.format("500m"): (1e12, "1T tokens"),
+    }
+    docs = record(report, NT_DOCS, Source)
+    assert docs.revision == "2dc37b86e16a6970fbc731751f7719d9f676f7f9"
+    assert docs.sha256 == "ab16d582de98652526b5cebb120eec969328f9db29dc741826bcd81c397e0672"
+    assert docs.licence == "CC BY-NC-SA 4.0"
+
+
+def test_case6_gena_lm_facts_from_a_readme_and_a_configuration_file(
+    report: ValidationReport,
+) -> None:
+    family = record(report, GENA_FAMILY, ModelFamily)
+    (checkpoint,) = family.checkpoints
+    assert checkpoint.name == "AIRI-Institute/gena-lm-bert-base-t2t"
+    facts = checkpoint.facts
+    assert facts is not None
+    from_config = ("layers", "hidden_size", "attention_heads", "vocabulary_size", "max_positions")
+    numbers = {name: getattr(facts, name).value for name in from_config}
+    assert numbers == {
+        "layers": 12,
+        "hidden_size": 768,
+        "attention_heads": 12,
+        "vocabulary_size": 32000,
+        "max_positions": 512,
+    }
+    assert all(getattr(facts, n).citation.source == GENA_CONFIG for n in from_config)
+    assert facts.position_embedding is not None and facts.position_embedding.value == "absolute"
+    assert facts.parameters is not None
+    assert (facts.parameters.value, facts.parameters.printed_value) == (110e6, "110M")
+    assert facts.parameters.citation.source == GENA_README
+    assert facts.pretraining_data is not None
+    assert (facts.pretraining_data.value, facts.pretraining_data.unit) == (480e9, "base-pair")
+    assert "480 x 10^9 base pairs" in (facts.pretraining_data.citation.quote or "")
+    assert facts.context_length_accepted is not None
+    assert facts.context_length_accepted.printed_value == "512(4500)"
+    assert family.missing_metadata["checkpoints.0.facts.context_length_trained"].reason == (
+        MissingReason.unreported
+    )
+    config = record(report, GENA_CONFIG, Source)
+    readme = record(report, GENA_README, Source)
+    assert config.source_kind == SourceKind.configuration_file
+    assert readme.source_kind == SourceKind.repository_file
+    assert config.revision == readme.revision == "4a884630dd72fac47775a256f9c85452b63d28e3"
+    assert config.licence == readme.licence == "MIT"
+    assert (config.sha256, config.size_bytes) == (
+        "3fe2b5622bbe084dd79b6643c59c632e7b2d790a5f0451be7adf1cf96b630e71",
+        623,
+    )
 
 
 # ------------------------------------------------------------ case 7: claims
