@@ -33,7 +33,8 @@ import errno
 import gc
 import os
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date
@@ -81,6 +82,12 @@ RECORD_PAGES: dict[type[RecordBase], Any] = {
     Source: pages.source_page,
     Question: pages.question_page,
 }
+
+
+def shared_titles(records: Iterable[RecordBase]) -> frozenset[str]:
+    """Titles more than one record carries (their pages' <title> adds the record id)."""
+    counts = Counter(r.title for r in records)
+    return frozenset(title for title, count in counts.items() if count > 1)
 
 
 class RecordsChanged(Exception):
@@ -326,6 +333,7 @@ def build_site(
             filter_hrefs=index_pages.filter_hrefs(filters),
             downloads=links,
             release_download=Link(downloads.RELEASE_LINK_TEXT, downloads.RELEASE_PAGE),
+            shared_titles=shared_titles(catalogue.by_id.values()),
         )
         entries = search_entries(catalogue)
         plan = _Plan(

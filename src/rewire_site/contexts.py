@@ -48,6 +48,9 @@ class SiteFacts:
     """The release's CSV downloads, in display order."""
     release_download: Link
     """The release and checksums CSV."""
+    shared_titles: frozenset[str] = frozenset()
+    """Record titles that more than one record carries: the <title> of their pages adds
+    the record id, so no two pages share a <title>."""
 
 
 # ----------------------------------------------------------------- contexts
@@ -65,6 +68,9 @@ class Page:
     release_id: str
     nav: str
     """Navigation item marked current: 'home', 'search', 'downloads' or ''."""
+    head_title: str = field(default="", kw_only=True)
+    """The page's <title> (before ' · Rewire') when it is not `title`: the title and the
+    record id, for a title several records share. Empty: `title`."""
     json_ld: Markup = field(default=Markup(""), kw_only=True)
     """schema.org JSON-LD for the page's head (protocol and evaluation pages; see
     export/jsonld.py); empty on other pages."""

@@ -159,6 +159,7 @@ class CommonFields(TypedDict):
     path: str
     root: str
     title: str
+    head_title: str
     description: str
     release_id: str
     nav: str
@@ -196,6 +197,9 @@ def common_fields(
             "path": path,
             "root": root_of(path),
             "title": record.title,
+            "head_title": (
+                f"{record.title} ({record.id})" if record.title in facts.shared_titles else ""
+            ),
             "description": record.summary,
             "release_id": facts.release_id,
             "nav": "",

@@ -374,3 +374,26 @@ def test_prints_cleanly(page: Any, site_url: str, shot: Shot) -> None:
     folder = shot(page, "evaluation-print").parent
     pdf = page.pdf(path=str(folder / "evaluation-print.pdf"), format="A4")
     assert pdf.startswith(b"%PDF")
+
+
+ALWAYS_FAIL = {"landmark-unique", "duplicate-id-aria", "page-has-heading-one"}
+"""axe rules that fail the test whatever axe's impact (landmark-unique is 'moderate')."""
+
+
+def test_accessibility_axe_on_every_page_type(page: Any, built_site: Path, site_url: str) -> None:
+    """axe-core on two pages of every page type (those with the longest strings and the
+    largest): no serious or critical violation and no duplicate landmark. Every page is
+    checked for duplicate landmarks without a browser (test_html_valid)."""
+    axe_module = pytest.importorskip(
+        "axe_playwright_python.sync_playwright", reason="axe-playwright-python not installed"
+    )
+    axe = axe_module.Axe()
+    problems = []
+    for paths in overflow_candidates(built_site, per_type=2).values():
+        for path in paths:
+            page.goto(site_url + path)
+            for v in axe.run(page).response["violations"]:
+                if v["impact"] in ("serious", "critical") or v["id"] in ALWAYS_FAIL:
+                    targets = "; ".join(n["target"][0] for n in v["nodes"][:3] if n["target"])
+                    problems.append(f"{path}: {v['id']} ({v['impact']}): {targets}")
+    assert not problems, f"{len(problems)} violation(s):\n" + "\n".join(problems[:30])
