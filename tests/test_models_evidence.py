@@ -73,6 +73,9 @@ def errors(data: dict[str, Any]) -> str:
         ("1,234", 1234, None),
         ("−0.05", -0.05, None),
         ("at least 2.5 million", 2.5e6, "at_least"),
+        ("≈ 480 x 10^9 base pairs", 480e9, "about"),
+        ("1.5 × 10⁹", 1.5e9, None),
+        ("3.2e-3", 3.2e-3, None),
     ],
 )
 def test_printed_values_are_read_with_magnitude_and_qualifier(

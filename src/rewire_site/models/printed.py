@@ -1,7 +1,7 @@
 """Printed values: read the number a source printed, and check a stored value against it.
 
 Sources print values as text: "61.91", "0.6191", "33.88 GB", "56.76%", "about 250k",
-"1T", "900B", "up to 160x". `parse_printed` reads the first number of such a text with its
+"1T", "900B", "up to 160x", "≈ 480 x 10^9", "3.2e-3". `parse_printed` reads the first number of such a text with its
 magnitude word or suffix (k, M, B, T; thousand ... trillion), its qualifier (about, up to,
 at least, at most) and its precision: half a unit of the last printed digit, so "56.8" is
 56.75 to 56.85. `check_printed` says why a stored value contradicts its printed form, or
@@ -46,9 +46,18 @@ _QUALIFIERS = (
 )
 _NUMBER = re.compile(
     r"(?<![\w.])(?P<sign>[-+−]?)(?P<int>\d{1,3}(?:,\d{3})+|\d+)(?:\.(?P<frac>\d+))?"
-    r"(?:[eE](?P<exp>[-+]?\d+))?(?![\d.,]\d)"
+    r"(?:[eE](?P<exp>[-+]?\d+)|\s*[x×·]\s*10(?:\^|\*\*)?(?P<pow>[-+−]?\d+|[⁰¹²³⁴⁵⁶⁷⁸⁹⁻]+))?"
+    r"(?![\d.,]\d)"
     r"(?:\s*(?P<word>thousand|million|billion|trillion)\b|(?P<suffix>[kKMBT])(?![A-Za-z]))?"
 )
+_SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻−", "0123456789--")
+
+
+def _power(text: str | None) -> int:
+    """The exponent of a printed 'x 10^9', 'x 10⁹' or '× 10-3'."""
+    return int(text.translate(_SUPERSCRIPTS)) if text else 0
+
+
 ABOUT_TOLERANCE = 0.05
 """Relative slack for a value printed as approximate ("about 250k", "~1.2")."""
 
@@ -73,7 +82,7 @@ def parse_printed(text: str) -> Printed | None:
         return None
     integer = match["int"].replace(",", "")
     fraction = match["frac"] or ""
-    exponent = int(match["exp"] or 0)
+    exponent = int(match["exp"] or 0) + _power(match["pow"])
     magnitude = _MULTIPLIERS.get(match["word"] or match["suffix"] or "", 1.0) * 10.0**exponent
     number = float(f"{integer}.{fraction}" if fraction else integer) * magnitude
     if match["sign"] in ("-", "−"):
