@@ -1,13 +1,25 @@
 """Run the peak-memory recipe: plan, one process per stage (one at a time per GPU), progress,
-summary table, records. Resumable: finished stages in the run folder are skipped."""
+summary table, records. Resumable: finished stages in the run folder are skipped.
+
+Nothing lost when a run is killed: a stage's log is written whole or not at all (the
+worker), a stage process dies with the runner (Linux: PR_SET_PDEATHSIG), so a killed run
+leaves no stage running and its resume never runs one stage twice at once; one runner at
+a time holds a run folder (flock), and a folder `rewire measure` did not make (no
+run.json, not empty) is never written into."""
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
+import fcntl
+import functools
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -76,20 +88,27 @@ class PeakMemory(Recipe):
         if options.extra.get("records_only"):
             console.print(summary_table(planned, options.root, recipe.protocol))
             return self._records(recipe, planned, run_dir, options, console)
-        run_dir.mkdir(parents=True, exist_ok=True)
-        _write_run_file(run_dir, recipe, options)
-        device = options.extra.get("device", "cuda")
-        gpus = [str(g) for g in options.gpus] or _visible_gpus(device)
-        if not gpus:
-            console.print("[red]no CUDA GPU is visible; this recipe measures GPU memory[/red]")
-            return 2
-        started = time.monotonic()
-        failures = self._execute(recipe, todo, run_dir, gpus, options, console, started)
-        wall = time.monotonic() - started
-        console.print(f"sweep wall time: {wall:.0f} s ({wall / 60:.1f} min) on {len(gpus)} slot(s)")
-        console.print(summary_table(planned, options.root, recipe.protocol))
-        code = self._records(recipe, planned, run_dir, options, console)
-        return code or (1 if failures else 0)
+        with contextlib.ExitStack() as held:
+            try:
+                held.enter_context(claim_run_dir(run_dir))  # until the run ends
+            except RunFolderError as error:
+                console.print(f"[red]{error}[/red]")
+                return 2
+            _write_run_file(run_dir, recipe, options)
+            device = options.extra.get("device", "cuda")
+            gpus = [str(g) for g in options.gpus] or _visible_gpus(device)
+            if not gpus:
+                console.print("[red]no CUDA GPU is visible; this recipe measures GPU memory[/red]")
+                return 2
+            started = time.monotonic()
+            failures = self._execute(recipe, todo, run_dir, gpus, options, console, started)
+            wall = time.monotonic() - started
+            console.print(
+                f"sweep wall time: {wall:.0f} s ({wall / 60:.1f} min) on {len(gpus)} slot(s)"
+            )
+            console.print(summary_table(planned, options.root, recipe.protocol))
+            code = self._records(recipe, planned, run_dir, options, console)
+            return code or (1 if failures else 0)
 
     def _records(
         self,
@@ -197,6 +216,48 @@ class PeakMemory(Recipe):
         return failures
 
 
+class RunFolderError(Exception):
+    """A run folder that is not this runner's to write: another runner holds it, or
+    `rewire measure` did not make it."""
+
+
+@contextlib.contextmanager
+def claim_run_dir(run_dir: Path) -> Iterator[None]:
+    """Make or reuse `run_dir` and hold its lock until the process ends (or the block
+    does). `RunFolderError`, with nothing written, when the folder exists, is not empty
+    and holds no run.json, or when another runner holds it."""
+    if run_dir.is_dir() and not (run_dir / "run.json").is_file() and any(run_dir.iterdir()):
+        names = sorted(p.name + ("/" if p.is_dir() else "") for p in run_dir.iterdir())
+        raise RunFolderError(
+            f"{run_dir}: not a run folder of rewire measure (it has no run.json) and not "
+            f"empty: it holds {', '.join(names[:5])}; nothing was written. Choose another "
+            "--run-id or --runs-dir"
+        )
+    run_dir.mkdir(parents=True, exist_ok=True)
+    descriptor = os.open(run_dir, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(descriptor)
+        raise RunFolderError(
+            f"run {run_dir.name} is in progress in another process (its folder {run_dir} "
+            "is locked); wait for it to end, or choose another --run-id"
+        ) from None
+    try:
+        yield
+    finally:
+        os.close(descriptor)
+
+
+def die_with_parent(parent: int) -> None:
+    """In a stage process before exec: SIGKILL when the runner dies (Linux prctl
+    PR_SET_PDEATHSIG), and at once when it is already gone."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
 def _visible_gpus(device: str) -> list[str]:
     if device == "cpu":
         return ["cpu"]
@@ -215,12 +276,13 @@ def _next_item(queue: list[Planned], prebuild_done: bool) -> Planned | None:
 def _start_prebuild(queue: list[Planned], base_env: dict[str, str], run_dir: Path) -> Any:
     if not any(p.item.stage.zero2_offload for p in queue):
         return None
-    out = (run_dir / "prebuild.txt").open("wb")
+    out = (run_dir / "prebuild.txt").open("ab")
     return subprocess.Popen(
         [sys.executable, "-m", "measure.peak_memory.prebuild"],
         env={**base_env, "CUDA_VISIBLE_DEVICES": ""},
         stdout=out,
         stderr=subprocess.STDOUT,
+        preexec_fn=functools.partial(die_with_parent, os.getpid()),
     )
 
 
@@ -274,7 +336,7 @@ def _launch(
     spec_path.write_text(json.dumps(spec, indent=2) + "\n", encoding="utf-8")
     out_dir = run_dir / "stdout"
     out_dir.mkdir(exist_ok=True)
-    handle = (out_dir / f"{planned.item.key}.txt").open("wb")
+    handle = (out_dir / f"{planned.item.key}.txt").open("ab")  # a resumed stage appends
     child_env = dict(base_env)
     if slot.gpu != "cpu":
         child_env["CUDA_VISIBLE_DEVICES"] = slot.gpu
@@ -283,6 +345,7 @@ def _launch(
         env=child_env,
         stdout=handle,
         stderr=subprocess.STDOUT,
+        preexec_fn=functools.partial(die_with_parent, os.getpid()),
     )
     slot.planned, slot.started = planned, time.monotonic()
 
