@@ -92,6 +92,18 @@ def run(
     device: Annotated[
         str, typer.Option("--device", hidden=True, help="cuda, or cpu for tests.")
     ] = "cuda",
+    git_commit: Annotated[
+        str | None,
+        typer.Option(
+            "--git-commit",
+            help="With --records-only: the commit that ran, where the logs read none or a "
+            "tree that differed from theirs (a device copy).",
+        ),
+    ] = None,
+    note: Annotated[
+        str | None,
+        typer.Option("--note", help="With --records-only: conditions a reader must know."),
+    ] = None,
 ) -> None:
     """Run a protocol's recipe: plan, one process per stage, summary, records."""
     from measure.registry import RunOptions, find
@@ -107,6 +119,10 @@ def run(
         extra["records_only"] = "yes"
     if recipe_file is not None:
         extra["recipe"] = str(recipe_file)
+    if git_commit is not None:
+        extra["git_commit"] = git_commit
+    if note is not None:
+        extra["note"] = note
     options = RunOptions(
         models=_split(models),
         stages=_split(stages),

@@ -10,6 +10,7 @@ path that already exists. Raw logs become artifacts under `artifacts/measurement
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
 import tempfile
 from collections.abc import Sequence
@@ -54,18 +55,27 @@ def artifact_path(run_id: str, name: str) -> str:
 
 def store_artifact(source: Path, root: Path, run_id: str, name: str) -> ArtifactFile:
     """Copy a raw log into the artifacts folder. An existing file with the same bytes is
-    kept (a re-run that resumes); one with other bytes is never overwritten."""
+    kept (a re-run that resumes); one with other bytes is never overwritten, not even one
+    that appears while the copy runs: the copy is linked into place, which fails rather
+    than replace a file, so the target is whole or absent whenever the process is killed."""
     relative = artifact_path(run_id, name)
     target = root / relative
     digest = sha256_file(source)
-    if target.exists():
-        if sha256_file(target) != digest:
-            raise RecordExists(f"{relative}: exists with other content; not overwritten")
-    else:
+    if not target.exists():
         target.parent.mkdir(parents=True, exist_ok=True)
-        temporary = target.with_name(target.name + ".part")
+        temporary = target.with_name(f".{target.name}.{os.getpid()}.part")
         shutil.copyfile(source, temporary)
-        temporary.replace(target)
+        try:
+            os.link(temporary, target)
+        except FileExistsError:
+            pass  # appeared meanwhile: compared below
+        except OSError:  # no hard links on this file system: create, never replace
+            with target.open("xb") as handle, temporary.open("rb") as copied:
+                shutil.copyfileobj(copied, handle)
+        finally:
+            temporary.unlink(missing_ok=True)
+    if sha256_file(target) != digest:
+        raise RecordExists(f"{relative}: exists with other content; not overwritten")
     return ArtifactFile(path=relative, sha256=digest, size_bytes=target.stat().st_size)
 
 
@@ -123,3 +133,20 @@ def write_records(records: Sequence[dict[str, Any]], root: Path) -> list[Path]:
                 handle.write(path.read_text(encoding="utf-8"))
             written.append(target)
     return written
+
+
+def resolve_commit(recorded: str, given: str | None) -> tuple[str, str | None]:
+    """The commit a record names, and a note when it is not the one the log read.
+
+    A log's commit is kept unless `given` is set and the log could not name the code that
+    ran: it read none (`unknown...`, a copy without .git) or a tree that differed from its
+    commit (`...+dirty`, e.g. a device copy whose git metadata is older than the files
+    sent). The note keeps what the log read."""
+    if given is None or not (recorded.startswith("unknown") or recorded.endswith("+dirty")):
+        return recorded, None
+    return given, (
+        f"The log read git commit {recorded}; the code that ran is commit {given} "
+        "(the working tree sent to the machine, whose git metadata was older)."
+        if recorded.endswith("+dirty")
+        else None
+    )

@@ -19,12 +19,13 @@ whose note says why no 10,000-step run time is claimed.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from measure.records import sha256_file, store_artifact, write_records
+from measure.records import resolve_commit, sha256_file, store_artifact, write_records
 
 from .data import GENERATOR_DESCRIPTION, TRAIN_FRACTION
 from .evidence import NotConfirmed, RunLog, RunTime, overlaps, run_time, throughput
@@ -151,10 +152,80 @@ def _settings(log: RunLog, time: RunTime | None) -> dict[str, str]:
         "fused_adam": "yes" if "fused" in str(s["optimizer"]) else "no",
         "attention": str(s["attention"]),
         "seed": str(s["seed"]),
+        **_cache_setting(log),
     }
 
 
-def _observations(log: RunLog) -> list[dict[str, Any]]:
+def _cache_setting(log: RunLog) -> dict[str, str]:
+    """The compile cache a run started with (logs from before it was recorded: nothing)."""
+    cache = log.data.get("compile_cache")
+    if not cache or log.settings["compile"] == "none":
+        return {}
+    if cache.get("dir") is None:
+        return {"compile_cache": "torch's default location (state not recorded)"}
+    files = int(cache.get("files_at_start") or 0)
+    state = (
+        f"warm: {files:,} files in TORCHINDUCTOR_CACHE_DIR at start, left by earlier runs "
+        "on the same machine"
+        if files
+        else "cold: TORCHINDUCTOR_CACHE_DIR empty at start"
+    )
+    return {
+        "compile_cache": f"{state} (FX graph cache {cache.get('fx_graph_cache')}, "
+        f"AOTAutograd cache {cache.get('autograd_cache')})"
+    }
+
+
+def start_up_seconds(log: RunLog) -> float:
+    """Launch to exit minus the steps after the first: interpreter start, process group,
+    model build, the first step (compilation) and teardown."""
+    return log.wall_s - sum(log.step_ms[1:]) / 1000.0
+
+
+@dataclass(frozen=True)
+class LossCheck:
+    """Per-step losses of one run against another's over the steps both traced."""
+
+    label: str
+    other: Path
+    steps: int
+    first_step: float
+    max_difference: float
+    mean_difference: float
+
+
+def loss_check(log: RunLog, other: RunLog, label: str) -> LossCheck | None:
+    """|loss difference| step by step over the first steps both runs traced (their
+    `loss_trace`: mean over ranks); None when either has no trace or the models differ."""
+    mine, theirs = log.data.get("loss_trace") or [], other.data.get("loss_trace") or []
+    n = min(len(mine), len(theirs))
+    if n == 0 or log.arch != other.arch or log.path == other.path:
+        return None
+    diffs = [abs(float(a) - float(b)) for a, b in zip(mine[:n], theirs[:n], strict=True)]
+    return LossCheck(label, other.path, n, diffs[0], max(diffs), sum(diffs) / n)
+
+
+def _loss_observations(checks: Sequence[LossCheck]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for c in checks:
+        against = f"against {c.other.name} ({c.label}), same seed and batches"
+        out += [
+            {"name": f"loss-first-step-difference-vs-{c.label}",
+             "value": round(c.first_step, 6), "unit": "nat",
+             "note": f"|cross-entropy difference| at step 1 (same weights, same batch), {against}"},
+            {"name": f"loss-max-difference-vs-{c.label}",
+             "value": round(c.max_difference, 6), "unit": "nat",
+             "note": f"largest |cross-entropy difference| over the first {c.steps} steps, "
+             f"{against}"},
+            {"name": f"loss-mean-difference-vs-{c.label}",
+             "value": round(c.mean_difference, 6), "unit": "nat",
+             "note": f"mean |cross-entropy difference| over the first {c.steps} steps, "
+             f"{against}"},
+        ]  # fmt: skip
+    return out
+
+
+def _observations(log: RunLog, checks: Sequence[LossCheck] = ()) -> list[dict[str, Any]]:
     summary, rates = log.summary, throughput(log)
     after = f"over {summary.steps} steps after {summary.warmup} warm-up steps"
     ms = "millisecond"
@@ -188,6 +259,9 @@ def _observations(log: RunLog) -> list[dict[str, Any]]:
          "note": "torchrun launch to exit of the run actually made"},
         {"name": "first-step-time", "value": round(log.step_ms[0] / 1000.0, 2),
          "unit": "second", "note": "includes torch.compile's compilation"},
+        {"name": "start-up-and-teardown-time", "value": round(start_up_seconds(log), 2),
+         "unit": "second", "note": "launch to exit minus the steps after the first: "
+         "interpreter start, process group, model build, first step (compilation), teardown"},
     ]  # fmt: skip
     for rank in log.data["ranks"]:
         for kind in ("allocated", "reserved"):
@@ -205,7 +279,7 @@ def _observations(log: RunLog) -> list[dict[str, Any]]:
          "unit": "parameter", "note": f"IA3 vectors {params['adapters']:,} (layers x "
          f"(2 x hidden + ffn)) + head {params['head']:,}"}
     )  # fmt: skip
-    return out
+    return out + _loss_observations(checks)
 
 
 def incomplete_note(log: RunLog) -> str:
@@ -219,7 +293,12 @@ def incomplete_note(log: RunLog) -> str:
     )
 
 
-def _result(log: RunLog, time: RunTime | None, confirmed_by: str | None) -> dict[str, Any]:
+def _result(
+    log: RunLog,
+    time: RunTime | None,
+    confirmed_by: str | None,
+    checks: Sequence[LossCheck] = (),
+) -> dict[str, Any]:
     result: dict[str, Any] = {
         "column": COLUMN,
         "value": round(time.minutes, 3) if time is not None else None,
@@ -227,7 +306,7 @@ def _result(log: RunLog, time: RunTime | None, confirmed_by: str | None) -> dict
         "direction": "lower",
         "uncertainty": None,
         "coverage": None,
-        "observations": _observations(log),
+        "observations": _observations(log, checks),
     }
     if time is None:
         return {"column": COLUMN, "status": "incomplete", **result, "note": incomplete_note(log)}
@@ -272,12 +351,9 @@ def self_check_note(log: RunLog) -> str:
 
 
 def _commit(log: RunLog, git_commit: str | None) -> str:
-    """The commit that ran: the log's, or `git_commit` where the log could not read one
-    (a device copy without .git); a log's own commit is never replaced."""
-    recorded = str(log.data["environment"]["git_commit"])
-    if git_commit is None or not recorded.startswith("unknown"):
-        return recorded
-    return git_commit
+    """The commit that ran: the log's, or `git_commit` where the log could not name it
+    (no .git on the device copy, or a tree that differed from the commit it read)."""
+    return resolve_commit(str(log.data["environment"]["git_commit"]), git_commit)[0]
 
 
 def _environment(
@@ -289,6 +365,9 @@ def _environment(
     env["started_at"] = log.data["launcher"]["started_at"]
     env["ended_at"] = log.data["launcher"]["ended_at"]
     notes = [f"Machine: {machine}."]
+    commit_note = resolve_commit(str(log.data["environment"]["git_commit"]), git_commit)[1]
+    if commit_note:
+        notes.append(commit_note)
     for other, seconds in overlaps(log, logs):
         notes.append(
             f"Ran at the same time as {other.path.stem} ({other.gpus} GPU) on the same host "
@@ -371,11 +450,14 @@ def build_records(
     unconfirmed_as_incomplete: bool = False,
     git_commit: str | None = None,
     confirm_with: Sequence[tuple[str, RunLog]] = (),
+    loss_checks: Sequence[tuple[str, RunLog]] = (),
 ) -> list[dict[str, Any]]:
     """Configuration and evaluation records of every setup in `logs` (a full-length run
     where a setup has one). An unconfirmed short run raises NotConfirmed, or with
     `unconfirmed_as_incomplete` becomes an incomplete result (no value). `confirm_with`:
-    full-length runs already recorded (evaluation id, log) that may confirm short runs."""
+    full-length runs already recorded (evaluation id, log) that may confirm short runs.
+    `loss_checks` (label, log): runs whose per-step losses each record's run is compared
+    with (same model only), as observations."""
     chosen: dict[tuple[str, int], RunLog] = {}
     for log in logs:
         current = chosen.get(log.setup)
@@ -395,7 +477,10 @@ def build_records(
         confirmed_by = eval_ids[id(full)] if full is not None else None
         records.append(_configuration(log, time, config_id, machine))
         ids = (eval_id, config_id, confirmed_by)
-        records.append(_evaluation(log, logs, time, ids, artifacts, machine, note, git_commit))
+        checks = [c for label, other in loss_checks if (c := loss_check(log, other, label))]
+        records.append(
+            _evaluation(log, logs, time, ids, artifacts, machine, note, git_commit, checks)
+        )
     return records
 
 
@@ -429,6 +514,7 @@ def _evaluation(
     machine: str,
     note: str | None,
     git_commit: str | None,
+    checks: Sequence[LossCheck] = (),
 ) -> dict[str, Any]:
     eval_id, config_id, confirmed_by = ids
     logged = {other.path for other in logs} | {other.stdout_path for other in logs}
@@ -472,7 +558,7 @@ def _evaluation(
             "metric_implementation": "Wall clock around the torchrun command "
             "(measure/ia3/launch.py); step times from CUDA events (measure/ia3/worker.py)",
         },
-        "results": [_result(log, time, confirmed_by)],
+        "results": [_result(log, time, confirmed_by, checks)],
         "artifacts": files,
         "training_hardware": _hardware_text(log, machine),
         "reproduces": PUBLISHED.get(log.arch),
@@ -518,6 +604,7 @@ def write(
     git_commit: str | None = None,
     attach: Sequence[tuple[Path, str]] = (),
     confirm_with: Sequence[tuple[str, Path]] = (),
+    loss_checks: Sequence[tuple[str, Path]] = (),
 ) -> list[Path]:
     """Store the logs (and the `attach` files: path, description) as artifacts and write
     the records (dataset first, when absent). An unconfirmed short run raises NotConfirmed
@@ -526,6 +613,7 @@ def write(
     `confirm_with` gives recorded full-length runs (evaluation id, merged log) that may
     confirm the extrapolation of short runs of their setup."""
     logs = [RunLog.load(p, target_steps) for p in paths]
+    compared = [(label, RunLog.load(p, target_steps)) for label, p in loss_checks]
     confirming = [(eval_id, RunLog.load(p, target_steps)) for eval_id, p in confirm_with]
     for eval_id, full in confirming:
         if not full.full_length:
@@ -544,6 +632,13 @@ def write(
         )
     ]
     files += [(path, "text/plain", what) for path, what in attach]
+    listed = {p for p, _m, _w in files}
+    for label, other in compared:  # a compared run's log travels with the records
+        if other.path not in listed:
+            listed.add(other.path)
+            files.append(
+                (other.path, "application/json", f"{other.path.stem}: run compared ({label})")
+            )
     for path, media, description in files:
         stored = store_artifact(path, root, run_id, path.name)
         artifacts[path] = {
@@ -562,6 +657,7 @@ def write(
         unconfirmed_as_incomplete=unconfirmed_as_incomplete,
         git_commit=git_commit,
         confirm_with=confirming,
+        loss_checks=compared,
     )
     if not (root / "records" / f"{DATASET}.yaml").exists():
         records.insert(0, dataset_record())
@@ -628,6 +724,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         metavar="PATH=DESCRIPTION",
         help="a further raw file to store and list as an artifact of every evaluation",
     )
+    p.add_argument(
+        "--loss-check",
+        action="append",
+        default=[],
+        metavar="LABEL=LOG",
+        help="a merged log whose per-step losses each run of the same model is compared "
+        "with (observations loss-*-difference-vs-LABEL); stored as an artifact",
+    )
     args = p.parse_args(argv)
     try:
         written = write(
@@ -647,6 +751,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 for eval_id, log in (
                     _pair(c, "--confirm-with", "EVALUATION_ID=LOG") for c in args.confirm_with
                 )
+            ],
+            loss_checks=[
+                (label, Path(log))
+                for label, log in (_pair(c, "--loss-check", "LABEL=LOG") for c in args.loss_check)
             ],
         )
     except (NotConfirmed, RecordExists, ValueError) as error:

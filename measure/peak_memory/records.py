@@ -14,7 +14,7 @@ from rich.console import Console
 from measure.peak_memory.plan import FINISHED, Planned
 from measure.peak_memory.published import Published, published_values
 from measure.peak_memory.recipe import COMM, DEFAULT_COMM, PeakMemoryRecipe
-from measure.records import store_artifact, write_records
+from measure.records import resolve_commit, store_artifact, write_records
 
 GB = 1e9
 AREAS = ["dna-genomes"]
@@ -104,11 +104,20 @@ def build_records(
     artifact: dict[str, Any],
     published: Published | None,
     family: str,
+    *,
+    git_commit: str | None = None,
+    note: str | None = None,
 ) -> list[dict[str, Any]]:
-    """The configuration and evaluation records of one finished stage log."""
+    """The configuration and evaluation records of one finished stage log. `git_commit`
+    names the code that ran where the log could not (see `resolve_commit`); `note` is
+    added to the environment's note."""
     run_id, item = log["run_id"], log["item"]
     config_id, eval_id = record_ids(run_id, item)
-    environment = log["environment"]
+    environment = dict(log["environment"])
+    commit, commit_note = resolve_commit(str(environment.get("git_commit")), git_commit)
+    environment["git_commit"] = commit
+    notes = [environment.get("note"), commit_note, note]
+    environment["note"] = " ".join(n for n in notes if n) or None
     model, stage, setting = log["model"], log["stage"], log["setting"]
     settings = _setting_text(recipe, log)
     describe = recipe.describe_values(setting, zero2=bool(log["features"]["zero2_offload"]))
@@ -236,6 +245,9 @@ def write_run_records(
     run_dir: Path,
     root: Path,
     console: Console,
+    *,
+    git_commit: str | None = None,
+    note: str | None = None,
 ) -> list[Path]:
     """Records for every finished GPU stage log of the run that has none yet."""
     published = published_values(root, recipe.protocol)
@@ -264,7 +276,17 @@ def write_run_records(
             "size_bytes": stored.size_bytes,
         }
         match = published.get((p.item.model.architecture.name, p.item.stage.id))
-        records.extend(build_records(recipe, log, artifact, match, families[p.item.model.key]))
+        records.extend(
+            build_records(
+                recipe,
+                log,
+                artifact,
+                match,
+                families[p.item.model.key],
+                git_commit=git_commit,
+                note=note,
+            )
+        )
     if not records:
         return []
     return write_records(records, root)

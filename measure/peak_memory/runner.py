@@ -126,7 +126,15 @@ class PeakMemory(Recipe):
         from rewire_site.problems import RecordsInvalid
 
         try:
-            written = write_run_records(recipe, planned, run_dir, options.root, console)
+            written = write_run_records(
+                recipe,
+                planned,
+                run_dir,
+                options.root,
+                console,
+                git_commit=options.extra.get("git_commit"),
+                note=options.extra.get("note"),
+            )
         except RecordsInvalid as error:
             for problem in error.problems:
                 console.print(f"[red]{problem}[/red]")
@@ -326,9 +334,10 @@ def _launch(
     options: RunOptions,
 ) -> None:
     note = (
-        f"One process per stage; {slots} stage process(es) ran at a time, one per GPU "
+        f"One process per stage; {slots} stage process(es) ran at a time, one per GPU slot "
         f"(this one with CUDA_VISIBLE_DEVICES={slot.gpu}, OMP_NUM_THREADS="
-        f"{base_env['OMP_NUM_THREADS']}); random weights from the architecture config."
+        f"{base_env['OMP_NUM_THREADS']}; slots may share a GPU: allocator peaks are per "
+        "process); random weights from the architecture config."
     )
     spec = item_spec(recipe, planned, run_dir.name, options, note)
     spec_path = run_dir / "specs" / f"{planned.item.key}.json"

@@ -237,7 +237,11 @@ def test_zero2_records_carry_the_comm_setting(tiny_spec: Any, tmp_path: Path) ->
     published = published_values(tmp_path, recipe.protocol).get(("GENA-LM 110M", "deepspeed"))
     assert published is not None and published.printed_value == "2.49"
     family = "saadat-fellay-20261015-family-gena-lm"
-    records = build_records(recipe, log, artifact, published, family)
+    log["environment"]["git_commit"] = "feedface+dirty"
+    commit = "0123456789abcdef0123456789abcdef01234567"
+    records = build_records(
+        recipe, log, artifact, published, family, git_commit=commit, note="Two per GPU."
+    )
     written = write_records(records, tmp_path)
     evaluation = yaml.safe_load(written[1].read_text())
     settings = evaluation["settings"]
@@ -248,3 +252,6 @@ def test_zero2_records_carry_the_comm_setting(tiny_spec: Any, tmp_path: Path) ->
     assert "DeepSpeed comm hf-auto" in evaluation["title"]
     assert 'Hugging Face Trainer\'s "auto" reduce bucket' in evaluation["comparison"]["adaptation"]
     assert evaluation["reproduces"] == published.evaluation_id
+    assert evaluation["environment"]["git_commit"] == commit
+    assert "feedface+dirty" in evaluation["environment"]["note"]
+    assert evaluation["environment"]["note"].endswith("Two per GPU.")
