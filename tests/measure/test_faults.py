@@ -86,3 +86,30 @@ def test_a_folder_measure_did_not_make_is_never_written_into(tmp_path: Path) -> 
     assert done.returncode == 2, done.stdout + done.stderr
     assert "not a run folder of rewire measure" in done.stdout.replace("\n", " ")
     assert [p.name for p in folder.iterdir()] == ["notes.txt"]
+
+
+def test_an_artifact_that_appears_during_the_copy_is_never_replaced(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another run stores a different log under the same name while this copy runs: its
+    file stays, and this store says so (old: the copy was renamed over it)."""
+    import shutil
+
+    from measure import records
+    from measure.records import RecordExists, artifact_path, store_artifact
+
+    source = tmp_path / "log.txt"
+    source.write_text("this run")
+    target = tmp_path / artifact_path("r1", "log.txt")
+    real_copy = shutil.copyfile
+
+    def copy_then_race(src: Path, dst: Path) -> object:
+        done = real_copy(src, dst)
+        target.write_text("another run")  # lands between the copy and its move into place
+        return done
+
+    monkeypatch.setattr(records.shutil, "copyfile", copy_then_race)
+    with pytest.raises(RecordExists, match="exists with other content"):
+        store_artifact(source, tmp_path, "r1", "log.txt")
+    assert target.read_text() == "another run"
+    assert [p.name for p in target.parent.iterdir()] == ["log.txt"]
