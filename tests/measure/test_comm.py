@@ -163,8 +163,9 @@ def test_overlap_doubles_the_bucket_in_the_estimate() -> None:
         reduce_bucket_size=500_000_000,
         overlap_comm=True,
     )
-    # the bucket is capped by the trainable count: 110M elements at 2 bytes each
-    assert two.value_gb - one.value_gb == pytest.approx(0.22)
+    # the second bucket is allocated whole (5e8 elements at 2 bytes), as measured on
+    # GENA-LM 110M: 1.54 GB with one bucket, 2.54 with two
+    assert two.value_gb - one.value_gb == pytest.approx(1.0)
     assert "two gradient reduce buckets" in two.method
     recipe = load_recipe()
     items = {

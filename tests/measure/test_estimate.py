@@ -39,7 +39,8 @@ def test_zero2_offload_keeps_weights_and_one_bucket_on_the_gpu() -> None:
     small = model_state_floor(
         total_params=1000, trainable_params=1000, precision="fp32-autocast", zero2_offload=True
     )
-    assert small.value_gb == pytest.approx((4 * 1000 + 4 * 1000) / GB)
+    # the bucket is allocated whole, however few parameters the model trains
+    assert small.value_gb == pytest.approx((4 * 1000 + 4 * 500_000_000) / GB)
 
 
 def test_unknown_policy_is_an_error() -> None:
