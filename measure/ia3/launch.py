@@ -138,7 +138,9 @@ def launch(setup: Setup, out_dir: Path, extra_args: Sequence[str] = (), echo: bo
         "returncode": returncode,
         "stdout_file": text_log.name,
     }
-    merged.write_text(json.dumps(log, indent=1) + "\n", encoding="utf-8")
+    partial = merged.with_name(merged.name + ".part")  # whole or absent: a resume trusts it
+    partial.write_text(json.dumps(log, indent=1) + "\n", encoding="utf-8")
+    partial.replace(merged)
     worker_log.unlink()
     progress = worker_log.with_name(worker_log.stem + ".progress.jsonl")
     progress.unlink(missing_ok=True)
