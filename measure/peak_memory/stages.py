@@ -22,8 +22,16 @@ class StageFeatures:
 
 
 def flash_attn_version() -> str | None:
-    """Version of the `flash_attn` package when it is importable, else None."""
-    if importlib.util.find_spec("flash_attn") is None:
+    """Version of the `flash_attn` package when it provides the FlashAttention 2 API that
+    transformers' `flash_attention_2` calls (`flash_attn.flash_attn_interface`), else None.
+
+    Detected by what it provides, not by its name: flash-attn-4 installs only
+    `flash_attn/cute/` (a namespace package with no FlashAttention 2 API), which
+    `find_spec("flash_attn")` finds all the same."""
+    try:
+        if importlib.util.find_spec("flash_attn.flash_attn_interface") is None:
+            return None
+    except (ImportError, ValueError):
         return None
     try:
         return importlib.metadata.version("flash-attn")
