@@ -15,7 +15,7 @@ REPO = Path(__file__).resolve().parent.parent
 CORPUS = REPO / "tests" / "bad_records"
 FIXTURE = REPO / "tests" / "fixtures" / "minimal"
 CASES = sorted(p.name for p in CORPUS.iterdir() if (p / "expected.txt").is_file())
-LOCATION = re.compile(r"^(?P<where>\S+:\d+: \S+): (?P<message>.*)$")
+LOCATION = re.compile(r"^(?P<where>\S+:\d+: \S+): (?P<message>.+)$")
 
 
 def run(*args: str, cwd: Path = REPO) -> subprocess.CompletedProcess[str]:
@@ -29,13 +29,25 @@ def run(*args: str, cwd: Path = REPO) -> subprocess.CompletedProcess[str]:
     )
 
 
-def error_locations(output: str) -> set[str]:
-    found = set()
+def errors(output: str) -> dict[str, set[str]]:
+    """`path:line: field` -> messages of the errors (not warnings) in the output."""
+    found: dict[str, set[str]] = {}
     for line in output.splitlines():
         match = LOCATION.match(line)
         if match and not match["message"].startswith("warning: "):
-            found.add(match["where"])
+            found.setdefault(match["where"], set()).add(match["message"])
     return found
+
+
+def error_locations(output: str) -> set[str]:
+    return set(errors(output))
+
+
+def expected_line(line: str) -> tuple[str, str | None]:
+    """(`path:line: field`, message or None) of a line of expected.txt: newer cases give
+    the exact message too."""
+    match = LOCATION.match(line)
+    return (match["where"], match["message"]) if match else (line, None)
 
 
 def test_corpus_has_at_least_twenty_kinds() -> None:
@@ -51,7 +63,11 @@ def test_bad_input_is_reported_with_file_line_and_field(case: str) -> None:
     assert "Traceback" not in output
     expected = set((folder / "expected.txt").read_text(encoding="utf-8").split("\n")) - {""}
     assert expected, f"{case}/expected.txt lists no error"
-    assert error_locations(result.stdout) == expected, output
+    found = errors(result.stdout)
+    wanted = [expected_line(line) for line in expected]
+    assert set(found) == {where for where, _ in wanted}, output
+    for where, message in wanted:  # a line that gives its message must match it exactly
+        assert message is None or message in found[where], output
     assert re.search(r"^\d+ files? checked: \d+ error\(s\), \d+ warning\(s\)$", output, re.M)
 
 
@@ -102,3 +118,17 @@ def test_default_is_the_records_folder_of_the_root(tmp_path: Path) -> None:
     result = run(cwd=tmp_path)
     assert result.returncode == 0, result.stdout
     assert result.stdout.splitlines()[-1].startswith("10 files checked: 0 error(s)")
+
+
+def test_a_syntax_error_is_reported_once_and_its_dependents_are_counted() -> None:
+    """issue 12: a broken configuration was reported by every evaluation naming it."""
+    case = CORPUS / "syntax-error-cascade"
+    result = run("--root", str(FIXTURE.relative_to(REPO)), str(case.relative_to(REPO)))
+    assert result.returncode == 1
+    assert len(errors(result.stdout)) == 1
+    assert "refers to no record" not in result.stdout
+    assert (
+        "note: 2 reference(s) to 'bad-cascade-config' not checked: "
+        "tests/bad_records/syntax-error-cascade/bad-cascade-config.yaml cannot be read"
+    ) in result.stdout
+    assert result.stdout.splitlines()[-1] == "3 files checked: 1 error(s), 0 warning(s)"

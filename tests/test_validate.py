@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import copy
+import os
 import shutil
 import tempfile
 from pathlib import Path
 
 import pytest
+import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -60,10 +63,88 @@ def test_every_problem_is_reported_in_one_run(catalogue: Path) -> None:
     assert triples(catalogue) == {
         ("fx-eval.yaml", 23, "results.0.unit"),
         ("fx-config.yaml", 7, "family"),
-        ("fx-source.yaml", 7, "venue"),
+        ("fx-source.yaml", 8, "venue"),
         ("fx-dataset.yaml", 11, "seed"),
         # fx-source failed its schema: what cites it is not reported again
     }
+
+
+def test_a_schema_error_does_not_hide_the_files_other_problems(catalogue: Path) -> None:
+    """A file that fails its model is still checked from its valid parts: references,
+    results against the protocol, and the missing-metadata rule."""
+    edit(catalogue, "fx-eval", "version: As retrieved 2026-02-01", "version: [oops]")
+    edit(catalogue, "fx-eval", "protocol: fx-protocol", "protocol: fx-nothing")
+    edit(
+        catalogue,
+        "fx-eval",
+        "  - source: fx-source\n    locator: Section 3",
+        "  - source: fx-gone\n    locator: Section 3",
+    )
+    edit(catalogue, "fx-eval", "  comparison.metric_implementation: {reason: unreported}\n", "")
+    report = validate_paths([catalogue / "records"], catalogue)
+    assert {(p.line, p.field) for p in report.errors if p.path.stem == "fx-eval"} == {
+        (10, "version"),  # the schema error
+        (7, "protocol"),  # a dangling reference
+        (34, "citations.0.source"),  # another
+        (19, "comparison.metric_implementation"),  # no value and no reason
+    }
+    messages = {p.field: p.message for p in report.errors}
+    assert messages["protocol"].startswith("'fx-nothing' refers to no record")
+
+
+def test_a_schema_error_does_not_hide_a_result_that_contradicts_its_protocol(
+    catalogue: Path,
+) -> None:
+    edit(catalogue, "fx-eval", "origin: independent_paper", "origin: hearsay")
+    edit(catalogue, "fx-eval", "unit: gigabyte", "unit: megabyte")
+    assert {
+        (p.line, p.field) for p in validate_paths([catalogue / "records"], catalogue).errors
+    } == {
+        (9, "origin"),
+        (23, "results.0.unit"),
+    }
+
+
+def test_a_field_the_model_rejected_is_not_reported_twice(catalogue: Path) -> None:
+    """`results.0.column` fails its slug pattern: no 'protocol has no column' besides."""
+    edit(catalogue, "fx-eval", "column: baseline", "column: Not_A_Slug")
+    edit(catalogue, "fx-eval", "configuration: fx-config", "configuration: [fx-config]")
+    errors = validate_paths([catalogue / "records"], catalogue).errors
+    assert [(p.line, p.field) for p in errors] == [(6, "configuration"), (21, "results.0.column")]
+
+
+def test_what_a_broken_file_refers_to_is_still_referred_to(catalogue: Path) -> None:
+    """fx-config fails its model, but it still names fx-family: no 'nothing refers to'."""
+    edit(catalogue, "fx-config", "fine_tuning: Full update", "fine_tuning: [Full update]")
+    report = validate_paths([catalogue / "records"], catalogue)
+    assert [(p.path.stem, p.field) for p in report.errors] == [("fx-config", "fine_tuning")]
+    assert report.warnings == []
+
+
+def test_a_syntax_error_is_reported_once_not_by_every_record_that_refers_to_it(
+    catalogue: Path,
+) -> None:
+    """issue 12: one YAML syntax error in a configuration used to give an error in each
+    evaluation that names it, and a warning for its model family."""
+    edit(catalogue, "fx-config", "fine_tuning: Full update", "fine_tuning: Full: update")
+    report = validate_paths([catalogue / "records"], catalogue)
+    assert [(p.path.stem, p.line, p.field) for p in report.problems] == [("fx-config", 10, "")]
+    assert "quote a value that holds a colon" in report.problems[0].message
+    assert report.unchecked == {"fx-config": 3}
+    text = render(report, "text", cwd=catalogue)
+    assert (
+        "note: 3 reference(s) to 'fx-config' not checked: records/fx-config.yaml cannot be read"
+        in text
+    )
+    assert "'nothing refers to this' warnings not given" in text
+    assert text.splitlines()[-1] == "10 files checked: 1 error(s), 0 warning(s)"
+
+
+def test_a_syntax_error_outside_the_files_validated_is_named(catalogue: Path) -> None:
+    edit(catalogue, "fx-config", "fine_tuning: Full update", "fine_tuning: Full: update")
+    report = validate_paths([catalogue / "records" / "fx-eval.yaml"], catalogue)
+    assert [(p.path.stem, p.field) for p in report.errors] == [("fx-eval", "configuration")]
+    assert "fx-config.yaml, which has errors (validate that file)" in report.errors[0].message
 
 
 def test_a_subset_resolves_references_against_the_records_folder(catalogue: Path) -> None:
@@ -231,3 +312,51 @@ def test_mutated_records_never_raise(cuts: list[tuple[int, int, bytes]]) -> None
         assert all(p.line >= 1 for p in report.problems)
         render(report, "text")
         render(report, "json")
+
+
+def _paths(value: object, prefix: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
+    found: list[tuple[object, ...]] = [prefix] if prefix else []
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found += _paths(item, (*prefix, key))
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            found += _paths(item, (*prefix, i))
+    return found
+
+
+FUZZ_RECORDS = {
+    name: yaml.safe_load((FIXTURE / "records" / f"{name}.yaml").read_text(encoding="utf-8"))
+    for name in ("fx-measurement", "fx-eval", "fx-protocol", "fx-source", "fx-config")
+}
+ODD_VALUES = st.sampled_from(
+    [None, 0, -1, 2.5, True, "", "x", "Not_A_Slug", "fx-eval", [], [None], {}, {"a": 1}]
+)
+
+
+@settings(
+    max_examples=int(os.environ.get("REWIRE_FUZZ_EXAMPLES", "50")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@given(data=st.data())
+def test_records_with_wrong_values_anywhere_never_raise(data: st.DataObject) -> None:
+    """A file that fails its model is checked from its valid parts: whatever value sits
+    at whatever field, validation reports problems and never raises."""
+    name = data.draw(st.sampled_from(sorted(FUZZ_RECORDS)))
+    record = copy.deepcopy(FUZZ_RECORDS[name])
+    for _ in range(data.draw(st.integers(1, 3))):
+        paths = _paths(record)
+        path = data.draw(st.sampled_from(paths))
+        parent = record
+        for part in path[:-1]:
+            parent = parent[part]  # type: ignore[index]
+        parent[path[-1]] = copy.deepcopy(data.draw(ODD_VALUES))  # type: ignore[index]
+    with tempfile.TemporaryDirectory() as folder:
+        root = Path(folder)
+        shutil.copytree(FIXTURE / "records", root / "records")
+        shutil.copytree(FIXTURE / "artifacts", root / "artifacts")
+        (root / "records" / f"{name}.yaml").write_text(yaml.safe_dump(record), encoding="utf-8")
+        report = validate_paths([root / "records"], root, cache=False)
+        assert all(p.line >= 1 for p in report.problems)
+        render(report, "text")

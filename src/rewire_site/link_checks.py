@@ -9,15 +9,19 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .config import RECORDS_DIR
 from .link import references
-from .models import Evaluation, Protocol, RecordBase
+from .load import line_of
+from .models import Evaluation, ModelFamily, Protocol, RecordBase
+from .models.scales import scale_problem
 from .parse_cache import ParseCache, load_files, yaml_names
 from .problems import Problem, Severity
-from .record_checks import KIND_OF, article, check_loaded
+from .record_checks import KIND_OF, article, check_loaded, under
 
 if TYPE_CHECKING:
     from .validate import ValidationReport
@@ -52,30 +56,39 @@ class _Hashes:
         return target, self.known[target]
 
 
-def _record_problem(
-    report: ValidationReport,
-    record_id: str,
-    field_path: str,
-    message: str,
-    severity: Severity = "error",
-) -> None:
-    report.problems.append(
-        Problem(
-            report.files[record_id],
-            report.line(record_id, field_path),
-            field_path,
-            message,
-            severity,
-        )
-    )
+@dataclass
+class _Target:
+    """Where the problems of one record go: its file and lines; problems under a field
+    its model rejected (`replaced`, for a record checked from its valid parts) are
+    dropped, since the model's error there already says what is wrong."""
+
+    report: ValidationReport
+    record_id: str
+    path: Path
+    lines: Mapping[str, int]
+    replaced: Sequence[str] = ()
+
+    def add(self, field_path: str, message: str, severity: Severity = "error") -> None:
+        if self.replaced and under(field_path, self.replaced):
+            return
+        line = line_of(self.lines, field_path)
+        self.report.problems.append(Problem(self.path, line, field_path, message, severity))
+
+
+def _target(report: ValidationReport, record_id: str) -> _Target:
+    if record_id in report.files:
+        return _Target(report, record_id, report.files[record_id], report.lines[record_id])
+    result = report.partial[record_id]
+    return _Target(report, record_id, result.path, result.lines, result.replaced)
 
 
 def _check_references(
-    report: ValidationReport,
+    to: _Target,
     record: RecordBase,
     universe: dict[str, RecordBase],
     refs: list[tuple[str, str, str]],
 ) -> None:
+    report = to.report
     if isinstance(record, Evaluation):
         refs = list(refs)
         for i, result in enumerate(record.results):
@@ -93,67 +106,74 @@ def _check_references(
         invalid_kind = report.invalid.get(target_id)
         if target is None and invalid_kind is not None:
             if invalid_kind != expected:  # the target's own errors are reported in its file
-                _record_problem(
-                    report,
-                    record.id,
+                to.add(
                     field_path,
                     f"'{target_id}' is {article(invalid_kind)}, not {article(expected)}",
                 )
+        elif target is None and target_id in report.unreadable:
+            # the file of that name cannot be read: its error is reported once, there
+            report.unchecked[target_id] = report.unchecked.get(target_id, 0) + 1
         elif target is None and target_id in report.broken_context:
-            _record_problem(
-                report,
-                record.id,
+            to.add(
                 field_path,
                 f"'{target_id}' is in {report.broken_context[target_id]}, which has errors "
                 "(validate that file)",
             )
         elif target is None:
-            _record_problem(
-                report,
-                record.id,
+            to.add(
                 field_path,
                 f"'{target_id}' refers to no record (expected the id of {article(expected)})",
             )
         elif KIND_OF[type(target)] != expected:
-            _record_problem(
-                report,
-                record.id,
+            to.add(
                 field_path,
                 f"'{target_id}' is {article(KIND_OF[type(target)])}, not {article(expected)}",
             )
 
 
+def _check_results(to: _Target, record: Evaluation, protocol: Protocol) -> None:
+    """Each result against its protocol: the column exists; unit, direction and scale
+    agree with the column's metric."""
+    columns = {column.id for column in protocol.columns}
+    for i, result in enumerate(record.results):
+        if result.column not in columns:
+            to.add(
+                f"results.{i}.column",
+                f"protocol '{protocol.id}' has no column '{result.column}' "
+                f"(columns: {', '.join(sorted(columns))})",
+            )
+            continue
+        metric = protocol.column_metric(result.column)
+        if result.unit is not None and result.unit != metric.unit:
+            to.add(
+                f"results.{i}.unit",
+                f"unit '{result.unit}' differs from the unit of protocol "
+                f"'{protocol.id}' metric '{metric.id}': '{metric.unit}'",
+            )
+        if result.direction is not None and result.direction != metric.direction:
+            to.add(
+                f"results.{i}.direction",
+                f"'{result.direction}' contradicts protocol '{protocol.id}': its metric "
+                f"'{metric.id}' is better when {metric.direction}; drop the field or fix "
+                "the column",
+            )
+        problem = scale_problem(metric, result)
+        if problem is not None:
+            field_name, message = problem
+            to.add(f"results.{i}.{field_name}", message)
+
+
 def _check_evaluation(
-    report: ValidationReport,
+    to: _Target,
     record: Evaluation,
     universe: dict[str, RecordBase],
     hashes: _Hashes,
 ) -> None:
-    protocol = universe.get(record.protocol)
+    protocol = universe.get(record.protocol) if record.protocol is not None else None
     if isinstance(protocol, Protocol):
-        columns = {column.id for column in protocol.columns}
-        unit = protocol.metric.unit
-        for i, result in enumerate(record.results):
-            if result.column not in columns:
-                _record_problem(
-                    report,
-                    record.id,
-                    f"results.{i}.column",
-                    f"protocol '{protocol.id}' has no column '{result.column}' "
-                    f"(columns: {', '.join(sorted(columns))})",
-                )
-            if result.unit is not None and result.unit != unit:
-                _record_problem(
-                    report,
-                    record.id,
-                    f"results.{i}.unit",
-                    f"unit '{result.unit}' differs from the unit of protocol "
-                    f"'{protocol.id}' metric '{protocol.metric.id}': '{unit}'",
-                )
+        _check_results(to, record, protocol)
         if protocol.datasets and record.dataset not in protocol.datasets:
-            _record_problem(
-                report,
-                record.id,
+            to.add(
                 "dataset",
                 f"dataset '{record.dataset}' is not among the datasets of protocol '{protocol.id}'",
                 "warning",
@@ -161,40 +181,27 @@ def _check_evaluation(
     if record.reproduces is not None:
         target = universe.get(record.reproduces)
         if isinstance(target, Evaluation) and target.protocol != record.protocol:
-            _record_problem(
-                report,
-                record.id,
+            to.add(
                 "reproduces",
                 f"'{target.id}' follows protocol '{target.protocol}', not '{record.protocol}'",
             )
-        if record.reproduces == record.id:
-            _record_problem(
-                report, record.id, "reproduces", "an evaluation cannot reproduce itself"
-            )
+        if record.reproduces == to.record_id:
+            to.add("reproduces", "an evaluation cannot reproduce itself")
     for i, artifact in enumerate(record.artifacts):
+        if artifact.path is None or artifact.sha256 is None:
+            continue  # a record checked from its valid parts: the model named the field
         file, digest = hashes.of(artifact.path)
         if file is None:
-            _record_problem(
-                report,
-                record.id,
-                f"artifacts.{i}.path",
-                f"'{artifact.path}' is not a path inside the repository",
-            )
+            to.add(f"artifacts.{i}.path", f"'{artifact.path}' is not a path inside the repository")
         elif digest is None:
-            _record_problem(
-                report, record.id, f"artifacts.{i}.path", f"no file at '{artifact.path}'"
-            )
+            to.add(f"artifacts.{i}.path", f"no file at '{artifact.path}'")
         elif digest != artifact.sha256:
-            _record_problem(
-                report,
-                record.id,
+            to.add(
                 f"artifacts.{i}.sha256",
                 f"SHA-256 of '{artifact.path}' is {digest}, not the recorded value",
             )
         elif artifact.size_bytes is not None and file.stat().st_size != artifact.size_bytes:
-            _record_problem(
-                report,
-                record.id,
+            to.add(
                 f"artifacts.{i}.size_bytes",
                 f"'{artifact.path}' has {file.stat().st_size} bytes, not {artifact.size_bytes}",
             )
@@ -202,30 +209,49 @@ def _check_evaluation(
 
 def _context_records(
     root: Path, selected: set[str], report: ValidationReport, store: ParseCache | None
-) -> dict[str, RecordBase]:
-    """Records under root/records that were not selected, to resolve references against."""
+) -> tuple[dict[str, RecordBase], list[RecordBase]]:
+    """Records under root/records that were not selected, to resolve references against,
+    and the valid parts of those that failed their model (what they refer to counts)."""
     folder = root / RECORDS_DIR
     if not folder.is_dir():
-        return {}
+        return {}, []
     extra: dict[str, RecordBase] = {}
+    partial: list[RecordBase] = []
     names = yaml_names(folder)  # strings: Path objects for 10,000 files cost 0.3 s
     others = [Path(n) for n in names if os.path.abspath(n) not in selected]  # noqa: PTH100
     for loaded in load_files(others, root, cache=store is not None, store=store):
         result = check_loaded(loaded)
         if result.record is not None and result.record.id not in report.records:
             extra.setdefault(result.record.id, result.record)
-        elif result.record is None and result.raw_id is not None:
-            report.broken_context.setdefault(result.raw_id, result.path)
-    return extra
+        elif result.record is None:
+            report.broken_context.setdefault(result.raw_id or result.path.stem, result.path)
+            if result.partial is not None:
+                partial.append(result.partial)
+            else:
+                report.referrers_unknown = True
+    return extra, partial
+
+
+def _outgoing(record: RecordBase) -> list[tuple[str, str, str]]:
+    """(field, target id, expected kind) of every reference that names an id."""
+    return [
+        (ref.field, ref.target_id, ref.expected_kind)
+        for ref in references(record)
+        if isinstance(ref.target_id, str)
+    ]
 
 
 def check_links(
     report: ValidationReport, root: Path, selected: set[str], store: ParseCache | None = None
 ) -> None:
-    """Cross-record checks over the records in `report`."""
+    """Cross-record checks over the records in `report`, and over the valid parts of
+    those that failed their model (`report.partial`)."""
     universe = dict(report.records)
-    for record_id, record in _context_records(root, selected, report, store).items():
+    context, context_partial = _context_records(root, selected, report, store)
+    for record_id, record in context.items():
         universe.setdefault(record_id, record)
+    if report.unreadable:
+        report.referrers_unknown = True
     hashes = _Hashes(root)
     referenced: set[str] = set()
     outgoing: dict[str, list[tuple[str, str, str]]] = {}
@@ -233,19 +259,33 @@ def check_links(
         refs = [(ref.field, ref.target_id, ref.expected_kind) for ref in references(record)]
         outgoing[record_id] = refs
         referenced.update(target for _, target, _ in refs)
+    partial_refs: dict[str, list[tuple[str, str, str]]] = {}
+    for record_id, result in report.partial.items():
+        assert result.partial is not None
+        partial_refs[record_id] = _outgoing(result.partial)
+        referenced.update(target for _, target, _ in partial_refs[record_id])
+    for record in context_partial:
+        referenced.update(target for _, target, _ in _outgoing(record))
     for record_id, record in report.records.items():
-        _check_references(report, record, universe, outgoing[record_id])
+        to = _Target(report, record_id, report.files[record_id], report.lines[record_id])
+        _check_references(to, record, universe, outgoing[record_id])
         if isinstance(record, Evaluation):
-            _check_evaluation(report, record, universe, hashes)
+            _check_evaluation(to, record, universe, hashes)
         kind = KIND_OF[type(record)]
-        if kind not in ENTRY_KINDS and record_id not in referenced:
-            _record_problem(
-                report,
-                record_id,
-                "id",
-                f"nothing refers to this {kind.replace('_', ' ')}",
-                "warning",
-            )
+        stands_alone = isinstance(record, ModelFamily) and record.has_facts
+        if (
+            kind not in ENTRY_KINDS
+            and record_id not in referenced
+            and not stands_alone
+            and not report.referrers_unknown
+        ):
+            to.add("id", f"nothing refers to this {kind.replace('_', ' ')}", "warning")
+    for record_id, result in report.partial.items():
+        assert result.partial is not None
+        to = _target(report, record_id)
+        _check_references(to, result.partial, universe, partial_refs[record_id])
+        if isinstance(result.partial, Evaluation):
+            _check_evaluation(to, result.partial, universe, hashes)
 
 
 __all__ = ["ENTRY_KINDS", "check_links"]

@@ -38,12 +38,15 @@ from yaml.constructor import SafeConstructor
 from yaml.nodes import ScalarNode
 from yaml.resolver import Resolver
 
-from .problems import Problem
+from .problems import Problem, shown
 
 MAX_NODES = 100_000
 """Most nodes one file may expand to, aliases included."""
 MAX_DEPTH = 64
 """Deepest nesting of mappings and lists."""
+MAX_FILE_BYTES = 4 * 1024 * 1024
+"""Largest record file read (the largest record is about 11 kB): a bigger file is an
+error that says where bulk data goes, and is not parsed."""
 
 _Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -247,7 +250,7 @@ class _Builder:
                 if key is not None:
                     first = lines.get(child)
                     where = f" (first at line {first})" if first else ""
-                    self.problem(key_line, child, f"duplicate key {key!r}{where}")
+                    self.problem(key_line, child, f"duplicate key {shown(key)}{where}")
                 self.node(next_event(), child, depth)
                 continue
             lines[child] = key_line
@@ -312,7 +315,7 @@ class _Builder:
             number = _CONSTRUCTOR.construct_yaml_float(ScalarNode(tag, value))
         except (ValueError, KeyError) as error:
             raise _Stop(
-                _line(event), path, f"{value!r} is not a valid {tag[len(_TAG) :]}"
+                _line(event), path, f"{shown(value)} is not a valid {tag[len(_TAG) :]}"
             ) from error
         if not math.isfinite(number):
             self.nonfinite.append(path)
@@ -377,8 +380,15 @@ def _syntax_hint(error: yaml.YAMLError, lines: list[str]) -> tuple[int | None, s
             "this line is indented deeper than the field above it, which already has a "
             "value: fields of one mapping start in the same column (spaces only)"
         )
+    if "maximum nesting depth" in problem:
+        return problem_line, f"nesting deeper than {MAX_DEPTH} levels"
     if problem.startswith("could not find expected ':'"):
         where = context_line or problem_line
+        if len(text_of(where)) > 1024 and ":" in text_of(where):
+            return where, (
+                "a field name longer than 1024 characters, which YAML does not read as a "
+                "key: field names are short words such as 'title'"
+            )
         return where, (
             "a line that is not 'field: value': put ': ' after the field name, or indent a "
             "continued value deeper than its field (or quote it)"
@@ -468,6 +478,10 @@ def modeline_schema(text: str) -> str | None:
 
 def parse_bytes(raw: bytes, path: Path) -> LoadedFile:
     """Decode (strict UTF-8) and parse the bytes of a file."""
+    if len(raw) > MAX_FILE_BYTES:
+        loaded = LoadedFile(path, None, {}, [_too_big(path, len(raw))])
+        loaded.sha256 = hashlib.sha256(raw).hexdigest()
+        return loaded
     text, problem = _decode(raw, path)
     if text is None:
         assert problem is not None
@@ -476,6 +490,17 @@ def parse_bytes(raw: bytes, path: Path) -> LoadedFile:
         loaded = parse_text(text, path)
     loaded.sha256 = hashlib.sha256(raw).hexdigest()
     return loaded
+
+
+def _too_big(path: Path, size: int) -> Problem:
+    return Problem(
+        path,
+        1,
+        "",
+        f"the file has {size / 1024 / 1024:.1f} MiB; a record file holds at most "
+        f"{MAX_FILE_BYTES // 1024 // 1024} MiB: put bulk data in a file under artifacts/ "
+        "and name it with its SHA-256 in `artifacts`",
+    )
 
 
 def load_file(path: Path) -> LoadedFile:
@@ -489,6 +514,7 @@ def load_file(path: Path) -> LoadedFile:
 
 __all__ = [
     "MAX_DEPTH",
+    "MAX_FILE_BYTES",
     "MAX_NODES",
     "LazyLines",
     "LoadedFile",

@@ -151,7 +151,7 @@ def _parse_chunk(paths: list[str]) -> bytes:
     return marshal.dumps(out)
 
 
-def _parallel(todo: list[Path], jobs: int) -> dict[Path, LoadedFile]:
+def _parallel(todo: list[Path], jobs: int, raws: dict[Path, bytes]) -> dict[Path, LoadedFile]:
     """Parse `todo`: this process takes the first share, a forked pool the rest.
 
     This process takes a smaller share than each worker: the checks that follow parsing
@@ -164,7 +164,7 @@ def _parallel(todo: list[Path], jobs: int) -> dict[Path, LoadedFile]:
     with context.Pool(jobs - 1) as pool:
         pending = pool.map_async(_parse_chunk, chunks)
         for path in mine:
-            results[path] = load.load_file(path)
+            results[path] = parse_bytes(raws[path], path)
         for chunk, payload in zip(chunks, pending.get(), strict=True):
             for name, item in zip(chunk, marshal.loads(payload), strict=True):
                 path = Path(name)
@@ -190,6 +190,7 @@ def load_files(
         store = ParseCache(root)
     results: dict[Path, LoadedFile] = {}
     todo: list[Path] = []
+    raws: dict[Path, bytes] = {}
     for path in paths:
         raw = _read(path)
         if isinstance(raw, LoadedFile):
@@ -202,11 +203,13 @@ def load_files(
                 results[path] = _loaded(path, digest, entry)
                 continue
         todo.append(path)
+        raws[path] = raw  # parsed from these bytes: each file is read once
     workers = jobs if jobs is not None else min(2, os.cpu_count() or 1)
     if workers > 1 and len(todo) >= PARALLEL_MIN_FILES and sys.platform != "win32":
-        parsed = _parallel(todo, workers)
+        parsed = _parallel(todo, workers, raws)
     else:
-        parsed = {path: load.load_file(path) for path in todo}
+        parsed = {path: parse_bytes(raws[path], path) for path in todo}
+    del raws
     results.update(parsed)
     if store is not None:
         for loaded in parsed.values():

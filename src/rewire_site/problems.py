@@ -8,6 +8,16 @@ from typing import Literal
 
 Severity = Literal["error", "warning"]
 
+MAX_MESSAGE = 1000
+"""Longest message kept: one that quotes a huge value is cut (a 1 MB line stays off the
+terminal)."""
+
+
+def shown(value: object, limit: int = 60) -> str:
+    """`repr(value)`, cut to `limit` characters with '...' (for values in messages)."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
 
 @dataclass(frozen=True, order=True)
 class Problem:
@@ -16,6 +26,11 @@ class Problem:
     field: str
     message: str
     severity: Severity = "error"
+
+    def __post_init__(self) -> None:
+        if len(self.message) > MAX_MESSAGE:
+            cut = self.message[: MAX_MESSAGE - 20] + " ... (message cut)"
+            object.__setattr__(self, "message", cut)
 
     def __str__(self) -> str:
         field = self.field or "(record)"

@@ -10,7 +10,7 @@ import os
 import re
 import types
 import typing
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -21,8 +21,9 @@ from pydantic.fields import FieldInfo
 
 from . import completeness
 from .load import LoadedFile, join, line_of, load_file
-from .models import RECORD_TYPES, RecordBase
-from .problems import Problem, Severity
+from .models import RECORD_TYPES, Citation, Evaluation, Origin, RecordBase
+from .models.common import CitationRole
+from .problems import Problem, Severity, shown
 
 KIND_OF = {model: kind for kind, model in RECORD_TYPES.items()}
 """Record class -> kind name."""
@@ -90,7 +91,26 @@ def _data_path(loc: Iterable[Any], data: Any) -> str:
     return ".".join(kept)
 
 
-def _describe(error: Any, kind: str, data: Any = None) -> tuple[str, str]:
+def _required_at(model: type[BaseModel], loc: Iterable[Any]) -> bool:
+    """False when `loc` ends at a field that may be left out (it has a default); True for
+    a required field, a list item, or a location the models do not describe."""
+    current: type[BaseModel] | None = model
+    info: FieldInfo | None = None
+    for part in loc:
+        if current is not None and isinstance(part, str) and part in current.model_fields:
+            info = current.model_fields[part]
+            nested = _nested_model(info.annotation)
+            current = nested[1] if nested is not None else None
+        elif isinstance(part, int) or (info is not None and current is not None):
+            info = None  # a list item or a mapping's key: it stands where it was written
+        else:
+            continue  # a union member's name
+    return info is None or info.is_required()
+
+
+def _describe(
+    error: Any, kind: str, data: Any = None, model: type[BaseModel] | None = None
+) -> tuple[str, str]:
     """(field path, message) of one Pydantic error."""
     field_path = ".".join(str(part) for part in error["loc"])
     if data is not None:
@@ -103,7 +123,9 @@ def _describe(error: Any, kind: str, data: Any = None) -> tuple[str, str]:
             field_path, message = join(field_path, match[1]), match[2]
         return field_path, message
     if "input" in error and error["input"] is None and kind_of_error != "missing":
-        return field_path, PLACEHOLDER
+        if model is None or _required_at(model, error["loc"]):
+            return field_path, PLACEHOLDER
+        return field_path, "null is not allowed here: give a value, or leave the field out"
     if kind_of_error == "missing":
         return field_path, "required field is missing"
     if kind_of_error == "extra_forbidden":
@@ -164,7 +186,7 @@ def check_loaded(loaded: LoadedFile) -> FileResult:
     if isinstance(raw_id, str):
         result.raw_id = raw_id
         if raw_id != path.stem:
-            add("id", f"id '{raw_id}' does not match the file name '{path.name}'")
+            add("id", f"id {shown(raw_id)} does not match the file name '{path.name}'")
     kind = data.get("kind")
     model = RECORD_TYPES.get(kind) if isinstance(kind, str) else None
     if model is not None and isinstance(kind, str):
@@ -173,7 +195,7 @@ def check_loaded(loaded: LoadedFile) -> FileResult:
         if "kind" not in data:
             add("kind", f"required field is missing; one of: {_KINDS}")
         else:
-            add("kind", f"unknown record kind {kind!r}; one of: {_KINDS}")
+            add("kind", f"unknown record kind {shown(kind)}; one of: {_KINDS}")
         return result
     modeline = _modeline_problem(path, kind, loaded.schema)
     if modeline:
@@ -183,7 +205,7 @@ def check_loaded(loaded: LoadedFile) -> FileResult:
         record = model.model_validate(data)
     except ValidationError as error:
         for item in error.errors(include_url=False):
-            field_path, message = _describe(item, kind, data)
+            field_path, message = _describe(item, kind, data, model)
             if field_path in reported and message == PLACEHOLDER:
                 continue  # once per field (a union reports each member)
             reported.add(field_path)
@@ -199,15 +221,160 @@ def check_loaded(loaded: LoadedFile) -> FileResult:
         for gap in completeness.check(partial):
             if not under(gap.field, replaced):
                 add(gap.field, gap.message)
+        for field_path, message in consistency(partial):
+            if not under(field_path, replaced):
+                add(field_path, message)
         return result
     for gap in completeness.check(record):
         add(gap.field, gap.message)
+    for field_path, message in consistency(record):
+        add(field_path, message)
     result.record = record
     return result
 
 
 def check_file(path: Path) -> FileResult:
     return check_loaded(load_file(path))
+
+
+# ---------------------------------------------------------------- consistency
+
+
+@cache
+def _citation_fields(model: type[BaseModel]) -> tuple[tuple[str, bool], ...]:
+    """(field, is a Citation itself) for the fields of `model` that can hold a citation."""
+    found = []
+    for name, info in model.model_fields.items():
+        nested = _nested_model(info.annotation)
+        if nested is None:
+            continue
+        inner = nested[1]
+        if inner is Citation:
+            found.append((name, True))
+        elif inner is not model and _citation_fields(inner):
+            found.append((name, False))
+    return tuple(found)
+
+
+def citations_in(value: BaseModel, prefix: str = "") -> Iterator[tuple[str, Citation]]:
+    """(field path, citation) for every citation in a record, however deep."""
+    for name, is_citation in _citation_fields(type(value)):
+        held = getattr(value, name, None)
+        if held is None:
+            continue
+        path = prefix + name
+        items: Iterable[tuple[str, Any]]
+        if isinstance(held, list):
+            items = ((f"{path}.{i}", item) for i, item in enumerate(held))
+        elif isinstance(held, dict):
+            items = ((f"{path}.{key}", item) for key, item in held.items())
+        else:
+            items = ((path, held),)
+        for where, item in items:
+            if is_citation and isinstance(item, Citation):
+                yield where, item
+            elif isinstance(item, BaseModel):
+                yield from citations_in(item, where + ".")
+
+
+def _with_supports(record: BaseModel) -> list[Citation]:
+    """The citations of a record that name fields in `supports` (a walk without paths:
+    it runs on every record, and most citations support the record as a whole)."""
+    found: list[Citation] = []
+    stack: list[Any] = [record]
+    while stack:
+        value = stack.pop()
+        for name, is_citation in _citation_fields(type(value)):
+            held = getattr(value, name, None)
+            if held is None:
+                continue
+            items = held if type(held) is list else held.values() if type(held) is dict else (held,)
+            for item in items:
+                if is_citation:
+                    if type(item) is Citation and item.supports:
+                        found.append(item)
+                elif isinstance(item, BaseModel):
+                    stack.append(item)
+    return found
+
+
+def names_field(record: BaseModel, field_path: str) -> bool:
+    """True when `field_path` names a field of `record` (dotted, list items by index;
+    a field that is null still counts, and so does a path into it that its type has)."""
+    current: Any = record
+    annotation: Any = type(record)
+    for part in field_path.split("."):
+        if isinstance(current, BaseModel) or current is None:
+            model = type(current) if isinstance(current, BaseModel) else None
+            if model is None:  # null: follow the type
+                nested = _nested_model(annotation)
+                if nested is None or nested[0] != "one":
+                    return False
+                model = nested[1]
+            info = model.model_fields.get(part)
+            if info is None:
+                return False
+            annotation = info.annotation
+            current = getattr(current, part, None) if current is not None else None
+        elif isinstance(current, list):
+            if not part.isdigit() or int(part) >= len(current):
+                return False
+            current = current[int(part)]
+            nested = _nested_model(annotation)
+            annotation = nested[1] if nested is not None else Any
+        elif isinstance(current, dict):
+            if part not in current:
+                return False
+            current = current[part]
+            nested = _nested_model(annotation)
+            annotation = nested[1] if nested is not None else Any
+        else:
+            return False
+    return True
+
+
+def _covers(citation: Citation, result_path: str) -> bool:
+    """True when a record-level citation supports the result at `result_path`: it names
+    the result, a field of it or `results`, or it supports the whole record as original."""
+    if not citation.supports:
+        return citation.role == CitationRole.original
+    return any(
+        result_path == s or result_path.startswith(s + ".") or s.startswith(result_path + ".")
+        for s in citation.supports
+    )
+
+
+def consistency(record: RecordBase) -> Iterator[tuple[str, str]]:
+    """(field, message) for what one record says that does not hold together: a
+    `supports` path that names no field; a published result with no citation."""
+    unknown = {
+        id(citation)
+        for citation in _with_supports(record)
+        if not all(isinstance(s, str) and names_field(record, s) for s in citation.supports)
+    }
+    if unknown:  # rare: walk again for the citations' paths
+        for where, citation in citations_in(record):
+            if id(citation) not in unknown:
+                continue
+            for j, supported in enumerate(citation.supports):
+                if not names_field(record, supported):
+                    yield (
+                        f"{where}.supports.{j}",
+                        f"{shown(supported)} names no field of this record (supports lists "
+                        "field paths such as 'results.0' or 'comparison.adaptation')",
+                    )
+    if isinstance(record, Evaluation) and record.origin not in (None, Origin.rewire_measurement):
+        cited = [c for c in record.citations or () if isinstance(c, Citation)]
+        for i, result in enumerate(record.results or ()):
+            if result.status != "value" or result.citation is not None:
+                continue
+            if not any(_covers(c, f"results.{i}") for c in cited):
+                yield (
+                    f"results.{i}.citation",
+                    f"a published result ({record.origin}) needs a citation: the source, "
+                    "locator and quote of the printed value (or a citation of the record "
+                    f"that supports 'results.{i}')",
+                )
 
 
 # ---------------------------------------------------------------- partial records
@@ -270,7 +437,17 @@ def partial_record(model: type[BaseModel], data: Any, replaced: list[str], prefi
         if nested is not None and raw is not None:
             shape, inner = nested
             if shape == "one" and isinstance(raw, dict):
-                values[name] = partial_record(inner, raw, replaced, path + ".")
+                mark = len(replaced)
+                part = partial_record(inner, raw, replaced, path + ".")
+                lost = set(replaced[mark:])
+                if any(
+                    f"{path}.{n}" in lost for n, f in inner.model_fields.items() if f.is_required()
+                ):
+                    # a part without one of its required fields is no part: the field
+                    # reads as absent (code that walks the record never meets a hole)
+                    part = _default(info)
+                    replaced.append(path)
+                values[name] = part
                 continue
             if shape == "list" and isinstance(raw, list):
                 values[name] = [
@@ -308,6 +485,9 @@ __all__ = [
     "article",
     "check_file",
     "check_loaded",
+    "citations_in",
+    "consistency",
+    "names_field",
     "partial_record",
     "under",
 ]
