@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 from rewire_site import completeness
 from rewire_site.cli import app
 from rewire_site.models import RECORD_ADAPTER, RECORD_TYPES
+from rewire_site.models.evaluation import RunConditions
 from rewire_site.new import REASONS, RecordExists, skeleton, write_skeleton
 
 KINDS = sorted(RECORD_TYPES)
@@ -53,6 +54,7 @@ def _fill(value: Any, kind: str) -> Any:
     filled = {
         "title": "A paper",
         "summary": "What it is.",
+        "source_kind": "preprint",
         "short_citation": "Doe 2026",
         "venue": "A venue",
         "version": "v1",
@@ -68,35 +70,46 @@ def test_filled_skeleton_validates_and_reportable_fields_need_reasons() -> None:
     data = _fill(yaml.safe_load(sk.text), "source")
     record = RECORD_ADAPTER.validate_python(data)
     gaps = {gap.field for gap in completeness.check(record)}
-    assert gaps == set(sk.todo) - {"title", "summary", "short_citation", "venue", "version", "url"}
-    assert "sha256" in gaps and "retrieved_at" in gaps
+    assert gaps == set(sk.todo) - {
+        "title",
+        "summary",
+        "source_kind",
+        "short_citation",
+        "venue",
+        "version",
+        "url",
+    }
+    assert {"sha256", "retrieved_at", "revision", "licence"} <= gaps
 
 
 def test_answers_become_values_and_missing_metadata() -> None:
-    answers = iter(
-        [
-            "2026-02-01",  # published (a date)
-            "unreported",  # retrieval_url
-            "The paper names no mirror.",  # its note
-            "unknown",  # retrieved_at
-            "",  # no note
-            "",  # sha256: left for later
-            "inapplicable",  # hash_scope
-            "No artifact is hashed yet.",
-            "The authors built the models.",  # independence (text)
-        ]
-    )
+    answers = {  # field path -> answers, in the order they are asked
+        "published": ["2026-02"],  # a date at the precision printed
+        "revision": ["arXiv v2"],
+        "licence": ["withheld", "Licence on request."],
+        "retrieval_url": ["unreported", "The paper names no mirror."],
+        "retrieved_at": ["unknown", ""],  # no note
+        "sha256": [""],  # left for later
+        "hash_scope": ["inapplicable", "No artifact is hashed yet."],
+        "independence": ["The authors built the models."],  # text
+    }
     questions: list[str] = []
 
     def ask(question: str) -> str:
         questions.append(question)
-        return next(answers)
+        if question.startswith("  Note for "):
+            path = question.removeprefix("  Note for ").split(" ", 1)[0]
+        else:
+            path = question.split(":", 1)[0]
+        return answers[path].pop(0) if answers.get(path) else ""
 
     sk = skeleton("source", "doe-2026", ask)
     data = yaml.safe_load(sk.text)
-    assert str(data["published"]) == "2026-02-01"
+    assert data["published"] == "2026-02"
+    assert data["revision"] == "arXiv v2"
     assert data["independence"] == "The authors built the models."
     assert data["missing_metadata"] == {
+        "licence": {"reason": "withheld", "note": "Licence on request."},
         "retrieval_url": {"reason": "unreported", "note": "The paper names no mirror."},
         "retrieved_at": {"reason": "unknown"},
         "hash_scope": {"reason": "inapplicable", "note": "No artifact is hashed yet."},
@@ -247,3 +260,69 @@ def test_ask_reads_piped_answers_and_stops_asking_at_their_end(tmp_path: Path) -
 def test_defaults_and_ask_together_are_refused(tmp_path: Path) -> None:
     done = _rewire_new("dataset", "--ask", "--defaults", cwd=_project(tmp_path))
     assert done.returncode == 2 and "give one of them" in done.stderr
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_skeleton_writes_every_field_of_its_kind(kind: str) -> None:
+    """Every field of the kind is in the file, each with a comment saying what it takes:
+    the editor never has to find a field in the schema."""
+    sk = skeleton(kind, "draft")
+    data = yaml.safe_load(sk.text)
+    assert set(RECORD_TYPES[kind].model_fields) <= set(data)
+    for line in sk.text.splitlines()[3:]:
+        if line.strip() and not line.lstrip().startswith(("#", "- ")) and ":" in line:
+            key, rest = line.split(":", 1)
+            if key.strip() in RECORD_TYPES[kind].model_fields and key == key.strip():
+                assert "#" in rest or key == "missing_metadata" or rest.strip() == "", line
+
+
+def test_an_evaluation_skeleton_holds_what_published_evidence_needs() -> None:
+    data = yaml.safe_load(skeleton("evaluation", "draft").text)
+    result = data["results"][0]
+    assert set(result["citation"]) >= {"source", "locator", "quote", "quoted_from", "supports"}
+    assert "direction" in result and "scale" in result and "printed_value" in result
+    assert set(data["run_conditions"]) == set(RunConditions.model_fields)
+    assert data["reproduces"] is None and data["claims"] == [] and data["concerns"] == []
+    assert set(data["citations"][0]) >= {"source", "locator", "quote", "role", "supports"}
+    text = skeleton("evaluation", "draft").text
+    assert "#     statement:  # required: The claim verbatim as printed." in text
+    assert "#     excludes_from_comparisons:  # required:" in text
+
+
+def test_a_source_skeleton_holds_kind_revision_and_licence() -> None:
+    sk = skeleton("source", "draft")
+    data = yaml.safe_load(sk.text)
+    for name in ("source_kind", "revision", "licence", "repository", "path", "maintainers"):
+        assert name in data, name
+    assert "one of journal_paper, conference_paper, preprint" in sk.text
+    assert data["citations"] == []  # a source is what others cite
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_fresh_skeleton_reads_required_field_still_to_fill(kind: str, tmp_path: Path) -> None:
+    """Each placeholder is named once, as a field still to fill, never as a type error."""
+    from rewire_site.record_checks import PLACEHOLDER
+    from rewire_site.validate import validate_paths
+
+    path = write_skeleton(tmp_path / "records", skeleton(kind, "draft-record"))
+    report = validate_paths([path], tmp_path, cache=False)
+    fields = [p.field for p in report.errors]
+    assert len(fields) == len(set(fields))
+    for problem in report.errors:
+        assert problem.message == PLACEHOLDER or problem.message.startswith(
+            "no value and no reason"
+        ), problem
+
+
+def test_a_conflicting_answer_writes_two_values_to_fill() -> None:
+    answers = iter(["conflicting", "The paper says 28, the README 36."])
+
+    def ask(question: str) -> str:
+        return next(answers, "") if question.startswith(("licence", "  Note")) else ""
+
+    sk = skeleton("dataset", "d", ask)
+    missing = yaml.safe_load(sk.text)["missing_metadata"]
+    assert len(missing) == 1
+    (entry,) = missing.values()
+    assert entry["reason"] == "conflicting" and len(entry["values"]) == 2
+    assert set(entry["values"][0]["citation"]) == {"source", "locator", "quote"}

@@ -37,7 +37,7 @@ from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
 from .config import RECORDS_DIR, SCHEMAS_DIR, find_root, project_root
-from .models import RECORD_TYPES
+from .models import RECORD_TYPES, RecordBase
 from .models.common import REPORTABLE, SLUG_PATTERN, MissingReason
 
 REASONS = tuple(reason.value for reason in MissingReason)
@@ -51,6 +51,22 @@ CONDITIONAL: dict[str, dict[str, str]] = {
     },
 }
 """Optional fields a model validator requires in the common case: written as TODOs too."""
+
+EXPANDED: dict[str, frozenset[str]] = {
+    "Evaluation": frozenset({"run_conditions"}),
+    "Result": frozenset({"citation"}),
+}
+"""Optional parts that published evidence needs, written out field by field (a result's
+citation; an evaluation's run conditions, each a reportable field with its reason)."""
+
+ONE_ITEM: frozenset[str] = frozenset({"citations", "results"})
+"""Optional lists written with one item to fill (a record's citations, an evaluation's
+results), except in the kinds below."""
+ONE_ITEM_EXCEPT: frozenset[str] = frozenset({"source", "question"})
+"""Kinds whose citations list starts empty (a source is what others cite)."""
+
+STATED = ("value", "citation.source", "citation.locator")
+"""Placeholders of one conflicting value (see `MissingReason.conflicting`)."""
 
 Ask = Callable[[str], str]
 """Prompt function: question -> answer ('' when the editor gives none)."""
@@ -171,6 +187,32 @@ def _comment(text: str | None) -> str:
     return " ".join((text or "").split())
 
 
+def _default_yaml(value: Any) -> str:
+    """YAML for a field's default value."""
+    if value is None:
+        return "null"
+    if isinstance(value, Enum):
+        value = value.value
+    if isinstance(value, str) and re.fullmatch(r"[a-z_]+", value):
+        return value  # an enum member or a literal: plain, as editors write it
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list | dict) and not value:
+        return "[]" if isinstance(value, list) else "{}"
+    if isinstance(value, int | float):
+        return str(value)
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
+def _item_model(annotation: Any) -> type[BaseModel] | None:
+    """The model of a list's items, else None."""
+    if typing.get_origin(annotation) is not list:
+        return None
+    (item,) = typing.get_args(annotation) or (Any,)
+    item, _ = _strip(item)
+    return item if _is_model(item) else None
+
+
 def _scalar(raw: str, annotation: Any) -> str:
     """YAML for an editor's answer: text stays text (quoted), other types as typed."""
     if annotation in (int, float, bool, date, datetime):
@@ -179,8 +221,9 @@ def _scalar(raw: str, annotation: Any) -> str:
 
 
 class _Writer:
-    def __init__(self, ask: Ask | None) -> None:
+    def __init__(self, ask: Ask | None, kind: str = "") -> None:
         self.ask = ask
+        self.kind = kind
         self.lines: list[str] = []
         self.missing: dict[str, Answer] = {}
         self.todo: list[str] = []
@@ -204,6 +247,39 @@ class _Writer:
             return
         self.lines.append(f"{lead}{name}: null  {hint}")
         self.todo.append(path)
+
+    def optional(
+        self, indent: str, name: str, info: FieldInfo, path: str, lead: str, owner: str
+    ) -> None:
+        """An optional field: written with its default and what it is for, so that the
+        editor sees every field; parts that published evidence needs are written out."""
+        annotation, _ = _strip(info.annotation)
+        comment = f"# optional: {_comment(info.description)}"
+        item = _item_model(annotation)
+        if _is_model(annotation) and name in EXPANDED.get(owner, ()):
+            self.lines.append(f"{lead}{name}:  {comment}")
+            self.model(indent + "  ", annotation, path + ".")
+        elif item is not None and name in ONE_ITEM and self.kind not in ONE_ITEM_EXCEPT:
+            self.lines.append(f"{lead}{name}:  {comment} (one item to fill; add more)")
+            self.model(indent + "    ", item, f"{path}.0.", first_lead=indent + "  - ")
+        elif item is not None:
+            self.lines.append(f"{lead}{name}: []  {comment}")
+            self.example(indent, item)
+        else:
+            value = _default_yaml(info.get_default(call_default_factory=True))
+            self.lines.append(f"{lead}{name}: {value}  {comment} ({_type_hint(annotation)})")
+
+    def example(self, indent: str, item: type[BaseModel]) -> None:
+        """A commented-out item of a list: each of its fields and what it takes."""
+        first = True
+        for name, info in item.model_fields.items():
+            annotation, _ = _strip(info.annotation)
+            need = "required" if info.is_required() else "optional"
+            lead = f"{indent}#   - " if first else f"{indent}#     "
+            self.lines.append(
+                f"{lead}{name}:  # {need}: {_comment(info.description)} ({_type_hint(annotation)})"
+            )
+            first = False
 
     def reportable(self, indent: str, name: str, info: FieldInfo, path: str, lead: str) -> None:
         annotation, _ = _strip(info.annotation)
@@ -252,6 +328,8 @@ class _Writer:
         self, indent: str, model: type[BaseModel], prefix: str, first_lead: str | None = None
     ) -> None:
         order = [n for n in COMMON_FIRST if n in model.model_fields]
+        if issubclass(model, RecordBase):  # the kind's own fields, then the common ones
+            order += [n for n in model.model_fields if n not in RecordBase.model_fields]
         order += [n for n in model.model_fields if n not in order]
         first = True
         for name in order:
@@ -270,7 +348,7 @@ class _Writer:
             elif _is_reportable(info):
                 self.reportable(indent, name, info, prefix + name, lead)
             else:
-                continue
+                self.optional(indent, name, info, prefix + name, lead, model.__name__)
             first = False
 
 
@@ -288,7 +366,7 @@ def skeleton(
     rid = record_id or default_id(kind)
     if not re.fullmatch(SLUG_PATTERN, rid):
         raise ValueError(f"id '{rid}' is not a slug (lowercase letters, digits, single hyphens)")
-    writer = _Writer(ask)
+    writer = _Writer(ask, kind)
     writer.model("", model, "")
     lines = [modeline(kind, schemas), f"id: {rid}", f"kind: {kind}", *writer.lines]
     if writer.missing:
@@ -298,6 +376,17 @@ def skeleton(
             lines.append(f"    reason: {answer.reason}")
             if answer.note:
                 lines.append(f"    note: {json.dumps(answer.note, ensure_ascii=False)}")
+            if answer.reason == MissingReason.conflicting.value:
+                lines.append("    values:  # TODO (required): each stated value with its citation")
+                for i in range(2):
+                    writer.todo.extend(f"missing_metadata.{path}.values.{i}.{n}" for n in STATED)
+                    lines += [
+                        "      - value: null  # TODO (required): the value as a source states it",
+                        "        citation:",
+                        "          source: null  # TODO (required): id of that source",
+                        "          locator: null  # TODO (required): where in that source",
+                        "          quote: null  # the words that state it",
+                    ]
     else:
         lines.append("missing_metadata: {}")
     lines.append("# Each reportable field left null needs an entry in missing_metadata, e.g.:")
