@@ -28,7 +28,8 @@ What it times (wall seconds of a fresh process each, process start-up included):
 
 Each is printed as pages per second, with the ratios rewire/hugo, floor/hugo and
 rewire/floor. On a shared machine every figure moves with the load: read the ratios of
-one run (and `--repeat` alternates the builds, so both see the same load). Hugo missing
+one run (and `--repeat` alternates the builds, so both see the same load), and the
+ratio of pages per CPU-second beside it, which the load moves less. Hugo missing
 from PATH: said so, and only the floor ratio is printed.
 """
 
@@ -487,7 +488,13 @@ def floor_child(root: Path, out: Path) -> dict[str, Any]:
 
 
 def rate(figures: dict[str, Any]) -> float:
+    """Pages per wall-clock second."""
     return float(figures["pages"]) / float(figures["seconds"])
+
+
+def cpu_rate(figures: dict[str, Any]) -> float:
+    """Pages per CPU-second (all processes of the build)."""
+    return float(figures["pages"]) / float(figures["cpu_seconds"])
 
 
 def show(name: str, figures: dict[str, Any]) -> None:
@@ -574,6 +581,11 @@ def main(argv: list[str] | None = None) -> int:
         print()
         if hugo:
             print(f"ratio rewire / hugo: {ratio('rewire', 'hugo'):.2f} (goal >= 1.00)")
+            cpu_ratio = statistics.median(cpu_rate(r["rewire"]) / cpu_rate(r["hugo"]) for r in runs)
+            print(
+                f"ratio rewire / hugo in pages per CPU-second: {cpu_ratio:.2f} (what each "
+                "would do on a machine of its own if it kept every core busy)"
+            )
             if not args.no_floor:
                 print(f"ratio Jinja floor / hugo: {ratio('floor', 'hugo'):.2f}")
         else:
