@@ -16,7 +16,7 @@ from rewire_site.derive.tables import (
     protocol_tables,
     resort,
 )
-from rewire_site.models import Evaluation, Protocol
+from rewire_site.models import Configuration, Evaluation, Protocol
 
 CHECKPOINTING = (
     "Peak memory (Training, sequence length 1000, batch size 16, stage + Checkpointing "
@@ -344,3 +344,21 @@ def test_without_measurements_there_is_one_table() -> None:
     tables = protocol_tables(catalogue.get("training-peak-memory", Protocol), catalogue)
     assert tables.measurements is None
     assert tables.counts_text == tables.published.counts_text
+
+
+def test_a_setup_key_older_records_lack_reads_as_its_default() -> None:
+    from rewire_site.derive.tables import setup_key, setup_title
+
+    catalogue = load_scenario("setup_rows")
+    configuration = catalogue.get("config-nt-rewire", Configuration)
+    keys = ("precision", "update", "deepspeed_communication")
+    assert setup_key(configuration, keys) is None  # the key is missing, no default
+    key = setup_key(configuration, keys, {"deepspeed_communication": "ds-default"})
+    assert key is not None and key[-1] == "ds-default"
+    defaults = {"deepspeed_communication": "ds-default"}
+    assert setup_title("NT 2.5B", keys, key[2:], defaults) == (
+        "NT 2.5B (precision bf16, update full)"
+    )
+    assert setup_title("NT 2.5B", keys, ("bf16", "full", "overlap"), defaults) == (
+        "NT 2.5B (precision bf16, update full, deepspeed_communication overlap)"
+    )

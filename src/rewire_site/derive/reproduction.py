@@ -334,7 +334,9 @@ def setup_label(evaluation: Evaluation, protocol: Protocol, catalogue: Catalogue
         return evaluation.title
     settings = {**defaults, **configuration.settings}
     if keys and all(k in settings for k in keys):
-        return " · ".join(settings[k] for k in keys)
+        return " · ".join(
+            settings[k] for k in keys if k not in defaults or settings[k] != defaults[k]
+        )
     env = evaluation.environment
     if env is not None:
         name = re.sub(r"\s*\([^)]*\)", "", configuration.reported_name).strip()

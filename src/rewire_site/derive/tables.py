@@ -235,6 +235,7 @@ def comparison_table(
     flags: Flags | None = None,
     evaluations: Iterable[Evaluation] | None = None,
     setup_keys: Sequence[str] = (),
+    setup_defaults: Mapping[str, str] | None = None,
 ) -> ComparisonTable:
     """The comparison table of `protocol`'s evaluations (all, or those on `dataset_id`,
     or the given `evaluations`), sorted by column `sort_by` (default: the first shown
@@ -273,10 +274,13 @@ def comparison_table(
     for evaluation in chosen:
         found = flags.get(evaluation.id, ())
         key = evaluation.configuration
-        setup = setup_key(catalogue.by_id.get(key), setup_keys)
+        setup = setup_key(catalogue.by_id.get(key), setup_keys, setup_defaults)
         if setup is not None:
             key = "setup:" + "\x1f".join(setup)
-            setups[key] = (setup[0], setup_title(setup[1], setup_keys, setup[2:]))
+            setups[key] = (
+                setup[0],
+                setup_title(setup[1], setup_keys, setup[2:], setup_defaults),
+            )
         members = configurations.setdefault(key, [])
         if evaluation.configuration not in members:
             members.append(evaluation.configuration)
@@ -415,20 +419,35 @@ def distinct_titles(rows: Sequence[TableRow]) -> list[TableRow]:
     ]
 
 
-def setup_key(configuration: object, setup_keys: Sequence[str]) -> tuple[str, ...] | None:
+def setup_key(
+    configuration: object,
+    setup_keys: Sequence[str],
+    defaults: Mapping[str, str] | None = None,
+) -> tuple[str, ...] | None:
     """(family, reported name, setting values in `setup_keys` order) of a configuration
-    whose settings hold every setup key; None otherwise (its row stays its own)."""
+    whose settings hold every setup key, a missing key reading as its default (the
+    recipe's `setup_defaults`: records made before the key existed); None otherwise (its
+    row stays its own)."""
     if not setup_keys or not isinstance(configuration, Configuration):
         return None
-    if any(k not in configuration.settings for k in setup_keys):
+    settings = {**(defaults or {}), **configuration.settings}
+    if any(k not in settings for k in setup_keys):
         return None
-    values = tuple(configuration.settings[k] for k in setup_keys)
+    values = tuple(settings[k] for k in setup_keys)
     return (configuration.family, configuration.reported_name, *values)
 
 
-def setup_title(reported_name: str, setup_keys: Sequence[str], values: Sequence[str]) -> str:
-    """'NT 2.5B (precision bf16, update full, length 1000nt)'."""
-    settings = ", ".join(f"{k} {v}" for k, v in zip(setup_keys, values, strict=True))
+def setup_title(
+    reported_name: str,
+    setup_keys: Sequence[str],
+    values: Sequence[str],
+    defaults: Mapping[str, str] | None = None,
+) -> str:
+    """'NT 2.5B (precision bf16, update full, length 1000nt)': a setting at the recipe's
+    default is left out (it names the default setup)."""
+    settings = ", ".join(
+        f"{k} {v}" for k, v in zip(setup_keys, values, strict=True) if (defaults or {}).get(k) != v
+    )
     return f"{reported_name} ({settings})"
 
 
@@ -464,9 +483,17 @@ def protocol_tables(
     published = [e for e in chosen if e.origin in PUBLISHED_ORIGINS]
     measured = [e for e in chosen if e.origin not in PUBLISHED_ORIGINS]
     keys = protocol.recipe.setup_keys if protocol.recipe is not None else []
+    defaults = dict(getattr(protocol.recipe, "setup_defaults", None) or {})
     first = comparison_table(protocol, catalogue, flags=flags, evaluations=published)
     second = (
-        comparison_table(protocol, catalogue, flags=flags, evaluations=measured, setup_keys=keys)
+        comparison_table(
+            protocol,
+            catalogue,
+            flags=flags,
+            evaluations=measured,
+            setup_keys=keys,
+            setup_defaults=defaults,
+        )
         if measured
         else None
     )
