@@ -16,6 +16,7 @@ from typing import Literal
 from ..link import Catalogue
 from ..models import Evaluation, Protocol, Source
 from ..models.evaluation import Origin
+from ..models.scales import on_metric_scale
 from .concerns import Flag, flags_by_evaluation
 from .display import display_number, plural, result_display
 from .reproduction import (
@@ -205,7 +206,9 @@ def published_findings(
         column = columns.get(result.column)
         concerns = _concerns(found, result.column)
         if column is not None and groups:
-            finding = column_finding(column, groups[0], evaluation.id, protocol.metric.unit)
+            finding = column_finding(
+                column, groups[0], evaluation.id, protocol.column_metric(result.column).unit
+            )
             out.append(
                 Finding(
                     finding.state,
@@ -215,15 +218,17 @@ def published_findings(
                 )
             )
             continue
+        metric = protocol.column_metric(result.column)
+        value = on_metric_scale(metric, result)
         shown = (
             printed_display(result.value, result.printed_value)
-            if result.value is not None
-            else result_display(None, result.status)
+            if result.value is not None and (result.scale or metric.scale) == metric.scale
+            else result_display(value, result.status)
         )
         out.append(
             Finding(
                 "unmeasured",
-                f"{with_unit(shown, protocol.metric.unit)} as published by {by}; no "
+                f"{with_unit(shown, metric.unit)} as published by {by}; no "
                 f"measurement reproduces it yet.{concerns}",
                 evaluation.id,
                 result.column,
@@ -240,14 +245,16 @@ def measurement_findings(
     """One finding per value of an evaluation that reproduces another (or that no
     published evaluation stands behind)."""
     protocol = catalogue.get(evaluation.protocol, Protocol)
-    unit = protocol.metric.unit
     labels = {c.id: c.label for c in protocol.columns}
     groups = evaluation_reproductions(evaluation, catalogue, flags=flags)
     verb = "Measured" if evaluation.origin == Origin.rewire_measurement else "Reported"
     rows = {c.column_id: (c, r) for g in groups for c in g.columns for r in c.rows}
     out = []
     for result in evaluation.results:
-        shown = with_unit(result_display(result.value, result.status), unit)
+        metric = protocol.column_metric(result.column)
+        unit = metric.unit
+        value = on_metric_scale(metric, result)
+        shown = with_unit(result_display(value, result.status), unit)
         where = labels.get(result.column, result.column)
         if result.status == "incomplete":
             out.append(
@@ -345,7 +352,7 @@ _STATE_ORDER: tuple[FindingState, ...] = (
 _STATE_NOUNS: dict[str, tuple[str, str]] = {
     "reproduced": ("reproduced within tolerance", "reproduced within tolerance"),
     "not_reproduced": ("not reproduced", "not reproduced"),
-    "not_judged": ("measured, agreement not judged", "measured, agreement not judged"),
+    "not_judged": ("compared, agreement not judged", "compared, agreement not judged"),
     "incomplete": ("incomplete run", "incomplete runs"),
     "unmeasured": ("not yet measured by Rewire", "not yet measured by Rewire"),
     "measured": ("measured without a published counterpart", "measured without a published "
@@ -370,9 +377,13 @@ def protocol_headline(
     found = tuple(f for e in published for f in published_findings(e, catalogue, flags))
     measured = sum(e.origin == Origin.rewire_measurement for e in evaluations)
     if not found:
+        claims = sum(len(claim_views(e, catalogue)) for e in published)
         summary = "No published value is recorded under this protocol" + (
-            f"; {plural(measured, 'Rewire measurement')}." if measured else "."
+            f"; {plural(claims, 'claim')} as printed (never ranked; see the evaluation pages)"
+            if claims
+            else ""
         )
+        summary += f"; {plural(measured, 'Rewire measurement')}." if measured else "."
         return Headline(summary, ())
     groups = protocol_reproduction_groups(protocol, catalogue, flags=flags)
     agree = sum(f.state == "reproduced" for f in found)
