@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rewire_site.markdown import is_safe_url, render_block, render_inline
 
@@ -48,3 +50,67 @@ def test_images_are_not_rendered() -> None:
 def test_inline_has_no_paragraph_and_keeps_emphasis() -> None:
     assert render_inline("a *b* `c`") == "a <em>b</em> <code>c</code>"
     assert render_block("a *b*") == "<p>a <em>b</em></p>"
+
+
+def _markdown_it_block(text: str) -> str:
+    from rewire_site.markdown import _MD
+
+    return str(_MD.render(text).strip())
+
+
+def _markdown_it_inline(text: str) -> str:
+    from rewire_site.markdown import _MD
+
+    return str(_MD.renderInline(text).strip())
+
+
+def _record_texts() -> list[str]:
+    """Every string value in the repository's records and test fixtures."""
+    from pathlib import Path
+
+    import yaml
+
+    root = Path(__file__).resolve().parents[1]
+    found: set[str] = set()
+
+    def walk(value: object) -> None:
+        if isinstance(value, str):
+            found.add(value)
+        elif isinstance(value, dict):
+            for item in value.values():
+                walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+
+    for folder in (root / "records", root / "tests" / "fixtures"):
+        for path in sorted(folder.rglob("*.yaml")):
+            try:
+                walk(yaml.safe_load(path.read_text(encoding="utf-8")))
+            except yaml.YAMLError:
+                continue
+    return sorted(found)
+
+
+def test_plain_text_fast_path_matches_markdown_it_on_every_record_text() -> None:
+    """The fast path for prose without Markdown syntax gives markdown-it's bytes."""
+    from rewire_site.markdown import _plain
+
+    texts = _record_texts()
+    plain = [t for t in texts if _plain(t)]
+    assert len(plain) > 100  # the path is taken for most record text
+    for text in texts:
+        assert render_block.__wrapped__(text) == _markdown_it_block(text), text
+        assert render_inline.__wrapped__(text) == _markdown_it_inline(text), text
+
+
+@given(
+    st.text(
+        alphabet=st.sampled_from("aZ09 ,.;:'()/%+=?@-*_`[]<>!&#\\~|\"\t\n1.)"),
+        max_size=40,
+    )
+)
+@settings(max_examples=2000, deadline=None)
+def test_plain_text_fast_path_matches_markdown_it_on_any_text(text: str) -> None:
+    assert render_block.__wrapped__(text) == _markdown_it_block(text)
+    assert render_inline.__wrapped__(text) == _markdown_it_inline(text)

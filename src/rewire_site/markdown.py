@@ -42,14 +42,29 @@ def _parser() -> MarkdownIt:
 
 _MD = _parser()
 
+_PLAIN = re.compile(r"[A-Za-z][A-Za-z0-9 ,.;:'()/%+=?@-]*")
+"""One line of prose in which CommonMark finds no syntax: it starts with a letter (no
+list, heading, quote or code block), and holds no character that starts inline syntax
+(`*_`[]<>!&#\\~|`), no quote mark (markdown-it escapes `"` its own way) and no line
+break. markdown-it renders such a line as the line itself, in a paragraph for blocks;
+`tests/test_markdown.py` checks that against markdown-it."""
+
+
+def _plain(text: str) -> bool:
+    return _PLAIN.fullmatch(text) is not None and not text.endswith(" ")
+
 
 @lru_cache(maxsize=65536)
 def render_block(text: str) -> Markup:
     """Markdown text as block HTML (paragraphs, lists)."""
+    if _plain(text):  # the same bytes as markdown-it, without parsing
+        return Markup(f"<p>{text}</p>")
     return Markup(_MD.render(text).strip())
 
 
 @lru_cache(maxsize=65536)
 def render_inline(text: str) -> Markup:
     """Markdown text as inline HTML (for table cells and list items): no paragraph wrapper."""
+    if _plain(text):
+        return Markup(text)
     return Markup(_MD.renderInline(text).strip())
