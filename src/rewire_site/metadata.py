@@ -20,6 +20,8 @@ from .urls import kind_of, record_path
 SHOWN_ELSEWHERE = frozenset({"id", "kind", "title", "summary"})
 """Fields every page shows in its heading (the stable id is shown on its own line)."""
 
+FACTS_SHOWN_ABOVE = "shown in the table 'Model facts by checkpoint' above"
+
 NEVER_SHOWN = frozenset({"editor_notes"})
 """Fields for editors only (how a record was transcribed or reviewed): no page shows
 them; tests/test_pages.py checks that no page contains their text."""
@@ -123,6 +125,10 @@ def technical_metadata(
     refs = _reference_kinds(kind)
     items: list[MetaItem] = []
     data = record.model_dump(mode="json")
+    if kind == "model_family":  # the facts have their own table on the family page
+        for checkpoint in data.get("checkpoints") or []:
+            if checkpoint.get("facts"):
+                checkpoint["facts"] = FACTS_SHOWN_ABOVE
     for name in field_order(record):
         value = data[name]
         if _empty(value) and name not in record.missing_metadata:
