@@ -108,6 +108,21 @@ def _required_at(model: type[BaseModel], loc: Iterable[Any]) -> bool:
     return info is None or info.is_required()
 
 
+_GOT = re.compile(r" \(got .*\)$", re.DOTALL)
+
+
+def _merge(messages: list[str]) -> list[str]:
+    """One message per field: a value that fits no member of a union ('a number or a
+    text') reads 'Input should be a valid number or a valid string (got a list)'."""
+    if len(messages) < 2 or not all(m.startswith("Input should be ") for m in messages):
+        return messages
+    got = _GOT.search(messages[0])
+    suffix = got[0] if got and all(m.endswith(got[0]) for m in messages) else ""
+    parts = [m.removesuffix(suffix) if suffix else m for m in messages]
+    merged = " or ".join([parts[0], *(p.removeprefix("Input should be ") for p in parts[1:])])
+    return [merged + suffix]
+
+
 def _describe(
     error: Any, kind: str, data: Any = None, model: type[BaseModel] | None = None
 ) -> tuple[str, str]:
@@ -204,12 +219,16 @@ def check_loaded(loaded: LoadedFile) -> FileResult:
     try:
         record = model.model_validate(data)
     except ValidationError as error:
+        found: dict[str, list[str]] = {}
         for item in error.errors(include_url=False):
             field_path, message = _describe(item, kind, data, model)
-            if field_path in reported and message == PLACEHOLDER:
-                continue  # once per field (a union reports each member)
+            messages = found.setdefault(field_path, [])
+            if message not in messages:
+                messages.append(message)
+        for field_path, messages in found.items():
             reported.add(field_path)
-            add(field_path, message)
+            for message in _merge(messages):
+                add(field_path, message)
         record = None
     for field_path in loaded.nonfinite:
         if field_path not in reported:
