@@ -219,13 +219,13 @@ def check_loaded(loaded: LoadedFile) -> FileResult:
     try:
         record = model.model_validate(data)
     except ValidationError as error:
-        found: dict[str, list[str]] = {}
+        by_field: dict[str, list[str]] = {}
         for item in error.errors(include_url=False):
             field_path, message = _describe(item, kind, data, model)
-            messages = found.setdefault(field_path, [])
+            messages = by_field.setdefault(field_path, [])
             if message not in messages:
                 messages.append(message)
-        for field_path, messages in found.items():
+        for field_path, messages in by_field.items():
             reported.add(field_path)
             for message in _merge(messages):
                 add(field_path, message)
@@ -300,7 +300,7 @@ def _with_supports(record: BaseModel) -> list[Citation]:
     """The citations of a record that name fields in `supports` (a walk without paths:
     it runs on every record, and most citations support the record as a whole)."""
     found: list[Citation] = []
-    stack: list[Any] = [record]
+    stack: list[BaseModel] = [record]
     while stack:
         value = stack.pop()
         for name, is_citation in _citation_fields(type(value)):
