@@ -67,3 +67,18 @@ def test_outside_a_project_every_command_says_so_and_writes_nothing(
     assert "run `rewire schema`" not in output  # would write a stray schemas/
     assert "no such file or folder" not in output
     assert list(tmp_path.iterdir()) == []
+
+
+def test_validate_finds_the_project_of_the_files_it_is_given(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    (project / "records").mkdir(parents=True)
+    (project / "pyproject.toml").write_text("", encoding="utf-8")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    record = project / "records" / "x.yaml"
+    record.write_text("id: x\nkind: nothing\n", encoding="utf-8")
+    done = _rewire("validate", str(record), cwd=elsewhere)
+    assert done.returncode == 1
+    assert "unknown record kind 'nothing'" in done.stdout
+    assert list(elsewhere.iterdir()) == []  # the parse cache went to the project
+    assert (project / ".rewire-cache").is_dir()

@@ -71,9 +71,11 @@ def validate(
     ),
 ) -> None:
     """Check record files: YAML, schema, ids, references, missing-metadata reasons."""
-    from .config import RECORDS_DIR, resolve_root
+    from .config import RECORDS_DIR, project_root, resolve_root
     from .validate import exit_code, render, validate_paths
 
+    if root is None and paths:  # files named from outside: the project that holds them
+        root = project_root() or project_root(paths[0].resolve().parent)
     project = resolve_root(root)
     report = validate_paths(paths or [project / RECORDS_DIR], project, cache=not no_cache)
     typer.echo(render(report, output_format.value))
