@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
+
+import pytest
 
 from rewire_site.parse_cache import CACHE_DIR, ParseCache, load_files
 
@@ -78,3 +81,24 @@ def test_unreadable_file_is_a_problem(tmp_path: Path) -> None:
     (loaded,) = load_files([tmp_path / "gone.yaml"], tmp_path)
     assert loaded.data is None
     assert "cannot read" in loaded.problems[0].message
+
+
+def test_each_file_is_read_once_and_parsed_from_the_bytes_hashed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file changed between two reads could be hashed as one text and parsed as
+    another; each file is read once, and its digest is the digest of what was parsed."""
+    paths = [write(tmp_path, f"r{i}.yaml", RECORD.replace("x", f"x{i}")) for i in range(3)]
+    reads: list[Path] = []
+    original = Path.read_bytes
+
+    def counting(self: Path) -> bytes:
+        reads.append(self)
+        return original(self)
+
+    monkeypatch.setattr(Path, "read_bytes", counting)
+    loaded = load_files(paths, tmp_path, cache=False, jobs=1)
+    assert sorted(reads) == sorted(paths)
+    for path, item in zip(paths, loaded, strict=True):
+        assert item.sha256 == hashlib.sha256(original(path)).hexdigest()
+        assert item.data["id"] == path.stem.replace("r", "x")
