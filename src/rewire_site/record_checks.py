@@ -365,7 +365,8 @@ def _covers(citation: Citation, result_path: str) -> bool:
 
 def consistency(record: RecordBase) -> Iterator[tuple[str, str]]:
     """(field, message) for what one record says that does not hold together: a
-    `supports` path that names no field; a published result with no citation."""
+    `supports` path or a concern's `field` that names no field; a published result with
+    no citation."""
     unknown = {
         id(citation)
         for citation in _with_supports(record)
@@ -382,6 +383,14 @@ def consistency(record: RecordBase) -> Iterator[tuple[str, str]]:
                         f"{shown(supported)} names no field of this record (supports lists "
                         "field paths such as 'results.0' or 'comparison.adaptation')",
                     )
+    for i, concern in enumerate(record.concerns or ()):
+        where = getattr(concern, "field", None)
+        if isinstance(where, str) and not names_field(record, where):
+            yield (
+                f"concerns.{i}.field",
+                f"{shown(where)} names no field of this record (a field path such as "
+                "'results.0' or 'checkpoints.0.facts.layers'; leave it out for the record)",
+            )
     if isinstance(record, Evaluation) and record.origin not in (None, Origin.rewire_measurement):
         cited = [c for c in record.citations or () if isinstance(c, Citation)]
         for i, result in enumerate(record.results or ()):
