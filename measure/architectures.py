@@ -117,6 +117,17 @@ ARCHITECTURES: dict[str, Architecture] = {
             tokenisation=GENA_TOKENS,
             notes=(GENA_NOTE,),
         ),
+        Architecture(
+            key="gena-lm-336m",
+            name="GENA-LM 336M",
+            family="bert-prelayernorm",
+            config=_gena(1024, 24, 16, 4096),
+            published_parameters=336e6,
+            checkpoint="AIRI-Institute/gena-lm-bert-large-t2t",
+            max_tokens=512,
+            tokenisation=GENA_TOKENS,
+            notes=(GENA_NOTE,),
+        ),
     )
 }
 

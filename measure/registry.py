@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-RECIPE_PACKAGES: tuple[str, ...] = ("measure.peak_memory", "measure.ia3")
+RECIPE_PACKAGES: tuple[str, ...] = ("measure.peak_memory", "measure.ia3", "measure.memory_curve")
 """Packages that register a recipe when imported; a missing one is skipped."""
 
 

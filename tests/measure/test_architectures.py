@@ -20,6 +20,7 @@ from measure.peak_memory.plan import parameter_counts
         ("nt-2-5b", 2.55e9),  # NT 2.5B with its untied MLM head
         ("nt-500m", 486e6),
         ("gena-lm-110m", 110.7e6),
+        ("gena-lm-336m", 336.7e6),  # gpu-facts.md: GENA-LM large ≈ 336.7 M
     ],
 )
 def test_parameter_counts_on_meta_match_published_sizes(key: str, expected: float) -> None:

@@ -1,0 +1,224 @@
+"""The memory-curve recipe as data (`recipe.yaml`), its points and their estimates.
+
+A point is one model, method, batch and input length; each runs in its own process.
+Lengths double from `start_tokens` up to the model's maximum, the maximum included, so a
+curve is read only within the measured range. Nothing here imports torch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from measure.architectures import Architecture, get_architecture
+from measure.peak_memory import estimate
+from measure.peak_memory.plan import lora_parameters, parameter_counts
+
+RECIPE_FILE = Path(__file__).with_name("recipe.yaml")
+METHODS = ("inference", "peft", "full")
+PROCESS_OVERHEAD_S = 12.0
+"""Start of a point's process: imports, CUDA context, model construction."""
+EFFECTIVE_FLOPS = 250e12
+"""bf16 throughput assumed for the time estimate (about a third of an H100/H200's peak)."""
+
+
+class RecipeError(ValueError):
+    """The recipe file is malformed; the message names the field."""
+
+
+@dataclass(frozen=True)
+class CurveModel:
+    key: str
+    family: str
+
+    @property
+    def architecture(self) -> Architecture:
+        return get_architecture(self.key)
+
+
+@dataclass(frozen=True)
+class Point:
+    model: CurveModel
+    method: str
+    batch: int
+    tokens: int
+
+    @property
+    def key(self) -> str:
+        return f"{self.model.key}--{self.method}--b{self.batch}--{self.tokens}tok"
+
+    @property
+    def column(self) -> str:
+        """The protocol's result column: method and batch."""
+        return f"{self.method}-batch-{self.batch}"
+
+
+@dataclass(frozen=True)
+class CurveRecipe:
+    id: str
+    protocol: str
+    dataset: str
+    title: str
+    seed: int
+    steps: int
+    start_tokens: int
+    batches: tuple[int, ...]
+    optimizer: Mapping[str, Any]
+    lora: Mapping[str, Any]
+    methods: Mapping[str, str]
+    models: tuple[CurveModel, ...]
+    raw: Mapping[str, Any] = field(default_factory=dict, repr=False)
+
+    def model(self, key: str) -> CurveModel:
+        for entry in self.models:
+            if entry.key == key:
+                return entry
+        known = ", ".join(m.key for m in self.models)
+        raise RecipeError(f"models: no model {key!r} (known: {known})")
+
+
+def lengths(start: int, maximum: int) -> list[int]:
+    """start, 2 x start, ... below `maximum`, then `maximum` itself."""
+    if start < 1 or start > maximum:
+        raise RecipeError(f"start_tokens {start} must be between 1 and the maximum {maximum}")
+    out = []
+    length = start
+    while length < maximum:
+        out.append(length)
+        length *= 2
+    return [*out, maximum]
+
+
+def _require(data: Mapping[str, Any], key: str, kind: type, where: str = "") -> Any:
+    if key not in data:
+        raise RecipeError(f"{where}{key}: required")
+    value = data[key]
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise RecipeError(f"{where}{key}: expected {kind.__name__}")
+    return value
+
+
+def parse_recipe(data: Any) -> CurveRecipe:
+    """Check and convert the recipe data; RecipeError names the first wrong field."""
+    if not isinstance(data, Mapping):
+        raise RecipeError("recipe: expected a mapping")
+    methods = _require(data, "methods", dict)
+    if set(methods) != set(METHODS):
+        raise RecipeError(f"methods: expected exactly {', '.join(METHODS)}")
+    batches = _require(data, "batches", list)
+    if not batches or any(not isinstance(b, int) or isinstance(b, bool) or b < 1 for b in batches):
+        raise RecipeError("batches: expected a list of positive integers")
+    models = []
+    for i, item in enumerate(_require(data, "models", list)):
+        where = f"models.{i}."
+        key = _require(item, "key", str, where)
+        try:
+            get_architecture(key)
+        except KeyError as error:
+            raise RecipeError(f"{where}key: {error.args[0]}") from None
+        models.append(CurveModel(key=key, family=_require(item, "family", str, where)))
+    start = _require(data, "start_tokens", int)
+    if start < 1:
+        raise RecipeError("start_tokens: must be positive")
+    steps = _require(data, "steps", int)
+    if steps < 1:
+        raise RecipeError("steps: must be positive")
+    return CurveRecipe(
+        id=_require(data, "id", str),
+        protocol=_require(data, "protocol", str),
+        dataset=_require(data, "dataset", str),
+        title=_require(data, "title", str),
+        seed=_require(data, "seed", int),
+        steps=steps,
+        start_tokens=start,
+        batches=tuple(batches),
+        optimizer=_require(data, "optimizer", dict),
+        lora=_require(data, "lora", dict),
+        methods=methods,
+        models=tuple(models),
+        raw=dict(data),
+    )
+
+
+def load_recipe(path: Path = RECIPE_FILE) -> CurveRecipe:
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as error:
+        raise RecipeError(f"{path}: not valid YAML: {error}") from None
+    try:
+        return parse_recipe(data)
+    except RecipeError as error:
+        raise RecipeError(f"{path}: {error}") from None
+
+
+def points(
+    recipe: CurveRecipe,
+    *,
+    models: Sequence[str] = (),
+    methods: Sequence[str] = (),
+    batches: Sequence[int] = (),
+) -> list[Point]:
+    """Every point, shortest inputs first within a model, method and batch."""
+    for method in methods:
+        if method not in METHODS:
+            raise RecipeError(f"--stages: no method {method!r} (methods: {', '.join(METHODS)})")
+    chosen = [recipe.model(k) for k in models] if models else list(recipe.models)
+    out = []
+    for model in chosen:
+        maximum = model.architecture.max_tokens
+        for method in methods or METHODS:
+            for batch in batches or recipe.batches:
+                for tokens in lengths(recipe.start_tokens, maximum):
+                    out.append(Point(model, method, batch, tokens))
+    return out
+
+
+def peft_parameters(arch: Architecture, lora: Mapping[str, Any]) -> int:
+    """Trainable parameters of the peft method: IA3 vectors and a 2-class head (ESM), or
+    LoRA on the attention projections (BERT)."""
+    c = arch.config
+    h, n, f = int(c["hidden_size"]), int(c["num_hidden_layers"]), int(c["intermediate_size"])
+    if arch.family == "esm":
+        return n * (2 * h + f) + h * h + h + 2 * h + 2
+    return lora_parameters(c, int(lora["r"]), len(lora["target_modules"]))
+
+
+def estimate_point(recipe: CurveRecipe, point: Point) -> tuple[float, float]:
+    """(GB, seconds): weights, the method's gradients and AdamW states, activations; and
+    process start plus the steps' arithmetic. For the plan only."""
+    arch = point.model.architecture
+    c = arch.config
+    total = parameter_counts(c)
+    if point.method == "inference":
+        states = total * 2
+    elif point.method == "peft":
+        states = total * 2 + peft_parameters(arch, recipe.lora) * (4 + 4 + 8)
+    else:
+        states = int(
+            estimate.model_state_floor(
+                total_params=total,
+                trainable_params=total,
+                precision="bf16",
+                zero2_offload=False,
+            ).value_gb
+            * 1e9
+        )
+    activations = estimate.activation_gb(
+        batch=point.batch,
+        tokens=point.tokens,
+        hidden=int(c["hidden_size"]),
+        layers=int(c["num_hidden_layers"]),
+        heads=int(c["num_attention_heads"]),
+        vocab=int(c["vocab_size"]),
+        flash=True,
+        checkpointing=False,
+    )
+    if point.method == "inference":
+        activations /= int(c["num_hidden_layers"])  # no activations kept between layers
+    passes = 2.0 if point.method == "inference" else 6.0
+    flops = passes * total * point.batch * point.tokens * recipe.steps
+    return states / 1e9 + activations, PROCESS_OVERHEAD_S + flops / EFFECTIVE_FLOPS

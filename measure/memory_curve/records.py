@@ -1,0 +1,212 @@
+"""Records of a memory-curve run: one configuration and one evaluation (origin
+rewire_measurement) per finished point, the raw log as an artifact; validated, then
+written as new files. The result column is the method and batch; the length is a setting."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from measure.memory_curve.recipe import CurveRecipe
+from measure.memory_curve.runner import FINISHED
+from measure.records import resolve_commit, store_artifact, write_records
+
+GB = 1e9
+AREAS = ["dna-genomes"]
+CONTEXTS = ["research"]
+
+
+def record_ids(run_id: str, item_key: str) -> tuple[str, str]:
+    slug = item_key.replace("--", "-")
+    return f"rewire-{run_id}-config-{slug}", f"rewire-{run_id}-eval-{slug}"
+
+
+def build_records(
+    recipe: CurveRecipe,
+    log: dict[str, Any],
+    artifact: dict[str, Any],
+    family: str,
+    *,
+    git_commit: str | None = None,
+    note: str | None = None,
+) -> list[dict[str, Any]]:
+    """The configuration and evaluation records of one finished point's log."""
+    run_id, item = log["run_id"], log["item"]
+    config_id, eval_id = record_ids(run_id, item)
+    environment = dict(log["environment"])
+    commit, commit_note = resolve_commit(str(environment.get("git_commit")), git_commit)
+    environment["git_commit"] = commit
+    environment["note"] = " ".join(n for n in (environment.get("note"), commit_note, note) if n)
+    model, method, batch, tokens = log["model"], log["method"], log["batch"], log["tokens"]
+    gpu = f"{environment['gpu']} ({environment['gpu_memory_gb']:.0f} GB), one GPU"
+    added = date.fromisoformat(log["ended_at"][:10]).isoformat()
+    oom = log["status"] == "out_of_memory"
+    settings = {
+        "method": method,
+        "batch_size": str(batch),
+        "tokens_per_sequence": str(tokens),
+        "steps": str(log["steps"]),
+        "trainable": str(log.get("trainable", "none")),
+        "optimizer": str(log.get("optimizer", "none (inference)")),
+        "precision": "bf16 weights" + ("" if method == "inference" else ", see trainable"),
+        "attention": environment.get("attention_backend", "sdpa"),
+    }
+    label = f"{method}, batch {batch}, {tokens} tokens"
+    configuration = {
+        "id": config_id,
+        "kind": "configuration",
+        "title": f"{model['name']}, {label} (Rewire measurement {run_id})",
+        "summary": f"{model['name']} built from its architecture config with random weights: "
+        f"{log['method_text']}; batch {batch} of {tokens} random tokens.",
+        "areas": AREAS,
+        "contexts": CONTEXTS,
+        "reported_name": model["name"],
+        "family": family,
+        "method_types": ["foundation_model"],
+        "parameters": f"{model.get('parameters_total', 0):,} (counted; "
+        f"{model.get('parameters_trainable', 0):,} trainable)",
+        "hardware": {"description": gpu, "accelerator": environment["gpu"], "count": 1},
+        "fine_tuning": log["method_text"],
+        "training_setting": f"Memory curve point: {label}",
+        "checkpoint": None,
+        "version": f"transformers {environment['packages'].get('transformers', '?')} "
+        f"{model.get('class', '')}".strip(),
+        "settings": settings,
+        "provenance_note": "Implemented and measured by Rewire (`measure/memory_curve`); "
+        f"dimensions from the config.json of {model['checkpoint']}.",
+        "missing_metadata": {
+            "checkpoint": {
+                "reason": "inapplicable",
+                "note": "Random weights from the architecture config: memory does not "
+                "depend on trained weights.",
+            }
+        },
+        "added": added,
+    }
+    result: dict[str, Any] = {
+        "column": f"{method}-batch-{batch}",
+        "status": "out_of_memory" if oom else "value",
+        "unit": "gigabyte",
+        "direction": "lower",
+        "uncertainty": None,
+        "coverage": None,
+        "observations": _observations(log),
+    }
+    if oom:
+        result["note"] = str(log["error"]).split(":")[0]
+    else:
+        result["value"] = round(log["memory"]["peak_allocated_bytes"] / GB, 4)
+        result["note"] = "torch.cuda.max_memory_allocated() over the measured steps"
+    evaluation = {
+        "id": eval_id,
+        "kind": "evaluation",
+        "title": f"{model['name']} peak GPU memory, {label} (Rewire measurement)",
+        "summary": f"Peak allocated GPU memory of {model['name']}, {label}. Measured by Rewire "
+        f"on {environment['gpu']}.",
+        "areas": AREAS,
+        "contexts": CONTEXTS,
+        "configuration": config_id,
+        "protocol": recipe.protocol,
+        "dataset": recipe.dataset,
+        "origin": "rewire_measurement",
+        "version": f"Rewire measurement run {run_id}",
+        "comparison": {
+            "split": "Not applicable: steps on synthetic sequences",
+            "population": f"A batch of {batch} sequences of {tokens} random tokens",
+            "inputs": "Token ids drawn uniformly from the model's sequence vocabulary (k-mers "
+            "for NT, BPE ids for GENA-LM) with its special tokens, regenerated from seed "
+            f"{log['seed']}",
+            "adaptation": log["method_text"],
+            "aggregation": f"Peak over {log['steps']} steps after reset_peak_memory_stats() "
+            "once the model (and optimizer) existed",
+            "budget": f"{tokens} tokens, batch {batch}, {log['steps']} steps",
+            "dataset_version": f"Regenerated by Rewire with seed {log['seed']}",
+            "metric_implementation": "torch.cuda.max_memory_allocated() in "
+            "measure/memory_curve/worker.py",
+        },
+        "results": [result],
+        "artifacts": [artifact],
+        "training_hardware": gpu,
+        "settings": settings,
+        "environment": environment,
+        "missing_metadata": {
+            "results.0.uncertainty": {
+                "reason": "unknown",
+                "note": "One run per point; identical programs give identical allocator peaks.",
+            },
+            "results.0.coverage": {
+                "reason": "inapplicable",
+                "note": "No samples are scored: the metric is memory.",
+            },
+        },
+        "limitations": [
+            "Random weights and synthetic tokens: valid for memory, not for accuracy.",
+            "The allocator peak; the process also holds the CUDA context and the caching "
+            "allocator's reserve (observation peak-reserved-memory), so a card needs more "
+            "than the peak to run it.",
+        ],
+        "added": added,
+    }
+    return [configuration, evaluation]
+
+
+def _observations(log: dict[str, Any]) -> list[dict[str, Any]]:
+    memory, out = log["memory"], []
+    if memory.get("peak_reserved_bytes") is not None:
+        out.append(
+            {
+                "name": "peak-reserved-memory",
+                "value": round(memory["peak_reserved_bytes"] / GB, 4),
+                "unit": "gigabyte",
+                "note": "torch.cuda.max_memory_reserved() over the measured steps",
+            }
+        )
+    if memory.get("model_allocated_bytes") is not None:
+        out.append(
+            {
+                "name": "allocated-before-first-step",
+                "value": round(memory["model_allocated_bytes"] / GB, 4),
+                "unit": "gigabyte",
+                "note": "torch.cuda.memory_allocated() once the model and optimizer existed",
+            }
+        )
+    return out
+
+
+def write_run_records(
+    recipe: CurveRecipe,
+    logs: Sequence[Path],
+    root: Path,
+    *,
+    git_commit: str | None = None,
+    note: str | None = None,
+) -> list[Path]:
+    """Records for every finished GPU point log that has none yet."""
+    families = {m.key: m.family for m in recipe.models}
+    records: list[dict[str, Any]] = []
+    for path in logs:
+        try:
+            log = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if log.get("status") not in FINISHED or log["memory"].get("peak_allocated_bytes") is None:
+            continue
+        if (root / "records" / f"{record_ids(log['run_id'], log['item'])[1]}.yaml").exists():
+            continue
+        stored = store_artifact(path, root, log["run_id"], path.name)
+        artifact = {
+            "path": stored.path,
+            "sha256": stored.sha256,
+            "description": "Raw JSON log of the point's process: settings, allocator "
+            "statistics, step times and environment",
+            "media_type": "application/json",
+            "size_bytes": stored.size_bytes,
+        }
+        family = families[log["model"]["key"]]
+        records.extend(
+            build_records(recipe, log, artifact, family, git_commit=git_commit, note=note)
+        )
+    return write_records(records, root) if records else []

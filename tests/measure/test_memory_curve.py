@@ -1,0 +1,175 @@
+"""The memory-curve recipe ("does it fit on my GPU?"): lengths, points, estimates, the
+point worker on the CPU build of torch, the runner through the CLI, and the records."""
+
+from __future__ import annotations
+
+import copy
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from measure.memory_curve.recipe import (
+    METHODS,
+    RecipeError,
+    estimate_point,
+    lengths,
+    load_recipe,
+    parse_recipe,
+    points,
+)
+
+REPO = Path(__file__).resolve().parents[2]
+TINY = Path(__file__).parent / "fixtures" / "tiny_curves.yaml"
+PROTOCOL = "rewire-20261130-protocol-gpu-memory-curves"
+
+
+def test_lengths_double_up_to_the_maximum_included() -> None:
+    assert lengths(64, 1000) == [64, 128, 256, 512, 1000]
+    assert lengths(64, 512) == [64, 128, 256, 512]
+    assert lengths(512, 512) == [512]
+    with pytest.raises(RecipeError, match="start_tokens 600"):
+        lengths(600, 512)
+
+
+def test_the_shipped_recipe_covers_every_model_method_batch_and_length() -> None:
+    recipe = load_recipe()
+    assert recipe.protocol == PROTOCOL
+    assert [m.key for m in recipe.models] == ["nt-500m", "nt-2-5b", "gena-lm-110m", "gena-lm-336m"]
+    chosen = points(recipe)
+    # NT: 64..1000 (5 lengths); GENA-LM: 64..512 (4); x 3 methods x 2 batches
+    assert len(chosen) == (5 + 5 + 4 + 4) * 3 * 2
+    assert len({p.key for p in chosen}) == len(chosen)
+    assert {p.column for p in chosen} == {f"{m}-batch-{b}" for m in METHODS for b in (1, 8)}
+    assert max(p.tokens for p in chosen if p.model.key == "gena-lm-336m") == 512
+    only = points(recipe, models=["nt-2-5b"], methods=["full"], batches=[8])
+    assert [p.tokens for p in only] == [64, 128, 256, 512, 1000]
+    with pytest.raises(RecipeError, match="no method 'lora'"):
+        points(recipe, methods=["lora"])
+
+
+def test_estimates_grow_with_length_batch_and_method() -> None:
+    recipe = load_recipe()
+    by_key = {p.key: estimate_point(recipe, p)[0] for p in points(recipe, models=["nt-2-5b"])}
+    assert by_key["nt-2-5b--full--b8--1000tok"] > by_key["nt-2-5b--full--b8--64tok"]
+    assert by_key["nt-2-5b--full--b8--512tok"] > by_key["nt-2-5b--full--b1--512tok"]
+    point = "b8--512tok"
+    full, peft, inference = (
+        by_key[f"nt-2-5b--{m}--{point}"] for m in ("full", "peft", "inference")
+    )
+    assert full > peft > inference > 2 * 2.5  # bf16 weights of 2.5B parameters at least
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d["methods"].pop("peft"), "methods: expected exactly"),
+        (lambda d: d.update(batches=[0]), "batches: expected a list of positive integers"),
+        (lambda d: d["models"].append({"key": "dnabert-2", "family": "x"}), "models.2.key"),
+        (lambda d: d.update(steps=0), "steps: must be positive"),
+        (lambda d: d.pop("protocol"), "protocol: required"),
+    ],
+)
+def test_bad_recipes_are_named(change: Any, message: str) -> None:
+    data = copy.deepcopy(yaml.safe_load(TINY.read_text(encoding="utf-8")))
+    change(data)
+    with pytest.raises(RecipeError, match=message):
+        parse_recipe(data)
+
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("transformers")
+pytest.importorskip("peft")
+
+from measure.memory_curve.records import build_records  # noqa: E402
+from measure.memory_curve.runner import point_spec  # noqa: E402
+from measure.memory_curve.worker import run_point  # noqa: E402
+from measure.records import store_artifact, write_records  # noqa: E402
+from measure.registry import RunOptions  # noqa: E402
+
+
+def _log(model: str, method: str, batch: int = 8, tokens: int = 128) -> dict[str, Any]:
+    recipe = load_recipe(TINY)
+    [point] = [
+        p
+        for p in points(recipe, models=[model], methods=[method], batches=[batch])
+        if p.tokens == tokens
+    ]
+    spec = point_spec(recipe, point, "20261130-curves-test", RunOptions(), "test")
+    spec["device"] = "cpu"
+    return run_point(spec)
+
+
+@pytest.mark.parametrize("model", ["tiny-esm", "tiny-gena"])
+def test_every_method_runs_on_the_cpu(model: str) -> None:
+    logs = {method: _log(model, method) for method in METHODS}
+    for method, log in logs.items():
+        assert log["status"] == "value", log["error"]
+        assert len(log["step_seconds"]) == 2
+        assert log["method"] == method
+    total = logs["full"]["model"]["parameters_trainable"]
+    assert logs["inference"]["model"]["parameters_trainable"] == 0
+    assert 0 < logs["peft"]["model"]["parameters_trainable"] < total
+    expected = "IA3" if model == "tiny-esm" else "LoRA"
+    assert logs["peft"]["trainable"].startswith(expected)
+    assert logs["full"]["optimizer"] == "torch.optim.adamw.AdamW"
+
+
+NEEDED = (
+    PROTOCOL,
+    "saadat-fellay-20261015-dataset-synthetic-uniform-random-dna-seed-42",
+    "saadat-fellay-20261015-family-gena-lm",
+    "saadat-fellay-20261015-source-optimizing-genomic-language-models",
+)
+
+
+def test_records_of_a_point_validate(tmp_path: Path) -> None:
+    (tmp_path / "records").mkdir()
+    for record_id in NEEDED:
+        source = REPO / "records" / f"{record_id}.yaml"
+        if not source.exists():
+            pytest.skip(f"catalogue record {record_id} not present")
+        shutil.copy(source, tmp_path / "records")
+    log = _log("tiny-gena", "peft")
+    log["memory"].update(peak_allocated_bytes=3_210_000_000, peak_reserved_bytes=3_500_000_000)
+    log["environment"].update(gpu="NVIDIA H200", gpu_memory_gb=150.0)
+    path = tmp_path / "log.json"
+    path.write_text(json.dumps(log))
+    stored = store_artifact(path, tmp_path, log["run_id"], "point.json")
+    artifact = {"path": stored.path, "sha256": stored.sha256, "description": "raw log"}
+    records = build_records(
+        load_recipe(TINY), log, artifact, "saadat-fellay-20261015-family-gena-lm"
+    )
+    written = write_records(records, tmp_path)
+    evaluation = yaml.safe_load(written[1].read_text(encoding="utf-8"))
+    result = evaluation["results"][0]
+    assert result["column"] == "peft-batch-8"
+    assert result["value"] == pytest.approx(3.21)
+    assert evaluation["settings"]["tokens_per_sequence"] == "128"
+    assert evaluation["protocol"] == PROTOCOL
+    assert "reproduces" not in evaluation  # Rewire's own protocol: no published value
+
+
+@pytest.mark.slow
+def test_the_runner_plans_runs_and_resumes_through_the_cli(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from measure.cli import app
+
+    args = [
+        "run", PROTOCOL, "--recipe", str(TINY), "--device", "cpu", "--no-records",
+        "--models", "tiny-gena", "--stages", "inference,full", "--settings", "batch=1",
+        "--runs-dir", str(tmp_path), "--run-id", "r1",
+    ]  # fmt: skip
+    plan = CliRunner().invoke(app, [*args, "--dry-run"])
+    assert plan.exit_code == 0, plan.output
+    assert "6 runnable items" in plan.output  # 128, 256 and 512 tokens x 2 methods
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    logs = sorted((tmp_path / "r1" / "logs").glob("*.json"))
+    assert [json.loads(p.read_text())["status"] for p in logs] == ["value"] * len(logs)
+    again = CliRunner().invoke(app, args)
+    assert "0 to run" in again.output
