@@ -121,10 +121,10 @@ def test_export_files_are_deterministic_and_complete(
 
 
 def test_downloads_page_lists_every_export() -> None:
-    from rewire_site.downloads import DOWNLOADS
+    from rewire_site.downloads import EXPORTS
     from rewire_site.index_pages import DOWNLOAD_NOTES
 
-    listed = {d.path for d in DOWNLOADS}
+    listed = {d.path for d in EXPORTS}
     for path in (EEE_DOWNLOAD, "downloads/citations.bib", "downloads/citations.csl.json"):
         assert path in listed and DOWNLOAD_NOTES[path]
     assert set(export_files(Catalogue(), RELEASE)) - {SITEMAP} <= listed

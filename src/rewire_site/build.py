@@ -324,7 +324,9 @@ def build_site(
         made = release.make_release(catalogue.by_id.values(), release_date)
         flags = flags_by_evaluation(catalogue)
         filters = filter_index(catalogue)
-        links = tuple(Link(d.label, d.path) for d in downloads.DOWNLOADS)
+        links = tuple(
+            Link(d.label, d.path) for d in (*downloads.DOWNLOADS, *downloads.EXPORTS)
+        )
         facts = pages.SiteFacts(
             release_id=made.id,
             flags=flags,

@@ -60,10 +60,14 @@ DOWNLOADS: tuple[Download, ...] = (
     Download(EVALUATION_MATRIX, "Model evaluation matrix (gzip)"),
     Download(SOURCE_TABLE, "Source table (gzip)"),
     Download(RELEASE_TABLE, "Release and checksums (gzip)"),
+)
+
+EXPORTS: tuple[Download, ...] = (
     Download("downloads/every-eval-ever.jsonl.gz", "Every Eval Ever JSON (gzip)"),
     Download("downloads/citations.bib", "Citations, BibTeX"),
     Download("downloads/citations.csl.json", "Citations, CSL-JSON"),
 )
+"""Files for tools outside Rewire, written by `export/` (listed beside the CSVs)."""
 
 
 def gzip_bytes(data: bytes) -> bytes:
