@@ -137,6 +137,9 @@ class ProtocolPage(RecordPage):
     """The page's finding first: each published value and whether it reproduced."""
     run_minutes: str
     """What the measurements record of their own wall time ('' without any)."""
+    results_link_text: str
+    """'All 4 result rows ...', or what the published rows table holds beside the
+    measurements' own pages."""
     notes: tuple[str, ...]
     """The protocol's reader-facing notes (Markdown)."""
 

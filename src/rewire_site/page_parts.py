@@ -84,11 +84,15 @@ def results_of(
     facts: SiteFacts,
     show_protocol: bool = True,
     compact: bool = False,
+    rows_of: list[Evaluation] | None = None,
 ) -> ResultsTable:
     """The evaluation rows of a page. `compact` (pages listing many evaluations): a
     computed concern shows as its label, explained once in the table's legend; the
-    evaluation page keeps the full text."""
-    rows = evaluation_rows(evaluations, catalogue, flags=facts.flags)
+    evaluation page keeps the full text. `rows_of`: the evaluations that get rows, when
+    fewer than those the filter facets count (the rest have rows elsewhere on the page)."""
+    rows = evaluation_rows(
+        evaluations if rows_of is None else rows_of, catalogue, flags=facts.flags
+    )
     ids = sorted({e.id for e in evaluations})
     return results_table(
         table_id,

@@ -14,12 +14,19 @@ from .derive.coverage import baseline_coverage, recorded_run_minutes
 from .derive.display import (
     display_number,
     missing_text,
+    plural,
 )
 from .derive.findings import protocol_headline
 from .derive.reproduction import protocol_reproduction_groups
-from .derive.tables import ComparisonTable, ProtocolTables, protocol_tables, resort
+from .derive.tables import (
+    ComparisonTable,
+    ProtocolTables,
+    protocol_tables,
+    resort,
+)
 from .link import Catalogue
 from .models import (
+    Origin,
     Protocol,
     Question,
 )
@@ -89,6 +96,10 @@ def protocol_page(
         ),
         Fact("source locator", protocol.source_locator),
     )
+    # With Rewire measurements, their rows live on their own pages (each measurements
+    # table cell links there); this table keeps the published values with their quotes.
+    published = [e for e in evaluations if e.origin != Origin.rewire_measurement]
+    measured = len(evaluations) - len(published)
     results = results_of(
         "result-rows",
         "Exact evaluated configurations and original reported results",
@@ -97,6 +108,14 @@ def protocol_page(
         facts,
         show_protocol=len({e.dataset for e in evaluations}) > 1,
         compact=True,
+        rows_of=published if measured and table.measurements is not None else None,
+    )
+    rows_text = (
+        f"The {plural(len(results.rows), 'published result row')} with coverage, uncertainty "
+        f"and sources (each of the {plural(measured, 'measurement')} has its own page, "
+        "linked from the measurements table)"
+        if measured and table.measurements is not None
+        else f"All {len(results.rows)} result rows with coverage, uncertainty and sources"
     )
     shown = {f.key for f in results.facets}
     index = {k: v for k, v in facts.filters.index.items() if k in shown}
@@ -121,6 +140,7 @@ def protocol_page(
         evaluations=tuple(link_to(catalogue, e.id) for e in evaluations),
         reproductions=protocol_reproduction_groups(protocol, catalogue, flags=facts.flags),
         headline=protocol_headline(protocol, catalogue, facts.flags),
+        results_link_text=rows_text,
         run_minutes=recorded_run_minutes(protocol, catalogue),
         notes=reader_notes(protocol.notes),
         recipe_minutes=(

@@ -106,6 +106,10 @@ def _recorded(evaluation: Evaluation, catalogue: Catalogue) -> list[Flag]:
 def _hardware(
     evaluation: Evaluation, protocol: Protocol, configuration: Configuration | None
 ) -> list[Flag]:
+    if not protocol_depends_on_hardware(protocol):
+        # Declared irrelevant: a stated difference (headlines and reproduction rows name
+        # the accelerator; tables say the protocol's declaration once), not a concern.
+        return []
     text = evaluation_hardware(evaluation, configuration)
     ran_on = accelerators(text)
     specified = accelerators(protocol.hardware)

@@ -20,7 +20,16 @@ from typing import Literal
 from ..link import Catalogue
 from ..models import Configuration, Dataset, Evaluation, Protocol, Result
 from ..models.evaluation import Origin
-from .comparability import Conditions, Entry, conditions, ranking_value, standings
+from .comparability import (
+    Conditions,
+    Entry,
+    accelerators,
+    conditions,
+    evaluation_hardware,
+    protocol_depends_on_hardware,
+    ranking_value,
+    standings,
+)
 from .concerns import Flag, excluded, flags_by_evaluation
 from .display import (
     DIRECTION_LABELS,
@@ -159,6 +168,9 @@ class ComparisonTable:
     """Conditions of each group of comparable results ranked in some column."""
     ranked_count: int = 0
     """Cells ranked against at least one comparable result."""
+    hardware_note: str = ""
+    """Where the protocol declares its metric independent of the accelerator and the
+    table holds results from other accelerators than the protocol's: says so once."""
 
 
 def _cell(
@@ -385,11 +397,33 @@ def comparison_table(
         ),
         groups=tuple(all_groups),
         ranked_count=ranked_count,
+        hardware_note=_hardware_note(protocol, chosen, catalogue),
     )
     return resort(table, sort_column) if sort_column is not None else table
 
 
 _NO_CONDITIONS = Conditions(None, None, "", None, None)
+
+
+def _hardware_note(
+    protocol: Protocol, evaluations: Sequence[Evaluation], catalogue: Catalogue
+) -> str:
+    if protocol_depends_on_hardware(protocol):
+        return ""
+    specified = accelerators(protocol.hardware)
+    ran: set[str] = set()
+    for evaluation in evaluations:
+        found = catalogue.by_id.get(evaluation.configuration)
+        configuration = found if isinstance(found, Configuration) else None
+        ran |= accelerators(evaluation_hardware(evaluation, configuration))
+    other = sorted(ran - specified)
+    if not other or not specified:
+        return ""
+    return (
+        f"Results from {', '.join(other)} rank with those from {', '.join(sorted(specified))} "
+        f"(the protocol's): the protocol declares that {protocol.metric.label.lower()} does "
+        "not depend on the accelerator."
+    )
 
 
 def legend_text(flag: Flag) -> str:
