@@ -112,8 +112,13 @@ def protocol_page(
     )
     rows_text = (
         f"The {plural(len(results.rows), 'published result row')} with coverage, uncertainty "
-        f"and sources (each of the {plural(measured, 'measurement')} has its own page, "
-        "linked from the measurements table)"
+        "and sources"
+        + (
+            " (the measurement has its own page, linked from the measurements table)"
+            if measured == 1
+            else f" (each of the {measured} measurements has its own page, linked from the "
+            "measurements table)"
+        )
         if measured and table.measurements is not None
         else f"All {len(results.rows)} result rows with coverage, uncertainty and sources"
     )

@@ -317,7 +317,7 @@ def comparison_view(
             note.label,
             note.text,
             plural(note.count, "result"),
-            any(c.excluded and note.label in c.flag_labels for r in table.rows for c in r.cells),
+            note.excludes,
         )
         for i, note in enumerate(table.legend, start=1)
     )

@@ -113,6 +113,8 @@ class LegendNote:
     text: str
     count: int
     """Cells of the table it concerns."""
+    excludes: bool = False
+    """True when the concern takes the results it concerns out of comparisons."""
 
 
 @dataclass(frozen=True)
@@ -281,7 +283,7 @@ def comparison_table(
     evaluation_ids: dict[tuple[str, int], list[str]] = {}
     configurations: dict[str, list[str]] = {}
     setups: dict[str, tuple[str, str]] = {}
-    notes: dict[tuple[str, str], list[int]] = {}
+    notes: dict[tuple[str, str], list[bool]] = {}
     result_count = 0
     for evaluation in chosen:
         found = flags.get(evaluation.id, ())
@@ -306,7 +308,9 @@ def comparison_table(
             rows[index][result.column] = _cell(evaluation, result, found, catalogue, protocol)
             for flag in found:
                 if flag.affects(result.column):
-                    notes.setdefault((flag.label, legend_text(flag)), []).append(1)
+                    notes.setdefault((flag.label, legend_text(flag)), []).append(
+                        flag.excludes_from_comparisons
+                    )
             result_count += 1
         evaluation_ids.setdefault((key, index), []).append(evaluation.id)
 
@@ -393,7 +397,8 @@ def comparison_table(
         setup_keys=tuple(setup_keys) if setups else (),
         unit_text=unit_text(protocol.metric.unit),
         legend=tuple(
-            LegendNote(label, text, len(hits)) for (label, text), hits in sorted(notes.items())
+            LegendNote(label, text, len(hits), any(hits))
+            for (label, text), hits in sorted(notes.items())
         ),
         groups=tuple(all_groups),
         ranked_count=ranked_count,
