@@ -181,6 +181,7 @@ def test_unreferenced_records_are_warnings_entry_points_are_not(catalogue: Path)
     (catalogue / "records" / "fx-eval-runtime.yaml").unlink()
     (catalogue / "records" / "fx-eval.yaml").unlink()
     (catalogue / "records" / "fx-measurement.yaml").unlink()
+    (catalogue / "artifacts" / "fx-measurement-log.json").unlink()  # else an orphan
     report = validate_paths([catalogue / "records"], catalogue)
     assert {(p.path.stem, p.field) for p in report.warnings} == {("fx-config", "id")}
     assert "nothing refers to this configuration" in report.warnings[0].message
@@ -360,3 +361,49 @@ def test_records_with_wrong_values_anywhere_never_raise(data: st.DataObject) -> 
         report = validate_paths([root / "records"], root, cache=False)
         assert all(p.line >= 1 for p in report.problems)
         render(report, "text")
+
+
+def test_an_artifact_no_record_cites_is_a_warning(catalogue: Path) -> None:
+    (catalogue / "artifacts" / "stray.log").write_text("left behind\n", encoding="utf-8")
+    imported = catalogue / "artifacts" / "sources" / "some-importer"
+    (imported / "files").mkdir(parents=True)
+    (imported / "files" / "table.csv").write_text("a,b\n", encoding="utf-8")
+    (imported / "manifest.json").write_text(
+        '{"files": {"table.csv": {"sha256": "x", "size": 4}}}', encoding="utf-8"
+    )
+    report = validate_paths([catalogue / "records"], catalogue)
+    assert report.ok
+    assert [(p.path.relative_to(catalogue).as_posix(), p.line) for p in report.warnings] == [
+        ("artifacts/stray.log", 1)
+    ]
+    assert "no record cites this file" in report.warnings[0].message
+    edit(catalogue, "fx-config", "fine_tuning: Full update", "fine_tuning: [Full update]")
+    report = validate_paths([catalogue / "records"], catalogue)
+    assert report.warnings == [] and report.orphans_unknown  # a broken record may cite it
+    assert any("artifacts no record cites not looked for" in n for n in report.notes())
+
+
+@pytest.mark.parametrize(
+    ("edits", "field", "fragment"),
+    [
+        ({"revision: v1": "revision: d87d29f"}, "revision", "abbreviated commit: give all 40"),
+        ({"revision: v1": "revision: main"}, "revision", "'main' is not a commit"),
+        (
+            {"url: https://example.org/fixture": "url: https://github.com/o/r/blob/main/README.md"},
+            "url",
+            "names the branch 'main', which moves",
+        ),
+    ],
+)
+def test_a_repository_file_not_pinned_to_a_full_commit_is_a_warning(
+    catalogue: Path, edits: dict[str, str], field: str, fragment: str
+) -> None:
+    edit(catalogue, "fx-source", "source_kind: preprint", "source_kind: repository_file")
+    edit(catalogue, "fx-source", "revision: v1", "revision: " + "a" * 40)
+    for old, new in edits.items():
+        edit(catalogue, "fx-source", old.replace("revision: v1", "revision: " + "a" * 40), new)
+    report = validate_paths([catalogue / "records"], catalogue)
+    assert report.ok
+    assert [(p.path.stem, p.field) for p in report.warnings] == [("fx-source", field)]
+    assert fragment in report.warnings[0].message
+    assert "git rev-parse" in report.warnings[0].message

@@ -8,16 +8,18 @@ list. Problems go into the `ValidationReport`, with the line of the field.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .config import RECORDS_DIR
-from .link import references
+from .config import ARTIFACTS_DIR, RECORDS_DIR
+from .derive.artifacts import IMPORTER_MANIFEST, orphan_artifacts
+from .link import Catalogue, references
 from .load import line_of
-from .models import Evaluation, ModelFamily, Protocol, RecordBase
+from .models import Evaluation, ModelFamily, Protocol, RecordBase, Source
 from .models.scales import scale_problem
 from .parse_cache import ParseCache, load_files, yaml_names
 from .problems import Problem, Severity
@@ -286,6 +288,56 @@ def check_links(
         _check_references(to, result.partial, universe, partial_refs[record_id])
         if isinstance(result.partial, Evaluation):
             _check_evaluation(to, result.partial, universe, hashes)
+    if report.partial or context_partial or report.referrers_unknown:
+        report.orphans_unknown = (root / ARTIFACTS_DIR).is_dir()
+    else:
+        _check_orphans(report, root, universe)
+
+
+def _imported_files(folder: Path) -> frozenset[str]:
+    """Files an importer's manifest (`artifacts/sources/<prefix>/manifest.json`) lists
+    under `files/` beside it: the importer's pinned copies, each with its SHA-256."""
+    found: set[str] = set()
+    for manifest in sorted((folder / "sources").glob(f"*/{IMPORTER_MANIFEST}")):
+        try:
+            listed = json.loads(manifest.read_text(encoding="utf-8")).get("files", {})
+        except (OSError, ValueError, AttributeError):
+            continue  # an unreadable manifest vouches for nothing
+        prefix = f"{ARTIFACTS_DIR}/sources/{manifest.parent.name}/files/"
+        found.update(prefix + name for name in listed if isinstance(name, str))
+    return frozenset(found)
+
+
+def _check_orphans(report: ValidationReport, root: Path, universe: dict[str, RecordBase]) -> None:
+    """A warning for each file under artifacts/ that no record cites (a log whose record
+    was never written, or was moved). Only when every record could be read: a record
+    with errors may be the one that cites it."""
+    folder = root / ARTIFACTS_DIR
+    if not folder.is_dir():
+        return
+    files = [
+        os.path.relpath(os.path.join(directory, name), root).replace(os.sep, "/")  # noqa: PTH118
+        for directory, _, names in os.walk(folder)
+        for name in names
+    ]
+    imported = _imported_files(folder)
+    files = [f for f in files if f not in imported]
+    by_kind: dict[type[RecordBase], list[RecordBase]] = {Evaluation: [], Source: []}
+    for record in universe.values():
+        if type(record) in by_kind:
+            by_kind[type(record)].append(record)
+    catalogue = Catalogue(by_id=universe, _by_kind=by_kind)  # all orphan_artifacts reads
+    for orphan in orphan_artifacts(catalogue, files):
+        report.problems.append(
+            Problem(
+                root / orphan,
+                1,
+                "",
+                "no record cites this file: name it (with its SHA-256) in the `artifacts` of "
+                "the record it belongs to, or delete it",
+                "warning",
+            )
+        )
 
 
 __all__ = ["ENTRY_KINDS", "check_links"]

@@ -23,6 +23,7 @@ from . import completeness
 from .load import LoadedFile, join, line_of, load_file
 from .models import RECORD_TYPES, Citation, Evaluation, Origin, RecordBase
 from .models.common import CitationRole
+from .models.source import FULL_COMMIT, MOVING_REFERENCE, PINNED_KINDS, SHORT_COMMIT, Source
 from .problems import Problem, Severity, shown
 
 KIND_OF = {model: kind for kind, model in RECORD_TYPES.items()}
@@ -240,14 +241,14 @@ def check_loaded(loaded: LoadedFile) -> FileResult:
         for gap in completeness.check(partial):
             if not under(gap.field, replaced):
                 add(gap.field, gap.message)
-        for field_path, message in consistency(partial):
+        for field_path, message, severity in consistency(partial):
             if not under(field_path, replaced):
-                add(field_path, message)
+                add(field_path, message, severity)
         return result
     for gap in completeness.check(record):
         add(gap.field, gap.message)
-    for field_path, message in consistency(record):
-        add(field_path, message)
+    for field_path, message, severity in consistency(record):
+        add(field_path, message, severity)
     result.record = record
     return result
 
@@ -363,10 +364,51 @@ def _covers(citation: Citation, result_path: str) -> bool:
     )
 
 
-def consistency(record: RecordBase) -> Iterator[tuple[str, str]]:
-    """(field, message) for what one record says that does not hold together: a
-    `supports` path or a concern's `field` that names no field; a published result with
-    no citation."""
+_PIN_HOW = (
+    "git rev-parse HEAD in a clone at that state, or press y on the GitHub page for its "
+    "permalink; a model hub shows the commit under 'Files and versions'"
+)
+
+
+def _pinning(source: Source) -> Iterator[tuple[str, str, Severity]]:
+    """Warnings (errors under --strict) for a source that can move: a file in a git
+    repository needs the full 40-hex commit as its revision, and no URL may name a branch."""
+    revision = source.revision
+    if source.source_kind in PINNED_KINDS and isinstance(revision, str):
+        if SHORT_COMMIT.fullmatch(revision):
+            yield (
+                "revision",
+                f"'{revision}' is an abbreviated commit: give all 40 hex digits "
+                f"(git rev-parse {revision} in the repository)",
+                "warning",
+            )
+        elif not FULL_COMMIT.fullmatch(revision):
+            what = source.source_kind.value.replace("_", " ")
+            yield (
+                "revision",
+                f"{shown(revision)} is not a commit: a {what} changes unless pinned; give "
+                f"the full 40-hex commit ({_PIN_HOW})",
+                "warning",
+            )
+    for name in ("url", "retrieval_url"):
+        url = getattr(source, name, None)
+        moving = MOVING_REFERENCE.search(url) if isinstance(url, str) else None
+        if moving:
+            branch = moving[0].strip("/").split("/")[1]
+            yield (
+                name,
+                f"the URL names the branch '{branch}', which moves: replace it with the full "
+                f"commit the revision names ({_PIN_HOW})",
+                "warning",
+            )
+
+
+def consistency(record: RecordBase) -> Iterator[tuple[str, str, Severity]]:
+    """(field, message, severity) for what one record says that does not hold together:
+    a `supports` path or a concern's `field` that names no field; a published result with
+    no citation (errors); a source that is not pinned to a commit (warnings)."""
+    if isinstance(record, Source):
+        yield from _pinning(record)
     unknown = {
         id(citation)
         for citation in _with_supports(record)
@@ -382,14 +424,16 @@ def consistency(record: RecordBase) -> Iterator[tuple[str, str]]:
                         f"{where}.supports.{j}",
                         f"{shown(supported)} names no field of this record (supports lists "
                         "field paths such as 'results.0' or 'comparison.adaptation')",
+                        "error",
                     )
     for i, concern in enumerate(record.concerns or ()):
-        where = getattr(concern, "field", None)
-        if isinstance(where, str) and not names_field(record, where):
+        about = getattr(concern, "field", None)
+        if isinstance(about, str) and not names_field(record, about):
             yield (
                 f"concerns.{i}.field",
-                f"{shown(where)} names no field of this record (a field path such as "
+                f"{shown(about)} names no field of this record (a field path such as "
                 "'results.0' or 'checkpoints.0.facts.layers'; leave it out for the record)",
+                "error",
             )
     if isinstance(record, Evaluation) and record.origin not in (None, Origin.rewire_measurement):
         cited = [c for c in record.citations or () if isinstance(c, Citation)]
@@ -402,6 +446,7 @@ def consistency(record: RecordBase) -> Iterator[tuple[str, str]]:
                     f"a published result ({record.origin}) needs a citation: the source, "
                     "locator and quote of the printed value (or a citation of the record "
                     f"that supports 'results.{i}')",
+                    "error",
                 )
 
 

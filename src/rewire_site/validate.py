@@ -65,6 +65,8 @@ class ValidationReport:
     referrers_unknown: bool = False
     """True when some file could not be read: whether a record is referred to is then
     unknown, so no 'nothing refers to' warning is given."""
+    orphans_unknown: bool = False
+    """True when records with errors kept the check for uncited artifacts from running."""
 
     @property
     def errors(self) -> list[Problem]:
@@ -101,6 +103,10 @@ class ValidationReport:
             found.append(
                 "note: 'nothing refers to this' warnings not given: a file that cannot be "
                 "read may refer to any record"
+            )
+        if self.orphans_unknown:
+            found.append(
+                "note: artifacts no record cites not looked for: a record with errors may cite them"
             )
         return found
 
