@@ -25,10 +25,11 @@ from rewire_site.downloads import (
     derived_json,
     download_files,
     gzip_bytes,
+    record_json,
     release_file,
 )
 from rewire_site.link import Catalogue
-from rewire_site.models import RECORD_ADAPTER
+from rewire_site.models import RECORD_ADAPTER, Protocol
 from rewire_site.release import ManifestEntry, make_release, sha256_bytes
 
 SCENARIOS = ["seed_memory", "ia3_conflict", "reproduction", "incomplete_run"]
@@ -164,3 +165,12 @@ def test_evaluation_matrix_names_an_incomplete_run_and_claims_no_value() -> None
     assert pd.isna(short.loc["checkpointing", "value"])
     assert short.loc["deepspeed", "status"] == "value"
     assert short.loc["deepspeed", "value"] == 14.0
+
+
+def test_record_json_leaves_out_editor_notes() -> None:
+    catalogue = load_scenario("reproduction")
+    protocol = catalogue.get("repro-peak-memory", Protocol)
+    noted = protocol.model_copy(update={"editor_notes": ["Seed page transcription note."]})
+    data = json.loads(record_json(noted))
+    assert "editor_notes" not in data
+    assert data["id"] == "repro-peak-memory"

@@ -277,9 +277,15 @@ def _json(data: object) -> bytes:
     return (json.dumps(data, sort_keys=True, indent=2, ensure_ascii=False) + "\n").encode()
 
 
+EDITOR_ONLY = frozenset({"editor_notes"})
+"""Fields for editors: never in a page, nor in the JSON a reader downloads."""
+
+
 def record_json(record: RecordBase) -> bytes:
-    """The record as JSON, keys in the model's field order (as in its schema)."""
-    return record.model_dump_json(indent=2).encode("utf-8") + b"\n"
+    """The record as JSON, keys in the model's field order (as in its schema), without the
+    fields for editors (`EDITOR_ONLY`)."""
+    hidden = {name for name in EDITOR_ONLY if name in type(record).model_fields}
+    return record.model_dump_json(indent=2, exclude=hidden or None).encode("utf-8") + b"\n"
 
 
 def api_index(catalogue: Catalogue) -> bytes:
