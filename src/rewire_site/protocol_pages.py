@@ -100,6 +100,7 @@ def protocol_page(
     # table cell links there); this table keeps the published values with their quotes.
     published = [e for e in evaluations if e.origin != Origin.rewire_measurement]
     measured = len(evaluations) - len(published)
+    many = len(published) > MAX_RESULT_ROWS
     results = results_of(
         "result-rows",
         "Exact evaluated configurations and original reported results",
@@ -108,10 +109,14 @@ def protocol_page(
         facts,
         show_protocol=len({e.dataset for e in evaluations}) > 1,
         compact=True,
-        rows_of=published if measured and table.measurements is not None else None,
+        rows_of=[] if many else published if measured and table.measurements is not None else None,
     )
     rows_text = (
-        f"The {plural(len(results.rows), 'published result row')} with coverage, uncertainty "
+        f"The {plural(len(published), 'published result')} each have a row with coverage, "
+        "uncertainty, quote and source on their evaluation page (every value in the table "
+        "above links there) and in the model evaluation matrix CSV"
+        if many
+        else f"The {plural(len(results.rows), 'published result row')} with coverage, uncertainty "
         "and sources"
         + (
             " (the measurement has its own page, linked from the measurements table)"
@@ -189,6 +194,10 @@ def sorted_pages(
 
 
 MEASUREMENTS_ID = "comparison-measurements"
+
+MAX_RESULT_ROWS = 60
+"""Above this many published results, a protocol page lists no result rows of its own:
+each value of its comparison table links to the evaluation page that has the row."""
 """Element id of the Rewire measurements table (the published one is 'comparison')."""
 
 
