@@ -4,7 +4,7 @@ with SIGKILL at random points while it renders and at every step of the swap, a 
 RLIMIT_FSIZE), and two builds started at once into one folder. After each fault the
 previous site is whole (byte for byte) or the new one is, and the next build succeeds and
 leaves nothing behind. A record file changed mid-build is in test_build.py; `rewire
-measure` killed mid-stage is in tests/measure/test_faults.py.
+measure` killed mid-stage is in tests/measure/test_run_faults.py.
 
 The kills at the swap are placed with an audit hook (`sys.addaudithook`) in the build's
 own process: at the Nth rename, exchange or removal that touches the site, the process
