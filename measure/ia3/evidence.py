@@ -18,8 +18,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from ..peak_flops import DevicePeak, UnknownDevice, peak_for
 from .flops import (
-    H200_BF16_DENSE_TFLOPS,
     H200_MEASURED_MATMUL_TFLOPS,
     flops_per_step,
 )
@@ -109,6 +109,15 @@ class RunLog:
             datetime.fromisoformat(launcher["ended_at"]),
         )
 
+    @property
+    def device_peak(self) -> DevicePeak | None:
+        """The datasheet peak of the GPU the log records (`measure.peak_flops`); None for
+        a GPU the table lacks, or a run on the CPU: no MFU is computed then."""
+        try:
+            return peak_for(str(self.data["environment"]["gpu"]))
+        except UnknownDevice:
+            return None
+
     def step_flops(self) -> int:
         arch = self.data["architecture"]
         return flops_per_step(
@@ -127,22 +136,32 @@ class Throughput:
     samples_per_s: float
     tokens_per_s: float
     tflops: float
-    mfu_datasheet: float
-    mfu_measured: float
+    mfu_datasheet: float | None
+    """Over the datasheet peak of the GPU the log names; None when the table lacks it."""
+    mfu_measured: float | None
+    """Over the matrix-product rate measured on an H200; None on other GPUs."""
 
 
 def throughput(log: RunLog) -> Throughput:
-    """Rates of a run; MFU over the GPUs' summed bf16 peak (datasheet and measured)."""
+    """Rates of a run; MFU over the GPUs' summed bf16 peak: the datasheet peak of the GPU
+    the log records, and the matrix-product rate measured on an H200."""
     mean_s = log.summary.mean_ms / 1000.0
     batch = int(log.settings["global_batch"])
     tokens = batch * int(log.settings["tokens_per_sequence"])
     achieved = log.step_flops() / mean_s
+    peak = log.device_peak
     return Throughput(
         samples_per_s=batch / mean_s,
         tokens_per_s=tokens / mean_s,
         tflops=achieved / 1e12,
-        mfu_datasheet=achieved / (log.gpus * H200_BF16_DENSE_TFLOPS * 1e12),
-        mfu_measured=achieved / (log.gpus * H200_MEASURED_MATMUL_TFLOPS * 1e12),
+        mfu_datasheet=(
+            None if peak is None else achieved / (log.gpus * peak.bf16_dense_tflops * 1e12)
+        ),
+        mfu_measured=(
+            achieved / (log.gpus * H200_MEASURED_MATMUL_TFLOPS * 1e12)
+            if peak is not None and peak.model.startswith("H200")
+            else None
+        ),
     )
 
 

@@ -18,11 +18,8 @@ FORMULA = (
     "s tokens per sequence, h hidden size; head, norms, IA3 products and optimizer left out"
 )
 
-H200_BF16_DENSE_TFLOPS = 989.0
-H200_BF16_SOURCE = (
-    "NVIDIA H200 Tensor Core GPU datasheet: 1,979 TFLOP/s bf16 with 2:4 sparsity, "
-    "989 TFLOP/s dense (SXM)"
-)
+# The datasheet peak of each GPU model is in `measure.peak_flops` (looked up from the GPU
+# name a log records); only the H200's measured matrix-product rate stays here.
 H200_MEASURED_MATMUL_TFLOPS = 788.0
 H200_MEASURED_SOURCE = (
     "8192x8192x8192 bf16 matrix product through PyTorch on random data, measured on an H200 "
