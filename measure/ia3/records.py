@@ -403,6 +403,7 @@ def _configuration(
     return {
         "id": config_id,
         "kind": "configuration",
+        "added": log.interval[1].date().isoformat(),
         "title": f"{name} dimensions, IA3 fine-tuning, {log.gpus} x {env['gpu']} (Rewire)",
         "summary": f"{name} architecture with random weights, IA3 adapters on keys, values and "
         f"the feed-forward output layer and a trainable classification head, trained "
@@ -545,6 +546,7 @@ def _evaluation(
     return {
         "id": eval_id,
         "kind": "evaluation",
+        "added": log.interval[1].date().isoformat(),
         "title": title,
         "summary": summary,
         "areas": AREAS,

@@ -67,6 +67,9 @@ def test_full_runs_are_measured_and_validate(root: Path, steady: dict[str, Path]
     config = _load(root / "records" / "rewire-20261129-ia3-test-config-ia3-tiny-esm-2x-h200.yaml")
     assert config["hardware"]["count"] == 2
     assert config["settings"]["global_batch"] == "8"
+    # like the peak-memory records: the day the run ended, so they are among the newest
+    ended = RunLog.load(steady["two_full"]).interval[1].date().isoformat()
+    assert (config["added"], two["added"]) == (ended, ended)
 
 
 def test_a_short_run_is_extrapolated_only_with_a_full_run_of_its_setup(
