@@ -77,9 +77,15 @@ def test_protocol_page_sorts_comparison_table(page: Any, site_url: str, shot: Sh
 
 def test_best_in_column_and_not_reported(page: Any, site_url: str) -> None:
     page.goto(site_url + PROTOCOL_PAGE)
-    table = page.locator("table[data-sortable]").first
-    assert table.locator("td.best").count() >= 1
-    assert table.locator("td", has_text="Not reported").count() >= 1
+    # The published values leave their length unit unstated: never ranked (issue 14).
+    published = page.locator("table#comparison")
+    assert published.locator("td.best").count() == 0
+    assert published.locator("td", has_text="Not reported").count() >= 1
+    # Measurements of matching conditions are ranked, and the mark says among how many.
+    measured = page.locator("table#comparison-measurements")
+    best = measured.locator("td.best")
+    assert best.count() >= 1
+    assert "comparable" in best.first.inner_text()
 
 
 def test_flagged_results_leave_best_in_column(page: Any, site_url: str) -> None:
