@@ -324,9 +324,7 @@ def build_site(
         made = release.make_release(catalogue.by_id.values(), release_date)
         flags = flags_by_evaluation(catalogue)
         filters = filter_index(catalogue)
-        links = tuple(
-            Link(d.label, d.path) for d in (*downloads.DOWNLOADS, *downloads.EXPORTS)
-        )
+        links = tuple(Link(d.label, d.path) for d in (*downloads.DOWNLOADS, *downloads.EXPORTS))
         facts = pages.SiteFacts(
             release_id=made.id,
             flags=flags,

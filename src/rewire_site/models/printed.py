@@ -1,11 +1,12 @@
 """Printed values: read the number a source printed, and check a stored value against it.
 
 Sources print values as text: "61.91", "0.6191", "33.88 GB", "56.76%", "about 250k",
-"1T", "900B", "up to 160x", "≈ 480 x 10^9", "3.2e-3". `parse_printed` reads the first number of such a text with its
-magnitude word or suffix (k, M, B, T; thousand ... trillion), its qualifier (about, up to,
-at least, at most) and its precision: half a unit of the last printed digit, so "56.8" is
-56.75 to 56.85. `check_printed` says why a stored value contradicts its printed form, or
-returns None. Both are pure.
+"1T", "900B", "up to 160x", "≈ 480 x 10^9", "3.2e-3". `parse_printed` reads the first
+number of such a text with its magnitude word or suffix (k, M, B, T; thousand ...
+trillion) or power of ten, its qualifier (about, up to, at least, at most) and its
+precision: half a unit of the last printed digit, so "56.8" is 56.75 to 56.85.
+`check_printed` says why a stored value contradicts its printed form, or returns None.
+Both are pure.
 """
 
 from __future__ import annotations
