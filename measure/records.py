@@ -39,6 +39,32 @@ class ArtifactFile:
     size_bytes: int
 
 
+GB = 1e9
+"""Bytes in a gigabyte as records state it (10^9, not GiB)."""
+
+
+def memory_observations(
+    memory: dict[str, Any], peak_note: str, allocated_key: str, allocated_note: str
+) -> list[dict[str, Any]]:
+    """The reserved peak and the memory allocated before the first step, in GB, for
+    whichever of the two a worker log holds (both recipes record them)."""
+    out: list[dict[str, Any]] = []
+    for name, key, note in (
+        ("peak-reserved-memory", "peak_reserved_bytes", peak_note),
+        ("allocated-before-first-step", allocated_key, allocated_note),
+    ):
+        if memory.get(key) is not None:
+            out.append(
+                {
+                    "name": name,
+                    "value": round(memory[key] / GB, 4),
+                    "unit": "gigabyte",
+                    "note": note,
+                }
+            )
+    return out
+
+
 def sha256_file(path: Path) -> str:
     """SHA-256 of a file's bytes."""
     digest = hashlib.sha256()

@@ -12,9 +12,8 @@ from typing import Any
 
 from measure.memory_curve.recipe import CurveRecipe
 from measure.memory_curve.runner import FINISHED
-from measure.records import resolve_commit, store_artifact, write_records
+from measure.records import GB, memory_observations, resolve_commit, store_artifact, write_records
 
-GB = 1e9
 AREAS = ["dna-genomes"]
 CONTEXTS = ["research"]
 
@@ -154,26 +153,12 @@ def build_records(
 
 
 def _observations(log: dict[str, Any]) -> list[dict[str, Any]]:
-    memory, out = log["memory"], []
-    if memory.get("peak_reserved_bytes") is not None:
-        out.append(
-            {
-                "name": "peak-reserved-memory",
-                "value": round(memory["peak_reserved_bytes"] / GB, 4),
-                "unit": "gigabyte",
-                "note": "torch.cuda.max_memory_reserved() over the measured steps",
-            }
-        )
-    if memory.get("model_allocated_bytes") is not None:
-        out.append(
-            {
-                "name": "allocated-before-first-step",
-                "value": round(memory["model_allocated_bytes"] / GB, 4),
-                "unit": "gigabyte",
-                "note": "torch.cuda.memory_allocated() once the model and optimizer existed",
-            }
-        )
-    return out
+    return memory_observations(
+        log["memory"],
+        "torch.cuda.max_memory_reserved() over the measured steps",
+        "model_allocated_bytes",
+        "torch.cuda.memory_allocated() once the model and optimizer existed",
+    )
 
 
 def write_run_records(

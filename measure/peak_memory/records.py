@@ -14,9 +14,8 @@ from rich.console import Console
 from measure.peak_memory.plan import FINISHED, Planned
 from measure.peak_memory.published import Published, published_values
 from measure.peak_memory.recipe import COMM, DEFAULT_COMM, PeakMemoryRecipe
-from measure.records import resolve_commit, store_artifact, write_records
+from measure.records import GB, memory_observations, resolve_commit, store_artifact, write_records
 
-GB = 1e9
 AREAS = ["dna-genomes"]
 CONTEXTS = ["research"]
 
@@ -65,26 +64,12 @@ def _setting_text(recipe: PeakMemoryRecipe, log: dict[str, Any]) -> dict[str, st
 
 
 def _observations(log: dict[str, Any]) -> list[dict[str, Any]]:
-    memory = log["memory"]
-    out: list[dict[str, Any]] = []
-    if memory.get("peak_reserved_bytes") is not None:
-        out.append(
-            {
-                "name": "peak-reserved-memory",
-                "value": round(memory["peak_reserved_bytes"] / GB, 4),
-                "unit": "gigabyte",
-                "note": "torch.cuda.max_memory_reserved() over the measured region",
-            }
-        )
-    if memory.get("model_states_allocated_bytes") is not None:
-        out.append(
-            {
-                "name": "allocated-before-first-step",
-                "value": round(memory["model_states_allocated_bytes"] / GB, 4),
-                "unit": "gigabyte",
-                "note": "torch.cuda.memory_allocated() once the model sat on the GPU",
-            }
-        )
+    out = memory_observations(
+        log["memory"],
+        "torch.cuda.max_memory_reserved() over the measured region",
+        "model_states_allocated_bytes",
+        "torch.cuda.memory_allocated() once the model sat on the GPU",
+    )
     if log.get("step_time_median_s"):
         out.append(
             {
