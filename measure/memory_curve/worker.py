@@ -8,11 +8,9 @@ JSON log. Out of memory is a result: the point does not fit.
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 import traceback
-from pathlib import Path
 from typing import Any
 
 import torch
@@ -21,7 +19,7 @@ import torch.nn.functional as F
 from measure import env
 from measure.architectures import build_model, count_parameters, get_architecture, hf_config
 from measure.peak_memory import train
-from measure.peak_memory.worker import _Memory, is_out_of_memory, write_log
+from measure.peak_memory.worker import _Memory, is_out_of_memory, worker_main
 
 LOG_SCHEMA = "rewire-memory-curve-log/1"
 
@@ -154,17 +152,7 @@ def run_point(spec: dict[str, Any]) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
-    if len(args) != 2:
-        print("usage: python -m measure.memory_curve.worker SPEC.json LOG.json", file=sys.stderr)
-        return 2
-    spec = json.loads(Path(args[0]).read_text(encoding="utf-8"))
-    log = run_point(spec)
-    write_log(log, Path(args[1]))
-    if log["status"] == "error":
-        print(log["error"], file=sys.stderr)
-        return 1
-    return 0
+    return worker_main("measure.memory_curve.worker", run_point, argv)
 
 
 if __name__ == "__main__":

@@ -264,18 +264,26 @@ def write_log(log: dict[str, Any], path: Path) -> None:
     partial.replace(path)
 
 
-def main(argv: list[str] | None = None) -> int:
+def worker_main(
+    module: str, run: Callable[[dict[str, Any]], dict[str, Any]], argv: list[str] | None
+) -> int:
+    """A worker process: `python -m MODULE SPEC.json LOG.json` runs one spec and writes
+    its log; exit 1 when the log's status is error, 2 on bad arguments."""
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 2:
-        print("usage: python -m measure.peak_memory.worker SPEC.json LOG.json", file=sys.stderr)
+        print(f"usage: python -m {module} SPEC.json LOG.json", file=sys.stderr)
         return 2
     spec = json.loads(Path(args[0]).read_text(encoding="utf-8"))
-    log = run_stage(spec)
+    log = run(spec)
     write_log(log, Path(args[1]))
     if log["status"] == "error":
         print(log["error"], file=sys.stderr)
         return 1
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return worker_main("measure.peak_memory.worker", run_stage, argv)
 
 
 if __name__ == "__main__":
