@@ -12,7 +12,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-RECIPE_PACKAGES: tuple[str, ...] = ("measure.peak_memory", "measure.ia3", "measure.memory_curve")
+RECIPE_PACKAGES: tuple[str, ...] = (
+    "measure.peak_memory",
+    "measure.ia3",
+    "measure.memory_curve",
+    "measure.hyenadna",
+)
 """Packages that register a recipe when imported; a missing one is skipped."""
 
 

@@ -1,0 +1,294 @@
+"""The HyenaDNA claims recipe as data (`recipe.yaml`): models, protocols, their items and
+estimates. Nothing here imports torch."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+RECIPE_FILE = Path(__file__).with_name("recipe.yaml")
+KINDS = ("memory", "time")
+METHODS = ("inference", "finetune", "train-pass")
+MIXERS = ("hyena", "attention")
+PRECISIONS = ("fp32", "bf16-autocast")
+PROCESS_OVERHEAD_S = 15.0
+"""Start of a protocol's process: imports and CUDA context."""
+ITEM_OVERHEAD_S = 2.0
+"""Model construction and allocator reset per item."""
+ATTENTION_FLOPS = 250e12
+"""Causal FlashAttention (SDPA) throughput assumed for the baseline's time estimate."""
+
+
+class RecipeError(ValueError):
+    """The recipe file is malformed; the message names the field."""
+
+
+@dataclass(frozen=True)
+class ModelDims:
+    key: str
+    d_model: int
+    n_layer: int
+    max_length: int
+    dims_source: str
+
+
+@dataclass(frozen=True)
+class Item:
+    """One measurement: a model (and mixer) at one length, one method, one setting."""
+
+    protocol_key: str
+    model: ModelDims
+    method: str
+    length: int
+    batch: int
+    checkpointing: bool
+    precision: str
+    mixer: str = "hyena"
+
+    @property
+    def key(self) -> str:
+        mixer = "" if self.mixer == "hyena" else f"--{self.mixer}"
+        ckpt = "--ckpt" if self.checkpointing else ""
+        return f"{self.protocol_key}--{self.model.key}{mixer}--{self.method}--{self.length}{ckpt}"
+
+    @property
+    def description(self) -> str:
+        mixer = "Transformer baseline" if self.mixer == "attention" else "HyenaDNA"
+        ckpt = ", checkpointing" if self.checkpointing else ""
+        return (
+            f"{mixer} {self.model.key}, {self.method}, {self.length:,} tokens, "
+            f"batch {self.batch}, {self.precision}{ckpt}"
+        )
+
+
+@dataclass(frozen=True)
+class ProtocolPlan:
+    key: str
+    protocol: str
+    title: str
+    kind: str
+    items: tuple[Item, ...]
+    warmup: int = 0
+    repeats: int = 0
+
+
+@dataclass(frozen=True)
+class HyenaRecipe:
+    seed: int
+    steps: int
+    source: str
+    dataset: str
+    family: str
+    optimizer: Mapping[str, Any]
+    models: Mapping[str, ModelDims]
+    protocols: Mapping[str, ProtocolPlan]
+    raw: Mapping[str, Any] = field(default_factory=dict, repr=False)
+
+    def by_protocol_id(self, protocol_id: str) -> ProtocolPlan:
+        for plan in self.protocols.values():
+            if protocol_id in (plan.protocol, plan.key):
+                return plan
+        raise RecipeError(f"protocols: no protocol {protocol_id!r}")
+
+
+def _require(data: Mapping[str, Any], key: str, kind: type, where: str = "") -> Any:
+    if not isinstance(data, Mapping) or key not in data:
+        raise RecipeError(f"{where}{key}: required")
+    value = data[key]
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise RecipeError(f"{where}{key}: expected {kind.__name__}")
+    return value
+
+
+def _positive_ints(values: Any, where: str) -> list[int]:
+    if not isinstance(values, list) or not values:
+        raise RecipeError(f"{where}: expected a non-empty list of positive integers")
+    for value in values:
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            raise RecipeError(f"{where}: expected a non-empty list of positive integers")
+    return list(values)
+
+
+def _choices(values: Any, allowed: tuple[str, ...], where: str) -> list[str]:
+    if not isinstance(values, list) or not values or any(v not in allowed for v in values):
+        raise RecipeError(f"{where}: expected a non-empty list of {', '.join(allowed)}")
+    return list(values)
+
+
+def _protocol(key: str, data: Any, models: Mapping[str, ModelDims]) -> ProtocolPlan:
+    where = f"protocols.{key}."
+    kind = _require(data, "kind", str, where)
+    if kind not in KINDS:
+        raise RecipeError(f"{where}kind: expected one of {', '.join(KINDS)}")
+    model_keys = _require(data, "models", list, where)
+    for name in model_keys:
+        if name not in models:
+            raise RecipeError(f"{where}models: no model {name!r} (known: {', '.join(models)})")
+    methods = _choices(_require(data, "methods", list, where), METHODS, f"{where}methods")
+    mixers = _choices(data.get("mixers", ["hyena"]), MIXERS, f"{where}mixers")
+    checkpointing = _require(data, "checkpointing", list, where)
+    if not checkpointing or any(not isinstance(c, bool) for c in checkpointing):
+        raise RecipeError(f"{where}checkpointing: expected a list of true/false")
+    precision = _require(data, "precision", str, where)
+    if precision not in PRECISIONS:
+        raise RecipeError(f"{where}precision: expected one of {', '.join(PRECISIONS)}")
+    batch = _require(data, "batch", int, where)
+    if batch < 1:
+        raise RecipeError(f"{where}batch: must be positive")
+    lengths = _positive_ints(data["lengths"], f"{where}lengths") if "lengths" in data else None
+    items = []
+    for name in model_keys:
+        dims = models[name]
+        for mixer in mixers:
+            for method in methods:
+                for length in lengths or [dims.max_length]:
+                    if length > dims.max_length:
+                        raise RecipeError(
+                            f"{where}lengths: {length} exceeds {name}'s {dims.max_length}"
+                        )
+                    for ckpt in checkpointing:
+                        items.append(Item(key, dims, method, length, batch, ckpt, precision, mixer))
+    warmup = data.get("warmup", 0)
+    repeats = data.get("repeats", 0)
+    if kind == "time" and (not isinstance(repeats, int) or repeats < 1):
+        raise RecipeError(f"{where}repeats: a time protocol needs at least one repeat")
+    return ProtocolPlan(
+        key=key,
+        protocol=_require(data, "protocol", str, where),
+        title=_require(data, "title", str, where),
+        kind=kind,
+        items=tuple(items),
+        warmup=int(warmup),
+        repeats=int(repeats),
+    )
+
+
+def parse_recipe(data: Any) -> HyenaRecipe:
+    """Check and convert the recipe data; RecipeError names the first wrong field."""
+    if not isinstance(data, Mapping):
+        raise RecipeError("recipe: expected a mapping")
+    models: dict[str, ModelDims] = {}
+    for key, dims in _require(data, "models", dict).items():
+        where = f"models.{key}."
+        values = [_require(dims, f, int, where) for f in ("d_model", "n_layer", "max_length")]
+        if min(values) < 1:
+            raise RecipeError(f"{where}: dimensions must be positive")
+        models[key] = ModelDims(
+            key=key,
+            d_model=values[0],
+            n_layer=values[1],
+            max_length=values[2],
+            dims_source=_require(dims, "dims_source", str, where),
+        )
+    protocols = {
+        key: _protocol(key, value, models)
+        for key, value in _require(data, "protocols", dict).items()
+    }
+    steps = _require(data, "steps", int)
+    if steps < 1:
+        raise RecipeError("steps: must be positive")
+    return HyenaRecipe(
+        seed=_require(data, "seed", int),
+        steps=steps,
+        source=_require(data, "source", str),
+        dataset=_require(data, "dataset", str),
+        family=_require(data, "family", str),
+        optimizer=_require(data, "optimizer", dict),
+        models=models,
+        protocols=protocols,
+        raw=dict(data),
+    )
+
+
+def load_recipe(path: Path = RECIPE_FILE) -> HyenaRecipe:
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as error:
+        raise RecipeError(f"{path}: not valid YAML: {error}") from None
+    try:
+        return parse_recipe(data)
+    except RecipeError as error:
+        raise RecipeError(f"{path}: {error}") from None
+
+
+def parameters(dims: ModelDims, mixer: str = "hyena") -> int:
+    """Approximate parameters (projections and MLP dominate)."""
+    d = dims.d_model
+    mixer_params = 4 * d * d if mixer == "attention" else 3 * d * d + d * d + 64 * d
+    return dims.n_layer * (mixer_params + 8 * d * d) + 16 * d
+
+
+def estimate(item: Item, warmup: int = 0, repeats: int = 0) -> tuple[float, float]:
+    """(GB, seconds) for the plan: activations of a Hyena layer (projections, short filter,
+    the FFT buffers of length 2L) times the layers kept for backward, plus weights and AdamW
+    states; the time of the baseline's quadratic attention. Rough: for planning only."""
+    d, n, length = item.model.d_model, item.model.n_layer, item.length * item.batch
+    width = 4 if item.precision == "fp32" else 2
+    per_layer = (24 * d * length * width) if item.mixer == "hyena" else 16 * d * length * width
+    if item.method == "inference":
+        activations = per_layer
+    elif item.checkpointing:
+        activations = n * d * length * width * 2 + per_layer
+    else:
+        activations = n * per_layer
+    states = parameters(item.model, item.mixer) * (4 if item.method == "inference" else 16)
+    gb = (activations + states) / 1e9
+    seconds = ITEM_OVERHEAD_S + 1e-8 * n * d * length / 32
+    if item.mixer == "attention":
+        passes = 4.5 if item.checkpointing else 3.5  # forward, backward (2x), recompute
+        flops = passes * 2 * item.length**2 * d * n * item.batch
+        seconds += flops / ATTENTION_FLOPS * (warmup + repeats)
+    return gb, seconds
+
+
+def item_spec(item: Item) -> dict[str, Any]:
+    return {
+        "key": item.key,
+        "model": item.model.key,
+        "dims_source": item.model.dims_source,
+        "d_model": item.model.d_model,
+        "n_layer": item.model.n_layer,
+        "max_length": item.model.max_length,
+        "method": item.method,
+        "mixer": item.mixer,
+        "length": item.length,
+        "batch": item.batch,
+        "checkpointing": item.checkpointing,
+        "precision": item.precision,
+    }
+
+
+def run_spec(
+    recipe: HyenaRecipe,
+    plan: ProtocolPlan,
+    items: list[Item],
+    run_id: str,
+    *,
+    device: str = "cuda",
+    command: str = "",
+) -> dict[str, Any]:
+    """What the worker process is told to run."""
+    from measure import env
+
+    return {
+        "recipe": f"hyenadna-{plan.key}",
+        "protocol": plan.protocol,
+        "protocol_key": plan.key,
+        "run_id": run_id,
+        "kind": plan.kind,
+        "steps": recipe.steps,
+        "warmup": plan.warmup,
+        "repeats": plan.repeats,
+        "seed": recipe.seed,
+        "source": recipe.source,
+        "optimizer": dict(recipe.optimizer),
+        "device": device,
+        "command": command or env.command_line(),
+        "environment_note": "One process runs the protocol's items one after another on one "
+        "GPU (allocator reset between items); random weights from the checkpoint's dimensions.",
+        "items": [item_spec(i) for i in items],
+    }
