@@ -1,0 +1,368 @@
+""" "Does it fit on my GPU?": the longest input and the largest batch that fit a GPU memory
+size, read from measured memory curves only.
+
+A memory curve is the set of Rewire measurements under a protocol whose recipe is
+`memory-curves` (measure/memory_curve): one evaluation per (model, method, batch, input
+length), its single result in the column `<method>-batch-<batch>`, the length in the
+setting `tokens_per_sequence`. The figure compared with a GPU's memory is each point's
+peak reserved memory (the observation `peak-reserved-memory`, torch's
+max_memory_reserved()): what the caching allocator held, at least the allocated peak the
+records give as their value. Neither includes the CUDA context. Records state memory in
+GB of 10^9 bytes; a GPU size is compared as its nominal size in the same unit.
+
+The answers never go beyond a measured point: nothing is interpolated between measured
+lengths, nothing is extrapolated past the longest one. Walking a curve from its shortest
+length, the answer is the last length at which this point and every shorter measured point
+fit; the walk stops at the first point that does not fit (or cannot be decided), so a
+longer point that happens to fit after a failure is never claimed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from ..link import Catalogue
+from ..models import Configuration, Evaluation, Protocol
+
+CURVE_RECIPE = "memory-curves"
+"""Recipe id of the protocols whose evaluations are memory-curve points."""
+
+GPU_SIZES_GB: tuple[int, ...] = (16, 24, 40, 48, 80, 94, 141)
+"""GPU memory sizes the answers are given for (nominal sizes, GB)."""
+
+COMPARED = "peak-reserved-memory"
+"""The observation compared with a GPU's memory."""
+
+_COLUMN = re.compile(r"^(?P<method>[a-z0-9-]+)-batch-(?P<batch>[1-9][0-9]*)$")
+_COUNT = re.compile(r"^\s*([0-9][0-9,]*)")
+
+State = Literal["not_measured", "fits_all", "fits_up_to", "fits_none", "undetermined"]
+
+
+@dataclass(frozen=True)
+class Measurement:
+    """One evaluation record: one measured point of one curve."""
+
+    evaluation_id: str
+    family_id: str
+    model: str
+    """The configuration's reported name, e.g. 'NT 2.5B'."""
+    parameters: int | None
+    """Parameter count read from the configuration ('2,547,800,000 (counted; ...)')."""
+    method: str
+    batch: int
+    tokens: int
+    status: str
+    """'value', 'out_of_memory' or 'incomplete' (the result's status)."""
+    allocated_gb: float | None
+    """The result's value: the allocator peak (None without a value)."""
+    reserved_gb: float | None
+    """The observation peak-reserved-memory (None when the record has none)."""
+    reserved_note: str
+    """How the record says the reserved peak was read ('' without one)."""
+    gpu: str
+    gpu_memory_gb: float | None
+    """Memory of the GPU the point ran on, as its environment records it."""
+
+    def fits(self, size_gb: float) -> bool | None:
+        """Whether this measurement fits `size_gb`; None when the record cannot say (no
+        reserved peak, an incomplete run, or out of memory on a GPU no larger than the
+        size, which says nothing about a larger one)."""
+        if self.status == "value":
+            return None if self.reserved_gb is None else self.reserved_gb <= size_gb
+        if self.status == "out_of_memory" and self.gpu_memory_gb is not None:
+            return False if size_gb <= self.gpu_memory_gb else None
+        return None
+
+
+@dataclass(frozen=True)
+class Point:
+    """Every measurement of one (model, method, batch, length): a re-run adds records."""
+
+    family_id: str
+    model: str
+    method: str
+    batch: int
+    tokens: int
+    measurements: tuple[Measurement, ...]
+
+    @property
+    def reserved_gb(self) -> float | None:
+        """The largest reserved peak among the measurements with a value."""
+        found = [
+            m.reserved_gb
+            for m in self.measurements
+            if m.status == "value" and m.reserved_gb is not None
+        ]
+        return max(found) if found else None
+
+    @property
+    def allocated_gb(self) -> float | None:
+        """The largest allocated peak among the measurements with a value."""
+        found = [m.allocated_gb for m in self.measurements if m.allocated_gb is not None]
+        return max(found) if found else None
+
+    @property
+    def has_value(self) -> bool:
+        return any(m.status == "value" for m in self.measurements)
+
+    @property
+    def out_of_memory(self) -> bool:
+        return any(m.status == "out_of_memory" for m in self.measurements)
+
+    @property
+    def evaluation_id(self) -> str:
+        """The record the point's figure comes from: an out-of-memory one if any, else the
+        one with the largest reserved (or allocated) peak."""
+        oom = [m for m in self.measurements if m.status == "out_of_memory"]
+        if oom:
+            return oom[0].evaluation_id
+        return max(
+            self.measurements,
+            key=lambda m: (
+                m.reserved_gb if m.reserved_gb is not None else -1.0,
+                m.allocated_gb if m.allocated_gb is not None else -1.0,
+                m.evaluation_id,
+            ),
+        ).evaluation_id
+
+    def fits(self, size_gb: float) -> bool | None:
+        """Fits only when every measurement of it fits; False when any does not; None
+        otherwise."""
+        verdicts = [m.fits(size_gb) for m in self.measurements]
+        if False in verdicts:
+            return False
+        if None in verdicts:
+            return None
+        return True
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """An evaluation under a curve protocol that is not a readable curve point."""
+
+    evaluation_id: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Curves:
+    """Every point of the memory-curve protocols in a catalogue."""
+
+    protocols: tuple[Protocol, ...]
+    points: tuple[Point, ...]
+    """Sorted by family, parameter count, model, method, batch, length."""
+    skipped: tuple[Skipped, ...]
+
+    def models(self) -> tuple[tuple[str, str], ...]:
+        """(family id, model) of every model with a point, in display order."""
+        return tuple(dict.fromkeys((p.family_id, p.model) for p in self.points))
+
+    def methods(self) -> tuple[str, ...]:
+        """Methods with a point, in the order of the protocols' columns."""
+        order = [
+            m.group("method")
+            for protocol in self.protocols
+            for c in protocol.columns
+            if (m := _COLUMN.match(c.id))
+        ]
+        found = {p.method for p in self.points}
+        return tuple(m for m in dict.fromkeys(order) if m in found) + tuple(
+            sorted(found - set(order))
+        )
+
+    def curve(self, model: str, method: str, batch: int) -> tuple[Point, ...]:
+        """One curve's points, shortest first."""
+        return tuple(
+            p for p in self.points if (p.model, p.method, p.batch) == (model, method, batch)
+        )
+
+    def at_length(self, model: str, method: str, tokens: int) -> tuple[Point, ...]:
+        """One model and method's points at one length, smallest batch first."""
+        found = [p for p in self.points if (p.model, p.method, p.tokens) == (model, method, tokens)]
+        return tuple(sorted(found, key=lambda p: p.batch))
+
+    def for_family(self, family_id: str) -> Curves:
+        """The same curves restricted to one family's models (the skipped records, which
+        name no readable model, stay with the whole catalogue)."""
+        return Curves(self.protocols, tuple(p for p in self.points if p.family_id == family_id), ())
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What a curve says for one GPU size."""
+
+    state: State
+    value: int | None
+    """The length (tokens) or batch claimed to fit, if any."""
+    evaluation_id: str | None
+    """The record behind the claim (or behind the first point that does not fit)."""
+    text: str
+
+
+def curve_protocols(catalogue: Catalogue) -> tuple[Protocol, ...]:
+    """Protocols whose recipe is the memory-curve recipe."""
+    return tuple(
+        p for p in catalogue.protocols() if p.recipe is not None and p.recipe.id == CURVE_RECIPE
+    )
+
+
+def curves(catalogue: Catalogue) -> Curves:
+    """Every memory-curve point in the catalogue, grouped per (model, method, batch,
+    length); evaluations that cannot be placed on a curve are listed with the reason."""
+    protocols = curve_protocols(catalogue)
+    measurements: list[Measurement] = []
+    skipped: list[Skipped] = []
+    for protocol in protocols:
+        for evaluation in catalogue.evaluations_of(protocol.id):
+            if evaluation.protocol != protocol.id:
+                continue
+            found = measurement(evaluation, catalogue)
+            if isinstance(found, Skipped):
+                skipped.append(found)
+            else:
+                measurements.append(found)
+    return Curves(protocols, group_points(measurements), tuple(skipped))
+
+
+def measurement(evaluation: Evaluation, catalogue: Catalogue) -> Measurement | Skipped:
+    """The curve point an evaluation records, or why it is none."""
+    e = evaluation
+    if len(e.results) != 1:
+        return Skipped(e.id, f"{len(e.results)} results (a curve point has one)")
+    result = e.results[0]
+    match = _COLUMN.match(result.column)
+    if match is None:
+        return Skipped(e.id, f"column {result.column!r} is not '<method>-batch-<batch>'")
+    tokens = e.settings.get("tokens_per_sequence", "")
+    if not tokens.isdigit() or int(tokens) < 1:
+        return Skipped(e.id, "no setting tokens_per_sequence")
+    configuration = catalogue.by_id.get(e.configuration)
+    if not isinstance(configuration, Configuration):
+        return Skipped(e.id, f"configuration {e.configuration!r} not found")
+    if result.unit not in (None, "gigabyte"):
+        return Skipped(e.id, f"unit {result.unit!r} (the curves are in gigabyte)")
+    reserved = [o for o in result.observations if o.name == COMPARED and o.unit == "gigabyte"]
+    environment = e.environment
+    return Measurement(
+        evaluation_id=e.id,
+        family_id=configuration.family,
+        model=configuration.reported_name,
+        parameters=parameter_count(configuration.parameters),
+        method=match.group("method"),
+        batch=int(match.group("batch")),
+        tokens=int(tokens),
+        status=result.status,
+        allocated_gb=result.value,
+        reserved_gb=reserved[0].value if reserved else None,
+        reserved_note=(reserved[0].note or "") if reserved else "",
+        gpu=environment.gpu if environment else "",
+        gpu_memory_gb=environment.gpu_memory_gb if environment else None,
+    )
+
+
+def parameter_count(text: str | None) -> int | None:
+    """The leading count of a configuration's `parameters` ('317,170 (counted; ...)')."""
+    found = _COUNT.match(text or "")
+    return int(found.group(1).replace(",", "")) if found else None
+
+
+def group_points(measurements: Iterable[Measurement]) -> tuple[Point, ...]:
+    """Measurements grouped per (model, method, batch, length), in display order: family,
+    parameter count (smallest first; unknown last), model, method, batch, length."""
+    groups: dict[tuple[str, str, str, int, int], list[Measurement]] = defaultdict(list)
+    sizes: dict[str, int | None] = {}
+    for m in measurements:
+        groups[(m.family_id, m.model, m.method, m.batch, m.tokens)].append(m)
+        if m.parameters is not None or m.model not in sizes:
+            sizes[m.model] = m.parameters
+    points = [
+        Point(f, model, method, batch, tokens, tuple(sorted(ms, key=lambda m: m.evaluation_id)))
+        for (f, model, method, batch, tokens), ms in groups.items()
+    ]
+
+    def order(p: Point) -> tuple[str, int, int, str, str, int, int]:
+        size = sizes.get(p.model)
+        return (p.family_id, size is None, size or 0, p.model, p.method, p.batch, p.tokens)
+
+    return tuple(sorted(points, key=order))
+
+
+def _walk(points: Sequence[Point], size_gb: float) -> tuple[Point | None, Point | None, bool]:
+    """(last point of the fitting prefix, the point that ended it, whether that point
+    could not be decided)."""
+    last: Point | None = None
+    for point in points:
+        verdict = point.fits(size_gb)
+        if verdict is True:
+            last = point
+            continue
+        return last, point, verdict is None
+    return last, None, False
+
+
+def longest_length(points: Sequence[Point], size_gb: float) -> Answer:
+    """The longest measured length of one curve (one model, method and batch) that fits
+    `size_gb`, with every shorter measured length fitting too."""
+    curve = sorted(points, key=lambda p: p.tokens)
+    if not curve:
+        return Answer("not_measured", None, None, "not measured")
+    last, stop, undecided = _walk(curve, size_gb)
+    if stop is None and last is not None:
+        return Answer(
+            "fits_all",
+            last.tokens,
+            last.evaluation_id,
+            f"fits at every measured length (up to {last.tokens:,} tokens)",
+        )
+    assert stop is not None
+    if last is None:
+        if undecided:
+            return Answer(
+                "undetermined",
+                None,
+                stop.evaluation_id,
+                f"not determined at the shortest measured length ({stop.tokens:,} tokens)",
+            )
+        return Answer(
+            "fits_none",
+            None,
+            stop.evaluation_id,
+            f"does not fit at the shortest measured length ({stop.tokens:,} tokens)",
+        )
+    after = (
+        f"at {stop.tokens:,} tokens: not determined"
+        if undecided
+        else f"{stop.tokens:,} tokens did not fit"
+    )
+    return Answer(
+        "fits_up_to", last.tokens, last.evaluation_id, f"{last.tokens:,} tokens ({after})"
+    )
+
+
+def largest_batch(points: Sequence[Point], size_gb: float, tokens: int) -> Answer:
+    """The largest measured batch at one length (one model and method) that fits
+    `size_gb`, with every smaller measured batch fitting too."""
+    at = sorted((p for p in points if p.tokens == tokens), key=lambda p: p.batch)
+    if not at:
+        return Answer("not_measured", None, None, f"not measured at {tokens:,} tokens")
+    last, stop, undecided = _walk(at, size_gb)
+    if stop is None and last is not None:
+        return Answer(
+            "fits_all", last.batch, last.evaluation_id, f"batch {last.batch}, the largest measured"
+        )
+    assert stop is not None
+    if last is None:
+        if undecided:
+            return Answer(
+                "undetermined", None, stop.evaluation_id, f"not determined at batch {stop.batch}"
+            )
+        return Answer("fits_none", None, stop.evaluation_id, f"batch {stop.batch} does not fit")
+    after = (
+        f"at batch {stop.batch}: not determined" if undecided else f"batch {stop.batch} did not fit"
+    )
+    return Answer("fits_up_to", last.batch, last.evaluation_id, f"batch {last.batch} ({after})")

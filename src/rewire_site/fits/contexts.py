@@ -1,0 +1,144 @@
+"""Page contexts of "Does it fit on my GPU?" (what `fits.html` receives as `page`) and of
+the memory-curve section of a family page (`FamilyCurves`, shown by the partial
+`_partials/_memory_curves.html`). Every field is derived from memory-curve records
+(derive.fits); templates display them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..contexts import Page
+from ..derive.fits_chart import LineChart
+from ..sections import Link
+
+
+@dataclass(frozen=True)
+class FitCell:
+    """One answer for one GPU size: its text and the record behind it."""
+
+    text: str
+    """'512 tokens (1,000 tokens did not fit)', 'not measured', ... (derive.fits)."""
+    href: str
+    """The evaluation page of the point behind the answer, from the site root ('' when no
+    record is behind it: not measured)."""
+    state: str
+    """'fits_all', 'fits_up_to', 'fits_none', 'undetermined' or 'not_measured' (a CSS
+    class: fit-<state>)."""
+
+
+@dataclass(frozen=True)
+class FitPair:
+    """What fits one GPU size, for one model and method."""
+
+    length: FitCell
+    """The longest measured length at the smallest batch."""
+    batch: FitCell
+    """The largest measured batch at the typical length."""
+
+
+@dataclass(frozen=True)
+class FitRow:
+    model: str
+    """The model as its configurations name it, e.g. 'NT 2.5B'."""
+    family: Link
+    """The model's family page."""
+    cells: tuple[FitPair, ...]
+    """One per GPU size, in the order of `MethodCurves.sizes`."""
+
+
+@dataclass(frozen=True)
+class PointCell:
+    """One measured point in the table of points (the chart's text alternative)."""
+
+    text: str
+    """'23.41 (22.87)': reserved peak (allocated peak) in GB, 'out of memory', 'not
+    determined' or '' (length not measured for this model)."""
+    href: str
+    """The point's evaluation page from the site root ('' for an empty cell)."""
+    note: str
+    """'measured 2 times, largest shown' or ''."""
+
+
+@dataclass(frozen=True)
+class PointRow:
+    label: str
+    """'NT 2.5B, batch 8'."""
+    cells: tuple[PointCell, ...]
+    """One per length in `MethodCurves.lengths`."""
+
+
+@dataclass(frozen=True)
+class MethodCurves:
+    """One method: what fits each GPU size, the chart, and every point."""
+
+    method: str
+    """Method id as the records' columns name it: 'inference', 'peft' or 'full'."""
+    label: str
+    """'Full fine-tuning' (from the protocol's column labels)."""
+    description: str
+    """What the method runs, from the protocol's column description ('' if none)."""
+    anchor: str
+    """Element id of the method's heading (unique on the page)."""
+    sizes: tuple[str, ...]
+    """Column headers of the fit table: '16 GB', ..."""
+    small_batch: int
+    """The batch of the length answers (the smallest measured, 1)."""
+    typical: str
+    """The length of the batch answers: '512 tokens'."""
+    rows: tuple[FitRow, ...]
+    """One per model measured under any method (a model without a point under this
+    method reads 'not measured')."""
+    chart: LineChart | None
+    """Memory against length (None without a drawable point)."""
+    lengths: tuple[str, ...]
+    """Column headers of the table of points: '64 tokens', ..."""
+    points: tuple[PointRow, ...]
+    """One per model and batch with a point under this method."""
+
+
+@dataclass(frozen=True)
+class CurveNotes:
+    """What every answer rests on, derived from the records."""
+
+    figure: str
+    """Which memory figure is compared, how the records read it, and what it leaves out."""
+    sizes: str
+    """How a GPU size is compared (nominal size, GB of 10^9 bytes) and where the points
+    were measured."""
+    rules: str
+    """How an answer is read from a curve (no interpolation, no extrapolation)."""
+    lengths: str
+    """That lengths are tokens of each model's tokeniser."""
+    counts: str
+    """'108 points of 4 models (3 out of memory), 3 methods, runs ...'."""
+    limitations: tuple[str, ...]
+    """The protocol's limitations, as recorded (Markdown)."""
+    skipped: tuple[str, ...]
+    """Evaluations under the protocol that are not readable curve points, with why."""
+
+
+@dataclass(frozen=True)
+class FitsPage(Page):
+    protocols: tuple[Link, ...]
+    """The memory-curve protocols the points are measured under."""
+    notes: CurveNotes
+    """What the answers rest on."""
+    methods: tuple[MethodCurves, ...]
+    """Methods with at least one point, in the protocol's column order."""
+    empty: str
+    """'No memory-curve point is recorded yet ...' when there is none, else ''."""
+
+
+@dataclass(frozen=True)
+class FamilyCurves:
+    """The memory-curve section of a family page: the same answers and charts, for the
+    family's models only."""
+
+    fits_href: str
+    """The "Does it fit on my GPU?" page, from the site root."""
+    notes: CurveNotes
+    """What the answers rest on (counts for this family's points)."""
+    methods: tuple[MethodCurves, ...]
+    """Empty when no model of the family has a point."""
+    empty: str
+    """'Not measured: ...' when the family has no point, else ''."""

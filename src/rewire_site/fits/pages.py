@@ -1,0 +1,246 @@
+"""Builders of "Does it fit on my GPU?" (`fits/index.html`) and of the memory-curve section
+of each family page: pure functions of the catalogue (derive.fits reads the records)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..derive.display import plural
+from ..derive.fits import (
+    GPU_SIZES_GB,
+    Curves,
+    Point,
+    curves,
+    largest_batch,
+    longest_length,
+)
+from ..derive.fits_chart import curve_chart
+from ..link import Catalogue
+from ..models import ModelFamily, Protocol
+from ..sections import Link
+from ..urls import page_of, record_path, root_of
+from .contexts import (
+    CurveNotes,
+    FamilyCurves,
+    FitCell,
+    FitPair,
+    FitRow,
+    FitsPage,
+    MethodCurves,
+    PointCell,
+    PointRow,
+)
+
+FITS_PATH = "fits/index.html"
+TITLE = "Does it fit on my GPU?"
+
+TYPICAL_TOKENS = 512
+"""The length of the largest-batch answers: 512 tokens, a length every model of the
+memory-curve recipe accepts (NT's maximum is 1,000 tokens, GENA-LM's 512)."""
+
+
+def _evaluation_href(evaluation_id: str | None) -> str:
+    return record_path("evaluation", evaluation_id) if evaluation_id else ""
+
+
+def _gb(value: float) -> str:
+    return f"{value:.2f}"
+
+
+def _method_label(protocols: Sequence[Protocol], method: str) -> tuple[str, str]:
+    """(label, description) of a method from the protocols' columns '<method>-batch-<b>'
+    labelled '<Method>, batch <b>'."""
+    for protocol in protocols:
+        for column in protocol.columns:
+            if column.id.startswith(f"{method}-batch-"):
+                label = column.label.split(", batch ")[0]
+                return label, column.description or ""
+    return method, ""
+
+
+def method_curves(
+    found: Curves,
+    method: str,
+    models: Sequence[tuple[str, str]],
+    catalogue: Catalogue,
+    typical_tokens: int = TYPICAL_TOKENS,
+) -> MethodCurves:
+    """Fit table, chart and table of points of one method, for `models` ((family id,
+    model) pairs, in row order)."""
+    points = [p for p in found.points if p.method == method]
+    label, description = _method_label(found.protocols, method)
+    batches = sorted({p.batch for p in points}) or [1]
+    small = batches[0]
+    rows = []
+    for family_id, model in models:
+        family = catalogue.by_id[family_id]
+        curve = found.curve(model, method, small)
+        at_length = found.at_length(model, method, typical_tokens)
+        cells = []
+        for size in GPU_SIZES_GB:
+            longest = longest_length(curve, size)
+            largest = largest_batch(at_length, size, typical_tokens)
+            cells.append(
+                FitPair(
+                    FitCell(longest.text, _evaluation_href(longest.evaluation_id), longest.state),
+                    FitCell(largest.text, _evaluation_href(largest.evaluation_id), largest.state),
+                )
+            )
+        rows.append(FitRow(model, Link(family.title, page_of(family)), tuple(cells)))
+    lengths = sorted({p.tokens for p in points})
+    point_rows = []
+    for _family_id, model in models:
+        for batch in batches:
+            by_length = {p.tokens: p for p in found.curve(model, method, batch)}
+            if by_length:
+                point_rows.append(
+                    PointRow(
+                        f"{model}, batch {batch}",
+                        tuple(_point_cell(by_length.get(t)) for t in lengths),
+                    )
+                )
+    chart_points = [p for p in points if (p.family_id, p.model) in set(models)]
+    return MethodCurves(
+        method=method,
+        label=label,
+        description=description,
+        anchor=f"fits-{method}",
+        sizes=tuple(f"{s} GB" for s in GPU_SIZES_GB),
+        small_batch=small,
+        typical=f"{typical_tokens:,} tokens",
+        rows=tuple(rows),
+        chart=curve_chart(chart_points, f"{label}: peak reserved memory against input length"),
+        lengths=tuple(f"{t:,} tokens" for t in lengths),
+        points=tuple(point_rows),
+    )
+
+
+def _point_cell(point: Point | None) -> PointCell:
+    if point is None:
+        return PointCell("", "", "")
+    href = _evaluation_href(point.evaluation_id)
+    count = len(point.measurements)
+    note = f"measured {count} times, largest shown" if count > 1 else ""
+    if point.out_of_memory:
+        return PointCell("out of memory", href, note)
+    if point.reserved_gb is None:
+        allocated = f" (allocated {_gb(point.allocated_gb)})" if point.allocated_gb else ""
+        return PointCell(f"no reserved peak recorded{allocated}", href, note)
+    allocated = f" ({_gb(point.allocated_gb)})" if point.allocated_gb is not None else ""
+    return PointCell(f"{_gb(point.reserved_gb)}{allocated}", href, note)
+
+
+def curve_notes(found: Curves, typical_tokens: int = TYPICAL_TOKENS) -> CurveNotes:
+    """What every answer rests on, from the records."""
+    measurements = [m for p in found.points for m in p.measurements]
+    how = sorted({m.reserved_note for m in measurements if m.reserved_note})
+    read = f" (as the records say: {'; '.join(how)})" if how else ""
+    figure = (
+        "Each answer compares a point's peak reserved memory with the GPU's size: the "
+        f"observation peak-reserved-memory of its record{read}, the memory PyTorch's caching "
+        "allocator held. It is at least the allocated peak that the records give as their "
+        "value (in brackets in the tables of points). Neither includes the CUDA context or "
+        "other processes, which the GPU must also hold (the records say so in their "
+        "limitations), so a point close to a size may still not run on a GPU of that size."
+    )
+    gpus = sorted(
+        {
+            f"{m.gpu} ({m.gpu_memory_gb:.1f} GB as its environment records it)"
+            if m.gpu_memory_gb is not None
+            else m.gpu or "an unrecorded GPU"
+            for m in measurements
+        }
+    )
+    independence = []
+    for protocol in found.protocols:
+        dependence = protocol.hardware_dependence
+        if dependence is not None and dependence.depends is False:
+            independence.append(
+                f"The protocol records that the metric does not depend on the GPU model: "
+                f"{dependence.reason}"
+            )
+        else:
+            independence.append(
+                "The protocol does not record that the peak is the same on other GPUs."
+            )
+    measured_on = f" All points ran on {', '.join(gpus)}." if gpus else ""
+    sizes = (
+        "A GPU size is compared as its nominal size in GB of 10^9 bytes, the records' unit: "
+        "a GPU sold as 80 GB counts as 80 × 10^9 bytes. No point was measured on a GPU of "
+        f"these sizes.{measured_on} " + " ".join(dict.fromkeys(independence))
+    ).strip()
+    rules = (
+        "Every answer is a measured point. The longest length is the longest measured "
+        "length at which the point and every shorter measured point of the curve fit; the "
+        f"largest batch is read the same way at {typical_tokens:,} tokens. Nothing is "
+        "interpolated: a length between two measured ones may fit, but is not claimed. "
+        "Nothing is extrapolated beyond the longest measured length. A point measured more "
+        "than once fits only if every measurement fits; a point that ran out of memory "
+        "fits no size up to the memory of the GPU it ran on."
+    )
+    lengths = (
+        "Lengths are tokens of each model's own tokeniser, not nucleotides: the same number "
+        "of tokens is a different length of DNA for models of different families."
+    )
+    models = found.models()
+    oom = sum(1 for p in found.points if p.out_of_memory)
+    methods = found.methods()
+    counts = (
+        f"{plural(len(found.points), 'measured point')} ({plural(len(measurements), 'record')}) "
+        f"of {plural(len(models), 'model')} under {plural(len(methods), 'method')}"
+        + (f"; {oom} out of memory" if oom else "")
+        + "."
+    )
+    return CurveNotes(
+        figure=figure,
+        sizes=sizes,
+        rules=rules,
+        lengths=lengths,
+        counts=counts,
+        limitations=tuple(
+            dict.fromkeys(text for protocol in found.protocols for text in protocol.limitations)
+        ),
+        skipped=tuple(f"{s.evaluation_id}: {s.reason}" for s in found.skipped),
+    )
+
+
+def fits_page(catalogue: Catalogue, release_id: str, found: Curves | None = None) -> FitsPage:
+    """The "Does it fit on my GPU?" page."""
+    found = found if found is not None else curves(catalogue)
+    models = found.models()
+    methods = tuple(method_curves(found, m, models, catalogue) for m in found.methods())
+    protocols = tuple(Link(p.title, page_of(p)) for p in found.protocols)
+    if not found.protocols:
+        empty = "No memory-curve protocol is recorded in this release."
+    elif not found.points:
+        empty = "No memory-curve point is recorded yet: nothing can be said about any GPU."
+    else:
+        empty = ""
+    return FitsPage(
+        template="fits.html",
+        path=FITS_PATH,
+        root=root_of(FITS_PATH),
+        title=TITLE,
+        description="For a GPU memory size and a method (inference, parameter-efficient or "
+        "full fine-tuning): the longest input and the largest batch that fit, read from "
+        "measured memory curves.",
+        release_id=release_id,
+        nav="",
+        protocols=protocols,
+        notes=curve_notes(found),
+        methods=methods,
+        empty=empty,
+    )
+
+
+def family_curves(family: ModelFamily, found: Curves, catalogue: Catalogue) -> FamilyCurves:
+    """The memory-curve section of one family's page."""
+    own = found.for_family(family.id)
+    models = own.models()
+    methods = tuple(method_curves(own, m, models, catalogue) for m in own.methods())
+    empty = (
+        ""
+        if models
+        else "Not measured: no memory-curve point of a model of this family is recorded."
+    )
+    return FamilyCurves(fits_href=FITS_PATH, notes=curve_notes(own), methods=methods, empty=empty)

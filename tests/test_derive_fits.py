@@ -1,0 +1,195 @@
+"""derive.fits: the longest length and the largest batch that fit a GPU size, read from
+measured points only (no interpolation, no extrapolation), and the points read from
+memory-curve records written by the real records writer (tests/fits_scenario.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rewire_site.derive.fits import (
+    GPU_SIZES_GB,
+    Curves,
+    Measurement,
+    Point,
+    curves,
+    largest_batch,
+    longest_length,
+    parameter_count,
+)
+from rewire_site.validate import load_catalogue
+
+pytest.importorskip("measure.memory_curve.records")
+
+from fits_scenario import H200_BYTES, write_scenario
+
+
+def _m(
+    tokens: int,
+    reserved: float | None,
+    *,
+    batch: int = 1,
+    status: str = "value",
+    gpu_gb: float | None = 150.1,
+    eid: str | None = None,
+) -> Measurement:
+    return Measurement(
+        evaluation_id=eid or f"e-b{batch}-{tokens}-{reserved}",
+        family_id="fam",
+        model="M",
+        parameters=None,
+        method="full",
+        batch=batch,
+        tokens=tokens,
+        status=status,
+        allocated_gb=None if reserved is None or status != "value" else reserved * 0.9,
+        reserved_gb=reserved,
+        reserved_note="torch.cuda.max_memory_reserved()",
+        gpu="NVIDIA H200",
+        gpu_memory_gb=gpu_gb,
+    )
+
+
+def _p(*measurements: Measurement) -> Point:
+    first = measurements[0]
+    return Point("fam", "M", "full", first.batch, first.tokens, measurements)
+
+
+CURVE = [_p(_m(64, 5.0)), _p(_m(128, 9.0)), _p(_m(256, 17.0)), _p(_m(512, 33.0))]
+
+
+def test_longest_length_is_the_last_measured_point_that_fits() -> None:
+    answer = longest_length(CURVE, 16)
+    assert (answer.state, answer.value) == ("fits_up_to", 128)
+    assert answer.text == "128 tokens (256 tokens did not fit)"
+    assert answer.evaluation_id == CURVE[1].evaluation_id
+    # 24 GB lies between the 256- and 512-token points' needs: the answer is the measured
+    # 256, never a length interpolated between the two
+    assert longest_length(CURVE, 24).text == "256 tokens (512 tokens did not fit)"
+
+
+def test_every_point_fits_says_so_and_claims_nothing_beyond() -> None:
+    answer = longest_length(CURVE, 80)
+    assert answer.state == "fits_all"
+    assert answer.value == 512
+    assert answer.text == "fits at every measured length (up to 512 tokens)"
+
+
+def test_no_point_fits_names_the_shortest_measured_length() -> None:
+    answer = longest_length(CURVE, 4)
+    assert answer.state == "fits_none"
+    assert answer.value is None
+    assert answer.text == "does not fit at the shortest measured length (64 tokens)"
+    assert answer.evaluation_id == CURVE[0].evaluation_id
+
+
+def test_a_size_equal_to_the_peak_fits() -> None:
+    assert longest_length(CURVE, 17).value == 256
+
+
+def test_not_measured() -> None:
+    answer = longest_length([], 80)
+    assert (answer.state, answer.text, answer.evaluation_id) == (
+        "not_measured",
+        "not measured",
+        None,
+    )
+    assert largest_batch([], 80, 512).text == "not measured at 512 tokens"
+
+
+def test_a_point_after_a_failure_is_never_claimed() -> None:
+    odd = [_p(_m(64, 5.0)), _p(_m(128, 30.0)), _p(_m(256, 20.0))]
+    answer = longest_length(odd, 24)
+    assert answer.value == 64
+    assert answer.text == "64 tokens (128 tokens did not fit)"
+
+
+def test_out_of_memory_fits_no_size_up_to_the_gpu_it_ran_on() -> None:
+    curve = [_p(_m(64, 40.0)), _p(_m(128, None, status="out_of_memory"))]
+    assert longest_length(curve, 141).text == "64 tokens (128 tokens did not fit)"
+    # on a GPU larger than the one it ran out of memory on, nothing is known
+    small = [_p(_m(64, 20.0)), _p(_m(128, None, status="out_of_memory", gpu_gb=80.0))]
+    answer = longest_length(small, 94)
+    assert answer.state == "fits_up_to"
+    assert answer.text == "64 tokens (at 128 tokens: not determined)"
+
+
+def test_a_point_without_reserved_peak_is_not_determined() -> None:
+    curve = [_p(_m(64, None)), _p(_m(128, 3.0))]
+    answer = longest_length(curve, 80)
+    assert answer.state == "undetermined"
+    assert answer.text == "not determined at the shortest measured length (64 tokens)"
+    incomplete = [_p(_m(64, 2.0, status="incomplete"))]
+    assert longest_length(incomplete, 80).state == "undetermined"
+
+
+def test_a_point_measured_twice_fits_only_if_both_fit() -> None:
+    twice = _p(_m(64, 15.0, eid="a"), _m(64, 16.5, eid="b"))
+    assert twice.fits(16) is False
+    assert twice.fits(24) is True
+    assert twice.reserved_gb == 16.5
+    assert twice.evaluation_id == "b"
+    assert longest_length([twice], 16).evaluation_id == "b"
+
+
+def test_largest_batch_at_a_length() -> None:
+    at = [_p(_m(512, 3.0, batch=1)), _p(_m(512, 20.0, batch=8)), _p(_m(256, 1.0, batch=16))]
+    assert largest_batch(at, 24, 512).text == "batch 8, the largest measured"
+    assert largest_batch(at, 16, 512).text == "batch 1 (batch 8 did not fit)"
+    assert largest_batch(at, 2, 512).text == "batch 1 does not fit"
+    assert largest_batch(at, 24, 1000).state == "not_measured"
+    assert largest_batch(at, 24, 256).value == 16
+
+
+def test_parameter_count() -> None:
+    assert parameter_count("317,170 (counted; 317,170 trainable)") == 317170
+    assert parameter_count("about 2.5B") is None
+    assert parameter_count(None) is None
+
+
+@pytest.fixture(scope="module")
+def scenario(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("curves")
+    write_scenario(root)
+    return root
+
+
+@pytest.fixture(scope="module")
+def found(scenario: Path) -> Curves:
+    catalogue, _ = load_catalogue(scenario)
+    return curves(catalogue)
+
+
+def test_points_are_read_from_the_writers_records(found: Curves) -> None:
+    assert [p.id for p in found.protocols] == ["rewire-20261130-protocol-gpu-memory-curves"]
+    assert found.skipped == ()
+    assert found.models() == (
+        ("gfm-guide-20261014-family-nucleotide-transformer", "tiny ESM (tests)"),
+        ("saadat-fellay-20261015-family-gena-lm", "tiny BERT pre-LN (tests)"),
+    )
+    assert found.methods() == ("inference", "peft", "full")
+    curve = found.curve("tiny ESM (tests)", "full", 8)
+    assert [p.tokens for p in curve] == [128, 256, 512, 1000]
+    assert [p.reserved_gb for p in curve[:3]] == [30.0, 60.0, 120.0]
+    assert [p.allocated_gb for p in curve[:3]] == [28.0, 57.0, 113.5]
+    assert curve[3].out_of_memory and curve[3].reserved_gb is None
+    assert curve[3].measurements[0].gpu_memory_gb == pytest.approx(H200_BYTES / 1e9)
+    twice = found.curve("tiny BERT pre-LN (tests)", "inference", 1)[-1]
+    assert [m.reserved_gb for m in twice.measurements] == [1.1, 1.15]
+
+
+def test_answers_from_the_writers_records(found: Curves) -> None:
+    full_b8 = found.curve("tiny ESM (tests)", "full", 8)
+    assert [longest_length(full_b8, s).text for s in GPU_SIZES_GB] == [
+        "does not fit at the shortest measured length (128 tokens)",
+        "does not fit at the shortest measured length (128 tokens)",
+        "128 tokens (256 tokens did not fit)",
+        "128 tokens (256 tokens did not fit)",
+        "256 tokens (512 tokens did not fit)",
+        "256 tokens (512 tokens did not fit)",
+        "512 tokens (1,000 tokens did not fit)",  # out of memory on the H200
+    ]
+    gena_full = found.at_length("tiny BERT pre-LN (tests)", "full", 512)
+    assert largest_batch(gena_full, 48, 512).text == "batch 1 (batch 8 did not fit)"
+    assert largest_batch(gena_full, 80, 512).text == "batch 8, the largest measured"

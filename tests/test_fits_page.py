@@ -1,0 +1,229 @@
+""" "Does it fit on my GPU?" (fits/index.html) and the memory-curve section of a family
+page, from memory-curve records written by the real records writer (tests/fits_scenario.py):
+what the page says, that every answer links to the record behind it, the chart and its
+table of points, and that every context field is described and shown."""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import inspect
+import itertools
+import re
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from rewire_site.derive import fits_chart
+from rewire_site.derive.fits import curves
+from rewire_site.fits import contexts
+from rewire_site.fits.pages import FITS_PATH, family_curves, fits_page
+from rewire_site.link import Catalogue
+from rewire_site.models import ModelFamily
+from rewire_site.render import Renderer
+from rewire_site.validate import load_catalogue
+
+pytest.importorskip("measure.memory_curve.records")
+
+from fits_scenario import write_scenario
+from htmltext import text_of
+
+ROOT = Path(__file__).resolve().parents[1]
+TEMPLATES = ROOT / "templates"
+RELEASE = "2026-11-30-000000000000"
+NT = "gfm-guide-20261014-family-nucleotide-transformer"
+GENA = "saadat-fellay-20261015-family-gena-lm"
+
+
+@pytest.fixture(scope="module")
+def scenario(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("curves")
+    write_scenario(root)
+    return root
+
+
+@pytest.fixture(scope="module")
+def catalogue(scenario: Path) -> Catalogue:
+    found, _ = load_catalogue(scenario)
+    return found
+
+
+@pytest.fixture(scope="module")
+def html(catalogue: Catalogue) -> str:
+    page = fits_page(catalogue, RELEASE)
+    return Renderer(TEMPLATES).render(page.template, page).decode("utf-8")
+
+
+def _rows(html: str, caption: str) -> list[list[str]]:
+    """Cells of the table whose caption starts with `caption`, as visible text."""
+    start = html.index(f">{caption}")
+    table = html[start : html.index("</table>", start)]
+    return [
+        [text_of(c).replace("\n", " ").strip() for c in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", r)]
+        for r in re.findall(r"<tr>(.*?)</tr>", table, flags=re.S)
+    ]
+
+
+def test_the_page_says_what_is_compared_and_how(html: str) -> None:
+    text = text_of(html).replace("\n", " ")
+    assert "peak reserved memory" in text
+    assert "torch.cuda.max_memory_reserved() over the measured steps" in text
+    assert "Neither includes the CUDA context" in text
+    assert "GB of 10^9 bytes" in text and "80 × 10^9 bytes" in text
+    assert "All points ran on NVIDIA H200 (150.1 GB as its environment records it)." in text
+    assert "Nothing is interpolated" in text and "Nothing is extrapolated" in text
+    assert "tokens of each model's own tokeniser, not nucleotides" in text
+    assert "28 measured points (29 records) of 2 models under 3 methods; 1 out of memory." in text
+    assert "Random weights and synthetic tokens: valid for memory, not for accuracy." in text
+
+
+def test_full_fine_tuning_table(html: str) -> None:
+    rows = _rows(html, "Full fine-tuning: for each GPU memory size")
+    assert rows[0] == ["Model", "16 GB", "24 GB", "40 GB", "48 GB", "80 GB", "94 GB", "141 GB"]
+    esm = rows[1]
+    assert esm[0].startswith("tiny ESM (tests)")
+    assert esm[1] == (
+        "Batch 1: 256 tokens (512 tokens did not fit) At 512 tokens: batch 1 does not fit"
+    )
+    assert esm[4] == (
+        "Batch 1: fits at every measured length (up to 1,000 tokens) "
+        "At 512 tokens: batch 1 (batch 8 did not fit)"
+    )
+    assert esm[7].endswith("At 512 tokens: batch 8, the largest measured")
+    gena = rows[2]
+    assert gena[1].startswith("Batch 1: does not fit at the shortest measured length (128 tokens)")
+
+
+def test_not_measured_where_a_model_has_no_point(html: str) -> None:
+    rows = _rows(html, "Parameter-efficient fine-tuning: for each GPU memory size")
+    esm = rows[1]
+    assert esm[1:] == ["Batch 1: not measured At 512 tokens: not measured at 512 tokens"] * 7
+    gena = rows[2]
+    assert gena[1] == (
+        "Batch 1: fits at every measured length (up to 256 tokens) "
+        "At 512 tokens: not measured at 512 tokens"
+    )
+
+
+def test_every_answer_links_to_its_record(html: str, catalogue: Catalogue) -> None:
+    links = re.findall(r'href="\.\./(evaluations/([^/]+)/index\.html)"', html)
+    assert links
+    for _, evaluation_id in links:
+        assert evaluation_id in catalogue.by_id
+    # the 141 GB answer for tiny ESM, full fine-tuning, batch 1 is its 1,000-token point
+    assert "../evaluations/rewire-20261130-curves-2300-eval-tiny-esm-full-b1-1000tok/" in html
+
+
+def test_chart_and_its_table_of_points(html: str) -> None:
+    assert html.count('<figure class="chart line-chart">') == 3
+    assert '<title id="fits-full-chart-title">Full fine-tuning: peak reserved memory' in html
+    assert "4 lines, 11 measured points, 1 out of memory (marked x at the top)" in html
+    rows = _rows(html, "Full fine-tuning: every measured point")
+    assert rows[0] == ["Model and batch", "128 tokens", "256 tokens", "512 tokens", "1,000 tokens"]
+    assert rows[2] == [
+        "tiny ESM (tests), batch 8",
+        "30.00 (28.00)",
+        "60.00 (57.00)",
+        "120.00 (113.50)",
+        "out of memory",
+    ]
+    assert rows[4] == [
+        "tiny BERT pre-LN (tests), batch 8",
+        *["not measured"] * 2,
+        "50.00 (47.50)",
+        "not measured",
+    ]
+    inference = _rows(html, "Inference: every measured point")
+    assert inference[3][3] == "1.15 (1.05) (measured 2 times, largest shown)"
+
+
+def test_chart_geometry_stays_inside_the_view(catalogue: Catalogue) -> None:
+    page = fits_page(catalogue, RELEASE)
+    for method in page.methods:
+        chart = method.chart
+        assert chart is not None
+        for s in chart.series:
+            for m in (*s.markers, *s.out_of_memory):
+                assert 0 <= m.x <= chart.width and 0 <= m.y <= chart.height, m
+        xs = [t.position for t in chart.x_ticks]
+        assert xs == sorted(xs) and xs[0] == chart.plot_left and xs[-1] == chart.plot_right
+        labelled = [t.label_x for t in chart.x_ticks if t.labelled]
+        assert all(b - a >= fits_chart.MIN_TICK_GAP for a, b in itertools.pairwise(labelled))
+    full = page.methods[-1].chart
+    assert full is not None
+    top = float(full.y_ticks[-1].display)
+    assert top >= 120.0  # the largest reserved peak drawn
+    esm_b8 = next(s for s in full.series if s.label == "tiny ESM (tests), batch 8")
+    assert esm_b8.dashed and len(esm_b8.markers) == 3 and len(esm_b8.out_of_memory) == 1
+
+
+def test_family_section_holds_only_the_familys_models(catalogue: Catalogue) -> None:
+    found = curves(catalogue)
+    gena = family_curves(catalogue.get(GENA, ModelFamily), found, catalogue)
+    assert gena.empty == ""
+    assert gena.fits_href == FITS_PATH
+    models = {r.model for m in gena.methods for r in m.rows}
+    assert models == {"tiny BERT pre-LN (tests)"}
+    assert [m.method for m in gena.methods] == ["inference", "peft", "full"]
+
+
+def test_no_points_no_claims(tmp_path: Path) -> None:
+    root = tmp_path
+    (root / "records").mkdir()
+    src = ROOT / "records" / "rewire-20261130-protocol-gpu-memory-curves.yaml"
+    (root / "records" / src.name).write_text(src.read_text(encoding="utf-8"), encoding="utf-8")
+    dataset = "saadat-fellay-20261015-dataset-synthetic-uniform-random-dna-seed-42.yaml"
+    (root / "records" / dataset).write_text(
+        (ROOT / "records" / dataset).read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    empty, _ = load_catalogue(root)
+    page = fits_page(empty, RELEASE)
+    assert page.methods == ()
+    assert page.empty.startswith("No memory-curve point is recorded yet")
+    html = Renderer(TEMPLATES).render(page.template, page).decode("utf-8")
+    assert "No memory-curve point is recorded yet" in text_of(html)
+    assert "<table" not in html
+
+
+def _described(cls: type) -> dict[str, bool]:
+    found: dict[str, bool] = {}
+    for klass in (cls,):
+        body = ast.parse(textwrap.dedent(inspect.getsource(klass))).body[0]
+        assert isinstance(body, ast.ClassDef)
+        items = body.body
+        for item, after in zip(items, [*items[1:], None], strict=True):
+            if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
+                found[item.target.id] = isinstance(after, ast.Expr) and isinstance(
+                    getattr(after, "value", None), ast.Constant
+                )
+    return found
+
+
+CONTEXT_CLASSES = [
+    c
+    for module in (contexts, fits_chart)
+    for c in vars(module).values()
+    if dataclasses.is_dataclass(c) and c.__module__ == module.__name__
+]
+
+
+@pytest.mark.parametrize("cls", CONTEXT_CLASSES, ids=lambda c: c.__name__)
+def test_every_context_field_is_described(cls: type) -> None:
+    undescribed = [name for name, ok in _described(cls).items() if not ok]
+    assert undescribed == []
+
+
+@pytest.mark.parametrize("cls", CONTEXT_CLASSES, ids=lambda c: c.__name__)
+def test_every_context_field_is_shown(cls: type) -> None:
+    source = (TEMPLATES / "fits.html").read_text() + (
+        TEMPLATES / "_partials" / "_memory_curves.html"
+    ).read_text()
+    own = {f.name for f in dataclasses.fields(cls)} - {
+        f.name
+        for base in cls.__mro__[1:]
+        if dataclasses.is_dataclass(base)
+        for f in dataclasses.fields(base)
+    }
+    unused = [name for name in sorted(own) if not re.search(rf"\.{name}\b", source)]
+    assert unused == []
