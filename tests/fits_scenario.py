@@ -124,7 +124,8 @@ def write_scenario(root: Path) -> list[Path]:
     records = root / "records"
     records.mkdir(parents=True)
     recipe = load_recipe(TINY)
-    start = [PROTOCOL, recipe.dataset, *(m.family for m in recipe.models)]
+    used = {point[0] for point in POINTS}
+    start = [PROTOCOL, recipe.dataset, *(m.family for m in recipe.models if m.key in used)]
     for record_id in sorted(_closure(start)):
         shutil.copy(REPO / "records" / f"{record_id}.yaml", records)
     logs = root / "logs"
