@@ -193,3 +193,17 @@ def test_answers_from_the_writers_records(found: Curves) -> None:
     gena_full = found.at_length("tiny BERT pre-LN (tests)", "full", 512)
     assert largest_batch(gena_full, 48, 512).text == "batch 1 (batch 8 did not fit)"
     assert largest_batch(gena_full, 80, 512).text == "batch 8, the largest measured"
+
+
+def test_chart_labels_fit_the_view_for_long_contexts() -> None:
+    from rewire_site.derive.fits_chart import curve_chart
+    from rewire_site.derive.reproduction import CHAR_WIDTH
+
+    points = [_p(_m(t, 1.0 + t / 1e5)) for t in (1024, 32768, 1_048_576)]
+    chart = curve_chart(points, "t")
+    assert chart is not None
+    for tick in chart.x_ticks:
+        half = len(tick.display) * CHAR_WIDTH / 2
+        assert tick.label_x - half >= 0 and tick.label_x + half <= chart.width, tick
+    assert [t.display for t in chart.x_ticks] == ["1,024", "32,768", "1,048,576"]
+    assert chart.series[0].path.count(",") == 3  # three points joined

@@ -14,7 +14,7 @@ from .display import plural
 from .fits import Point
 from .reproduction import nice_axis
 
-WIDTH = 560.0
+WIDTH = 600.0
 PLOT_LEFT = 64.0
 PLOT_RIGHT = 540.0
 PLOT_TOP = 22.0
