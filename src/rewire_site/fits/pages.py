@@ -39,6 +39,15 @@ TYPICAL_TOKENS = 512
 memory-curve recipe accepts (NT's maximum is 1,000 tokens, GENA-LM's 512)."""
 
 
+def _models(found: Curves, catalogue: Catalogue) -> tuple[tuple[str, str], ...]:
+    """(family id, model) of every measured model: by family title, then as derive.fits
+    orders them within a family (smallest first)."""
+    order = found.models()
+    return tuple(
+        sorted(order, key=lambda m: (catalogue.by_id[m[0]].title.casefold(), order.index(m)))
+    )
+
+
 def _evaluation_href(evaluation_id: str | None) -> str:
     return record_path("evaluation", evaluation_id) if evaluation_id else ""
 
@@ -207,7 +216,7 @@ def curve_notes(found: Curves, typical_tokens: int = TYPICAL_TOKENS) -> CurveNot
 def fits_page(catalogue: Catalogue, release_id: str, found: Curves | None = None) -> FitsPage:
     """The "Does it fit on my GPU?" page."""
     found = found if found is not None else curves(catalogue)
-    models = found.models()
+    models = _models(found, catalogue)
     methods = tuple(method_curves(found, m, models, catalogue) for m in found.methods())
     protocols = tuple(Link(p.title, page_of(p)) for p in found.protocols)
     if not found.protocols:
@@ -236,7 +245,7 @@ def fits_page(catalogue: Catalogue, release_id: str, found: Curves | None = None
 def family_curves(family: ModelFamily, found: Curves, catalogue: Catalogue) -> FamilyCurves:
     """The memory-curve section of one family's page."""
     own = found.for_family(family.id)
-    models = own.models()
+    models = _models(own, catalogue)
     methods = tuple(method_curves(own, m, models, catalogue) for m in own.methods())
     empty = (
         ""
