@@ -10,6 +10,7 @@ from jinja2 import UndefinedError
 from markupsafe import Markup, escape
 
 from rewire_site.render import Renderer, fast_escape, make_environment, render_jobs, templates_dir
+from rewire_site.write import DoubleWrite, OutputWriter
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -70,15 +71,43 @@ def _make(job: tuple[str, ...]) -> list[_Page]:
 def test_pool_and_single_process_write_the_same_bytes(tmp_path: Path) -> None:
     renderer = _env(tmp_path, {"t.html": "<h1>{{ page.title }}</h1>"})
     jobs = [(f"n{i:03d}",) for i in range(300)]
-    one = render_jobs(jobs, _make, renderer, tmp_path / "one", workers=1, chunk=16)
-    two = render_jobs(jobs, _make, renderer, tmp_path / "two", workers=2, chunk=16)
+    one = render_jobs(jobs, _make, renderer, OutputWriter(tmp_path / "one"), workers=1, chunk=16)
+    writer = OutputWriter(tmp_path / "two", tmp_path / "claims")
+    (tmp_path / "claims").mkdir()
+    two = render_jobs(jobs, _make, renderer, writer, workers=2, chunk=16)
     assert [f.path for f in one.files] == sorted(f.path for f in one.files)
     assert one.files == two.files
     assert len(one.files) == 300
+    assert writer.entries() == tuple(two.files)  # the parent's writer adopted the workers' files
     assert (tmp_path / "two" / "p" / "n007" / "index.html").read_text() == "<h1>&lt;n007&gt;</h1>"
 
 
-def test_a_path_written_twice_fails(tmp_path: Path) -> None:
+def test_a_path_written_twice_is_refused_naming_both_jobs(tmp_path: Path) -> None:
     renderer = _env(tmp_path, {"t.html": "x"})
-    with pytest.raises(FileExistsError):
-        render_jobs([("same",), ("same",)], _make, renderer, tmp_path / "out", workers=1)
+    with pytest.raises(DoubleWrite) as refused:
+        render_jobs([("same",), ("same",)], _make, renderer, OutputWriter(tmp_path / "out"))
+    assert refused.value.path == "p/same/index.html"
+    assert (refused.value.first, refused.value.second) == ("page job same", "page job same")
+
+
+def _make_clash(job: tuple[str, ...]) -> list[_Page]:
+    """Every job writes its own page, and jobs 'a' and 'z' also write 'clash.html'."""
+    pages = [_Page("t.html", f"p/{job[0]}/index.html", job[0])]
+    if job[0] in ("a", "z"):
+        pages.append(_Page("t.html", "clash.html", job[0]))
+    return pages
+
+
+def test_workers_refuse_a_path_another_worker_wrote_naming_both_jobs(tmp_path: Path) -> None:
+    """Jobs 'a' and 'z' run in different batches (chunk 1, two workers): whichever writes
+    'clash.html' second is refused when it writes, and the error names the other job
+    from its claim log."""
+    renderer = _env(tmp_path, {"t.html": "{{ page.title }}"})
+    (tmp_path / "claims").mkdir()
+    writer = OutputWriter(tmp_path / "out", tmp_path / "claims")
+    jobs = [("a",), *[(f"n{i:02d}",) for i in range(20)], ("z",)]
+    with pytest.raises(DoubleWrite) as refused:
+        render_jobs(jobs, _make_clash, renderer, writer, workers=2, chunk=1)
+    assert refused.value.path == "clash.html"
+    assert {refused.value.first, refused.value.second} == {"page job a", "page job z"}
+    assert "clash.html: written twice in one build, first by page job " in str(refused.value)

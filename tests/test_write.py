@@ -15,6 +15,7 @@ from rewire_site import write
 from rewire_site.write import (
     MARKER,
     MARKER_TEXT,
+    DoubleWrite,
     OutputError,
     OutputWriter,
     Removal,
@@ -153,6 +154,31 @@ def test_paths_outside_the_site_are_refused(tmp_path: Path, bad: str) -> None:
     writer = OutputWriter(tmp_path)
     with pytest.raises(OutputError):
         writer.write_text(bad, "x")
+
+
+def test_a_double_write_is_refused_when_it_comes_naming_path_and_both_writers(
+    tmp_path: Path,
+) -> None:
+    writer = OutputWriter(tmp_path)
+    writer.write_text("a/index.html", "first", by="the protocol page job")
+    with pytest.raises(DoubleWrite) as refused:
+        writer.write_text("a/./index.html", "second", by="the static files")
+    assert str(refused.value) == (
+        "a/index.html: written twice in one build, first by the protocol page job, then by "
+        "the static files (two outputs share a path)"
+    )
+    assert (tmp_path / "a" / "index.html").read_text() == "first"  # the first write stands
+
+
+def test_a_file_already_in_the_folder_is_refused_too(tmp_path: Path) -> None:
+    """Another process's file (no entry in this writer): O_EXCL refuses it."""
+    (tmp_path / "claims").mkdir()
+    (tmp_path / "site").mkdir()
+    (tmp_path / "site" / "x.html").write_text("theirs")
+    writer = OutputWriter(tmp_path / "site", tmp_path / "claims")
+    with pytest.raises(DoubleWrite, match=r"x\.html: written twice .* first by another writer"):
+        writer.write_text("x.html", "mine", by="me")
+    assert (tmp_path / "site" / "x.html").read_text() == "theirs"
 
 
 def test_entries_record_each_file_hash(tmp_path: Path) -> None:

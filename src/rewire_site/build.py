@@ -358,29 +358,18 @@ def build_site(
     def build_into(writer: write.OutputWriter) -> None:
         nonlocal stats, files
         with timer.stage("render"):
-            stats = render_jobs(jobs, plan.make, renderer, writer.root, count)
+            stats = render_jobs(jobs, plan.make, renderer, writer, count)
         with timer.stage("files"):
-            rendered = {f.path for f in stats.files} | {f.path for f in stats.data_files}
-            for path in sorted(rendered):
-                writer.normalise(path)  # a page path must be a plain path inside the site
             static = templates_dir(root) / "static"
             for file in sorted(static.rglob("*")):
                 if file.is_file():
-                    writer.copy_file("static/" + file.relative_to(static).as_posix(), file)
-            writer.write_bytes("search/index.json", search_index_json(entries))
-            twice = rendered & {e.path for e in writer.entries()}
-            if twice:
-                raise write.OutputError(f"written twice in one build: {sorted(twice)}")
-            pages_written = [
-                release.ManifestEntry(f.path, f.sha256, f.size)
-                for f in (*stats.files, *stats.data_files)
-            ]
-            for path, data in downloads.release_file(
-                made, [*writer.entries(), *pages_written]
-            ).items():
-                writer.write_bytes(path, data)
+                    name = "static/" + file.relative_to(static).as_posix()
+                    writer.copy_file(name, file, "the static files")
+            writer.write_bytes("search/index.json", search_index_json(entries), "the search index")
+            for path, data in downloads.release_file(made, writer.entries()).items():
+                writer.write_bytes(path, data, "the release table")
             # + 1: the marker that says the builder made this folder (write.MARKER)
-            files = len(stats.files) + len(stats.data_files) + len(writer.entries()) + 1
+            files = len(writer.entries()) + 1
             check_unchanged(folder, state)
 
     swap_started = 0.0

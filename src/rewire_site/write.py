@@ -72,20 +72,72 @@ class TargetRefused(OutputError):
     """The output folder is not the builder's to replace; nothing was changed."""
 
 
-class OutputWriter:
-    """Writes files under `root`, each path once; remembers each file's SHA-256."""
+class DoubleWrite(OutputError):
+    """One output path written twice in one build: refused when the second write comes,
+    naming the path and both writers."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, path: str, first: str, second: str) -> None:
+        self.path = path
+        self.first = first
+        self.second = second
+        super().__init__(
+            f"{path}: written twice in one build, first by {first}, then by {second} "
+            "(two outputs share a path)"
+        )
+
+    def __reduce__(self) -> tuple[type[DoubleWrite], tuple[str, str, str]]:
+        """Pickled with its three parts (a render worker raises it to the parent)."""
+        return (DoubleWrite, (self.path, self.first, self.second))
+
+
+_NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+_APPEND = os.O_WRONLY | os.O_CREAT | os.O_APPEND | getattr(os, "O_CLOEXEC", 0)
+_BAD_PARTS = frozenset({"", ".", ".."})
+
+
+class OutputWriter:
+    """The one writer of a build: every output file (pages, data files, static files,
+    the release table) goes through `write_bytes`, which writes each path once and
+    remembers its SHA-256 and size.
+
+    A second write of a path is refused when it comes (`DoubleWrite`), naming both
+    writers (the `by` each write gave), as pelican's writer does. Within one process the
+    writer remembers who wrote what; render workers (forked processes, `for_process`)
+    create each file with O_EXCL, so a path another process wrote is refused too, and
+    each process first appends `path<TAB>writer` to its own claim log in `claims` (a
+    folder outside the site), where the refused writer finds the other's name.
+    """
+
+    def __init__(self, root: Path, claims: Path | None = None) -> None:
         self.root = root
+        self.claims = claims
+        """Folder of the per-process claim logs (None: one process, no log)."""
         self._entries: dict[str, ManifestEntry] = {}
-        self._folders: set[Path] = set()
+        self._writers: dict[str, str] = {}
+        self._folders: set[str] = set()
+        self._pid = os.getpid()
+        self._log: int | None = None
+        self._root = os.fspath(root)
+        self._child: OutputWriter | None = None
 
     @staticmethod
     def normalise(relative: str) -> str:
         """'a/b/../c' style paths are refused; returns the path with '/' separators."""
+        parts = relative.split("/")
+        if (
+            relative
+            and "\\" not in relative
+            and _BAD_PARTS.isdisjoint(parts)
+            and relative != MARKER
+            and "\t" not in relative
+            and "\n" not in relative
+        ):
+            return relative  # the common case: already a plain relative path
         pure = PurePosixPath(relative.replace("\\", "/"))
         if not relative or pure.is_absolute() or any(p in ("..", "") for p in pure.parts):
             raise OutputError(f"output path {relative!r} is not a relative path inside the site")
+        if "\t" in relative or "\n" in relative:
+            raise OutputError(f"output path {relative!r} holds a tab or a line break")
         parts = [p for p in pure.parts if p != "."]
         if not parts:
             raise OutputError(f"output path {relative!r} names no file")
@@ -96,28 +148,85 @@ class OutputWriter:
     def __contains__(self, relative: str) -> bool:
         return self.normalise(relative) in self._entries
 
-    def write_bytes(self, relative: str, data: bytes) -> Path:
+    def for_process(self) -> OutputWriter:
+        """This writer in this process: itself in the process that made it; in a forked
+        worker, a writer of its own over the same folder and claim logs (the entries it
+        makes go back to the parent, which `adopt`s them)."""
+        pid = os.getpid()
+        if pid == self._pid:
+            return self
+        if self._child is None or self._child._pid != pid:
+            self._child = OutputWriter(self.root, self.claims)
+            self._child._folders = set(self._folders)  # folders made before the fork exist
+        return self._child
+
+    def adopt(self, entries: list[ManifestEntry]) -> None:
+        """Take the entries of files a worker process wrote (they are on disk already)."""
+        for entry in entries:
+            self._entries[entry.path] = entry
+
+    def _claim(self, key: str, by: str) -> None:
+        if self.claims is None:
+            return
+        if self._log is None:
+            self._log = os.open(self.claims / f"{os.getpid()}.log", _APPEND, 0o600)
+        os.write(self._log, f"{key}\t{by}\n".encode())
+
+    def _first_writer(self, key: str, by: str) -> str:
+        """Who wrote `key` before `by` (from the claim logs), for the error message."""
+        found: list[str] = []
+        if self.claims is not None:
+            for log in sorted(self.claims.glob("*.log")):
+                for line in log.read_text(encoding="utf-8").splitlines():
+                    path, _, writer = line.partition("\t")
+                    if path == key:
+                        found.append(writer)
+        if by in found:
+            found.remove(by)  # this write's own claim
+        return found[0] if found else "another writer (the file was already there)"
+
+    def write_bytes(self, relative: str, data: bytes, by: str = "the build") -> ManifestEntry:
+        """Write `data` at `relative` (a new file); `by` names the writer in a
+        `DoubleWrite` error. Returns the file's manifest entry."""
         key = self.normalise(relative)
-        if key in self._entries:
-            raise OutputError(f"{key}: written twice in one build (two pages share a path?)")
-        path = self.root.joinpath(*key.split("/"))
-        folder = path.parent
-        if folder not in self._folders:
-            folder.mkdir(parents=True, exist_ok=True)
+        first = self._writers.get(key)
+        if first is not None or key in self._entries:
+            raise DoubleWrite(key, first or self._first_writer(key, by), by)
+        self._claim(key, by)
+        folder, _, _ = key.rpartition("/")
+        if folder and folder not in self._folders:
+            os.makedirs(f"{self._root}/{folder}", exist_ok=True)  # noqa: PTH103 (str: no Path per file)
             self._folders.add(folder)
-        path.write_bytes(data)
-        self._entries[key] = ManifestEntry(key, sha256_bytes(data), len(data))
-        return path
+        try:
+            fd = os.open(f"{self._root}/{key}", _NEW_FILE, 0o666)
+        except FileExistsError:
+            raise DoubleWrite(key, self._first_writer(key, by), by) from None
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view) :]
+        finally:
+            os.close(fd)
+        entry = ManifestEntry(key, sha256_bytes(data), len(data))
+        self._entries[key] = entry
+        self._writers[key] = by
+        return entry
 
-    def write_text(self, relative: str, text: str) -> Path:
-        return self.write_bytes(relative, text.encode("utf-8"))
+    def write_text(self, relative: str, text: str, by: str = "the build") -> ManifestEntry:
+        return self.write_bytes(relative, text.encode("utf-8"), by)
 
-    def copy_file(self, relative: str, source: Path) -> Path:
-        return self.write_bytes(relative, source.read_bytes())
+    def copy_file(self, relative: str, source: Path, by: str = "the build") -> ManifestEntry:
+        return self.write_bytes(relative, source.read_bytes(), by)
 
     def entries(self) -> tuple[ManifestEntry, ...]:
-        """Every file written so far, sorted by path."""
+        """Every file written so far (by this process, and adopted), sorted by path."""
         return tuple(self._entries[k] for k in sorted(self._entries))
+
+    def close(self) -> None:
+        """Close this process's claim log."""
+        if self._log is not None:
+            os.close(self._log)
+            self._log = None
 
 
 def _describe(folder: Path) -> str:
@@ -347,7 +456,12 @@ def atomic_write_site(
         try:
             (staging / MARKER).write_text(MARKER_TEXT, encoding="utf-8")
             staging.chmod(0o755)
-            result = build(OutputWriter(staging))
+            with tempfile.TemporaryDirectory(prefix="rewire-claims-") as claims:
+                writer = OutputWriter(staging, Path(claims))
+                try:
+                    result = build(writer)
+                finally:
+                    writer.close()
             old = swap_in(staging, site_dir, remove_old=on_swapped is None)
         except BaseException:
             remove_tree(staging)

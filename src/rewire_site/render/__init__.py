@@ -1,7 +1,8 @@
 """The render stage: page contexts in, HTML out.
 
 - `environment`: the one Jinja2 environment (autoescape, StrictUndefined, filters);
-- `pool`: page jobs rendered and written by a pool of forked workers.
+- `pool`: page jobs rendered by a pool of forked workers and written through the
+  build's one writer (`write.OutputWriter`).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from .environment import (
     make_environment,
     templates_dir,
 )
-from .pool import DataFile, Job, MakePages, RenderStats, WrittenFile, render_jobs
+from .pool import DataFile, Job, MakePages, RenderStats, render_jobs
 
 __all__ = [
     "DataFile",
@@ -22,7 +23,6 @@ __all__ = [
     "MakePages",
     "RenderStats",
     "Renderer",
-    "WrittenFile",
     "fast_escape",
     "make_environment",
     "render_jobs",

@@ -1,20 +1,21 @@
 """Rendering many pages: page jobs run in a pool of forked processes that inherit the
 catalogue, the derived facts and the compiled templates; each renders its pages and
-writes them into the staging folder, and returns what it wrote (path, SHA-256, size).
+writes them through the build's one writer (`write.OutputWriter`, which refuses a path
+written twice when the second write comes), and returns what it wrote (path, SHA-256,
+size).
 """
 
 from __future__ import annotations
 
 import gc
-import hashlib
 import multiprocessing as mp
-import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
+from ..release import ManifestEntry
+from ..write import OutputWriter
 from .environment import Renderer
 
 Job = tuple[str, ...]
@@ -32,21 +33,13 @@ class DataFile:
     data: bytes
 
 
-@dataclass(frozen=True)
-class WrittenFile:
-    path: str
-    """Path under the output folder, POSIX separators."""
-    sha256: str
-    size: int
-
-
 @dataclass
 class RenderStats:
     """What rendering wrote, and where the time went (seconds summed over workers)."""
 
-    files: list[WrittenFile] = field(default_factory=list)
+    files: list[ManifestEntry] = field(default_factory=list)
     """Rendered pages."""
-    data_files: list[WrittenFile] = field(default_factory=list)
+    data_files: list[ManifestEntry] = field(default_factory=list)
     """`DataFile`s the jobs made."""
     context_seconds: float = 0.0
     render_seconds: float = 0.0
@@ -65,37 +58,21 @@ _STATE: dict[str, Any] = {}
 """Set in the parent before the pool forks: workers inherit it instead of unpickling it."""
 
 
-_NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
-
-
-def _write_new(path: str, data: bytes) -> None:
-    """Write a new file in three system calls (no buffered file object); O_EXCL: a path
-    written twice in one build is an error (FileExistsError)."""
-    fd = os.open(path, _NEW_FILE, 0o666)
-    try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view) :]
-    finally:
-        os.close(fd)
-
-
 def _run(indices: Sequence[int]) -> RenderStats:
     jobs: Sequence[Job] = _STATE["jobs"]
     make: MakePages = _STATE["make"]
     renderer: Renderer = _STATE["renderer"]
-    out: Path = _STATE["out"]
+    writer: OutputWriter = _STATE["writer"].for_process()
     stats = RenderStats()
     # What earlier batches left (caches of markdown, fragments, citations) lives until
     # the end: out of the collector's sight, or each full collection walks it again.
     gc.collect(1)
     gc.freeze()
     clock = time.process_time  # CPU seconds of this worker: wall time lies on a busy machine
-    made_dirs: set[str] = set()
-    root = os.fspath(out)
     for index in indices:
         t0 = clock()
-        pages = make(jobs[index])
+        job = jobs[index]
+        pages = make(job)
         t1 = clock()
         rendered = [
             (page.path, page.data, stats.data_files)
@@ -104,13 +81,9 @@ def _run(indices: Sequence[int]) -> RenderStats:
             for page in pages
         ]
         t2 = clock()
+        by = "page job " + " ".join(job)
         for path, data, written in rendered:
-            folder, _, _ = path.rpartition("/")
-            if folder not in made_dirs:
-                os.makedirs(f"{root}/{folder}", exist_ok=True)  # noqa: PTH103 (str: no Path per page)
-                made_dirs.add(folder)
-            _write_new(f"{root}/{path}", data)
-            written.append(WrittenFile(path, hashlib.sha256(data).hexdigest(), len(data)))
+            written.append(writer.write_bytes(path, data, by))
         stats.context_seconds += t1 - t0
         stats.render_seconds += t2 - t1
         stats.write_seconds += clock() - t2
@@ -121,17 +94,18 @@ def render_jobs(
     jobs: Sequence[Job],
     make: MakePages,
     renderer: Renderer,
-    out: Path,
+    writer: OutputWriter,
     workers: int = 1,
     chunk: int | None = None,
 ) -> RenderStats:
-    """Build, render and write the pages of every job into `out`.
+    """Build, render and write the pages of every job through `writer`.
 
     With `workers` > 1 the jobs run in a pool of forked processes that inherit the
     catalogue, the derived facts and the compiled templates; each writes its own files
-    and returns their hashes. The files are the same bytes whatever the split.
+    (through its own `writer.for_process()`) and returns their entries, which `writer`
+    adopts. The files are the same bytes whatever the split.
     """
-    _STATE.update(jobs=jobs, make=make, renderer=renderer, out=out)
+    _STATE.update(jobs=jobs, make=make, renderer=renderer, writer=writer)
     if chunk is None:  # about 8 batches per worker, at most 64 jobs each
         chunk = max(1, min(64, -(-len(jobs) // (8 * max(1, workers)))))
     batches = [list(range(i, min(i + chunk, len(jobs)))) for i in range(0, len(jobs), chunk)]
@@ -147,6 +121,8 @@ def render_jobs(
                     total.merge(stats)
     finally:
         _STATE.clear()
+    writer.adopt(total.files)
+    writer.adopt(total.data_files)
     total.files.sort(key=lambda f: f.path)
     total.data_files.sort(key=lambda f: f.path)
     return total
