@@ -23,7 +23,8 @@ class Architecture:
     name: str
     """Model name as the literature prints it."""
     family: str
-    """Kind of transformers model: `esm` or `bert-prelayernorm`."""
+    """Kind of model: `esm`, `bert-prelayernorm` (transformers classes) or `mosaic-bert-alibi`
+    (DNABERT-2, `measure/dnabert2.py`)."""
     config: dict[str, Any]
     published_parameters: float
     """Parameter count the literature states (with the MLM head)."""
@@ -74,6 +75,27 @@ def _gena(hidden: int, layers: int, heads: int, ffn: int) -> dict[str, Any]:
     }
 
 
+def _dnabert2() -> dict[str, Any]:
+    return {
+        "vocab_size": 4096,
+        "hidden_size": 768,
+        "num_hidden_layers": 12,
+        "num_attention_heads": 12,
+        "intermediate_size": 3072,
+        "max_position_embeddings": 512,
+        "alibi_starting_size": 512,
+        "position_embedding_type": "alibi",
+        "type_vocab_size": 2,
+        "pad_token_id": 3,
+        "layer_norm_eps": 1e-12,
+        "hidden_act": "gelu",
+        "hidden_dropout_prob": 0.1,
+        "attention_probs_dropout_prob": 0.0,
+        "initializer_range": 0.02,
+        "tie_word_embeddings": True,
+    }
+
+
 NT_TOKENS = "non-overlapping 6-mers with a prepended CLS; leftover bases become single tokens"
 GENA_TOKENS = (
     "BPE, about 8.8 nucleotides per token (model card: 512 tokens ~ 4.5 kb), plus CLS and SEP"
@@ -81,6 +103,18 @@ GENA_TOKENS = (
 GENA_NOTE = (
     "Built as transformers' RobertaPreLayerNorm (BERT with pre-layer-norm, as GENA-LM's own "
     "modelling code); position ids are passed from 0 as in BERT, so all 512 positions are usable."
+)
+
+DNABERT2_TOKENS = (
+    "BPE over DNA (vocabulary 4096), about 4-5 nucleotides per token, plus CLS and SEP"
+)
+DNABERT2_NOTES = (
+    "Built by measure/dnabert2.py, an independent implementation of the hub's bert_layers.py "
+    "(MosaicBERT: ALiBi, GEGLU feed-forward, post-layer-norm, unpadded hidden states, masked-LM "
+    "head on masked positions only); attention runs the hub code's PyTorch path (explicit "
+    "softmax(QK^T/sqrt(d) + ALiBi)V), not its Triton kernel.",
+    "ALiBi has no position table: the configuration's 512 is the starting size of the bias "
+    "table, which grows with the input; curves are measured to 2048 tokens.",
 )
 
 ARCHITECTURES: dict[str, Architecture] = {
@@ -128,6 +162,18 @@ ARCHITECTURES: dict[str, Architecture] = {
             tokenisation=GENA_TOKENS,
             notes=(GENA_NOTE,),
         ),
+        Architecture(
+            key="dnabert-2",
+            name="DNABERT-2",
+            family="mosaic-bert-alibi",
+            config=_dnabert2(),
+            published_parameters=117e6,
+            checkpoint="zhihan1996/DNABERT-2-117M",
+            max_tokens=2048,
+            tokenisation=DNABERT2_TOKENS,
+            attention_modules=("Wqkv",),
+            notes=DNABERT2_NOTES,
+        ),
     )
 }
 
@@ -157,6 +203,25 @@ TINY: dict[str, Architecture] = {
         max_tokens=512,
         tokenisation=GENA_TOKENS,
     ),
+    "tiny-dnabert-2": Architecture(
+        key="tiny-dnabert-2",
+        name="tiny DNABERT-2 (tests)",
+        family="mosaic-bert-alibi",
+        config={
+            **_dnabert2(),
+            "hidden_size": 32,
+            "num_hidden_layers": 2,
+            "num_attention_heads": 4,
+            "intermediate_size": 64,
+            "alibi_starting_size": 64,
+            "vocab_size": 1000,
+        },
+        published_parameters=0.0,
+        checkpoint="none (test configuration)",
+        max_tokens=256,
+        tokenisation=DNABERT2_TOKENS,
+        attention_modules=("Wqkv",),
+    ),
 }
 
 
@@ -179,6 +244,10 @@ def hf_config(arch: Architecture) -> Any:
         from transformers import RobertaPreLayerNormConfig
 
         return RobertaPreLayerNormConfig(**arch.config)
+    if arch.family == "mosaic-bert-alibi":
+        from measure.dnabert2 import dnabert2_config
+
+        return dnabert2_config(arch.config)
     raise ValueError(f"unknown family {arch.family!r}")
 
 
@@ -194,6 +263,11 @@ def build_model(
     from transformers import AutoModelForMaskedLM
 
     config = hf_config(arch)
+    if arch.family == "mosaic-bert-alibi":  # its own attention: `attn_implementation` unused
+        from measure.dnabert2 import DnaBert2ForMaskedLM
+
+        with torch.device(device):
+            return DnaBert2ForMaskedLM(config)
     with torch.device(device):
         model = AutoModelForMaskedLM.from_config(config, attn_implementation=attn_implementation)
     return model

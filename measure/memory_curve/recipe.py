@@ -21,7 +21,9 @@ from measure.peak_memory.plan import lora_parameters, parameter_counts
 RECIPE_FILE = Path(__file__).with_name("recipe.yaml")
 METHODS = ("inference", "peft", "full")
 PROCESS_OVERHEAD_S = 12.0
-"""Start of a point's process: imports, CUDA context, model construction."""
+"""Start of a process (one per model and method): imports, CUDA context, model build."""
+POINT_OVERHEAD_S = 1.0
+"""Per point: batch, reset, allocator statistics, log."""
 EFFECTIVE_FLOPS = 250e12
 """bf16 throughput assumed for the time estimate (about a third of an H100/H200's peak)."""
 
@@ -184,12 +186,17 @@ def peft_parameters(arch: Architecture, lora: Mapping[str, Any]) -> int:
     h, n, f = int(c["hidden_size"]), int(c["num_hidden_layers"]), int(c["intermediate_size"])
     if arch.family == "esm":
         return n * (2 * h + f) + h * h + h + 2 * h + 2
+    if arch.family == "mosaic-bert-alibi":  # one fused Wqkv: r x (h + 3h) per layer
+        return n * int(lora["r"]) * 4 * h
     return lora_parameters(c, int(lora["r"]), len(lora["target_modules"]))
 
 
-def estimate_point(recipe: CurveRecipe, point: Point) -> tuple[float, float]:
+def estimate_point(
+    recipe: CurveRecipe, point: Point, *, process_start: bool = True
+) -> tuple[float, float]:
     """(GB, seconds): weights, the method's gradients and AdamW states, activations; and
-    process start plus the steps' arithmetic. For the plan only."""
+    the point's steps plus its overhead (with the process's start for the first point of a
+    model and method). For the plan only."""
     arch = point.model.architecture
     c = arch.config
     total = parameter_counts(c)
@@ -221,4 +228,5 @@ def estimate_point(recipe: CurveRecipe, point: Point) -> tuple[float, float]:
         activations /= int(c["num_hidden_layers"])  # no activations kept between layers
     passes = 2.0 if point.method == "inference" else 6.0
     flops = passes * total * point.batch * point.tokens * recipe.steps
-    return states / 1e9 + activations, PROCESS_OVERHEAD_S + flops / EFFECTIVE_FLOPS
+    start = PROCESS_OVERHEAD_S if process_start else 0.0
+    return states / 1e9 + activations, start + POINT_OVERHEAD_S + flops / EFFECTIVE_FLOPS

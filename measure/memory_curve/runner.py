@@ -1,9 +1,11 @@
 """Run the memory-curve recipe: plan, one process per point on GPU slots, records.
 
 `--stages` selects methods (inference, peft, full); `--settings batch=1` selects batches.
-Resumable: points whose log in the run folder says value or out_of_memory are kept. A
-curve stops growing at its first out-of-memory point: longer inputs of the same model,
-method and batch are not started (they cannot fit either) and say so.
+Resumable: points whose log in the run folder says value or out_of_memory are kept. The
+points of one model and method run in one process (the model built once; the allocator's
+peak statistics reset before each point: see `worker.run_points`). A curve stops growing at
+its first out-of-memory point: longer inputs of the same model, method and batch are not
+started (they cannot fit either) and say so.
 """
 
 from __future__ import annotations
@@ -31,7 +33,9 @@ from measure.memory_curve.recipe import (
 from measure.registry import PlanItem, Recipe, RunOptions
 
 FINISHED = ("value", "out_of_memory")
-ITEM_TIMEOUT_S = 300.0
+NOT_RUN = "not run (skipped after a shorter input did not fit, or the process crashed or timed out)"
+GROUP_TIMEOUT_S = 480.0
+"""A process running one model and method's points is stopped after this."""
 
 
 @dataclass(frozen=True)
@@ -77,8 +81,11 @@ class MemoryCurves(Recipe):
         run_id = options.run_id or datetime.now(UTC).strftime("%Y%m%d-curves-%H%M%S")
         run_dir = options.runs_dir / run_id
         planned = []
+        started: set[tuple[str, str]] = set()
         for point in chosen:
-            gb, seconds = estimate_point(recipe, point)
+            group = (point.model.key, point.method)
+            gb, seconds = estimate_point(recipe, point, process_start=group not in started)
+            started.add(group)
             description = (
                 f"{point.model.architecture.name}, {point.method}, batch {point.batch}, "
                 f"{point.tokens} tokens"
@@ -133,71 +140,82 @@ class MemoryCurves(Recipe):
         gpus: list[str],
         options: RunOptions,
     ) -> None:
-        """Points in order on the GPU slots; a curve's longer points are skipped after its
-        first out-of-memory point; the time budget stops new starts."""
-        queue = list(todo)
-        slots: dict[str, tuple[subprocess.Popen[bytes], PlannedPoint, float] | None] = {
+        """One process per model and method (its points in order, shortest first), the
+        processes spread over the GPU slots; the time budget stops new starts."""
+        queue = groups(todo)
+        slots: dict[str, tuple[subprocess.Popen[bytes], list[PlannedPoint], float] | None] = {
             f"{i}:{gpu}": None for i, gpu in enumerate(gpus)
         }
-        full_curves: set[tuple[str, str, int]] = set()
         started = time.monotonic()
         base_env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         while queue or any(slots.values()):
             for slot, running in slots.items():
                 if running is not None:
-                    process, point, since = running
-                    if process.poll() is None and time.monotonic() - since < ITEM_TIMEOUT_S:
+                    process, group, since = running
+                    if process.poll() is None and time.monotonic() - since < GROUP_TIMEOUT_S:
                         continue
                     if process.poll() is None:
                         process.kill()
                         process.wait()
-                    status = read_status(point.log_path) or "crashed or timed out"
-                    if status == "out_of_memory":
-                        p = point.point
-                        full_curves.add((p.model.key, p.method, p.batch))
-                    print(f"[{slot}] {point.plan.description}: {status}", flush=True)
+                    for point in group:
+                        status = read_status(point.log_path) or NOT_RUN
+                        print(f"[{slot}] {point.plan.description}: {status}", flush=True)
                     slots[slot] = None
                 while slots[slot] is None and queue:
-                    point = queue.pop(0)
-                    p = point.point
-                    if (p.model.key, p.method, p.batch) in full_curves:
-                        print(f"skip {point.plan.description}: a shorter input did not fit")
-                        continue
+                    group = queue.pop(0)
                     elapsed = time.monotonic() - started
                     budget = options.time_budget_s
-                    if (
-                        budget is not None
-                        and elapsed + (point.plan.estimated_seconds or 0) > budget
-                    ):
-                        print(f"time budget: {point.plan.description} not started", flush=True)
+                    needed = sum(p.plan.estimated_seconds or 0.0 for p in group)
+                    if budget is not None and elapsed + needed > budget:
+                        print(
+                            f"time budget: {group[0].point.model.key} {group[0].point.method} "
+                            f"({len(group)} points) not started",
+                            flush=True,
+                        )
                         continue
-                    slots[slot] = (self._launch(recipe, point, run_dir, slot, base_env, options),
-                                   point, time.monotonic())  # fmt: skip
+                    process = self._launch(recipe, group, run_dir, slot, base_env, options)
+                    slots[slot] = (process, group, time.monotonic())
             time.sleep(0.2)
 
     def _launch(
         self,
         recipe: CurveRecipe,
-        planned: PlannedPoint,
+        group: list[PlannedPoint],
         run_dir: Path,
         slot: str,
         base_env: dict[str, str],
         options: RunOptions,
     ) -> subprocess.Popen[bytes]:
         gpu = slot.split(":", 1)[1]
-        spec = point_spec(recipe, planned.point, run_dir.name, options, slot_note(slot))
-        spec_path = run_dir / "specs" / f"{planned.point.key}.json"
-        spec_path.parent.mkdir(parents=True, exist_ok=True)
-        spec_path.write_text(json.dumps(spec, indent=2) + "\n", encoding="utf-8")
+        pairs = []
+        for planned in group:
+            spec = point_spec(recipe, planned.point, run_dir.name, options, slot_note(slot))
+            spec_path = run_dir / "specs" / f"{planned.point.key}.json"
+            spec_path.parent.mkdir(parents=True, exist_ok=True)
+            spec_path.write_text(json.dumps(spec, indent=2) + "\n", encoding="utf-8")
+            pairs.append([str(spec_path), str(planned.log_path)])
+        first = group[0].point
+        name = f"{first.model.key}--{first.method}"
+        group_path = run_dir / "groups" / f"{name}.json"
+        group_path.parent.mkdir(parents=True, exist_ok=True)
+        group_path.write_text(json.dumps({"points": pairs}, indent=2) + "\n", encoding="utf-8")
         out = run_dir / "stdout"
         out.mkdir(exist_ok=True)
-        handle = (out / f"{planned.point.key}.txt").open("wb")
+        handle = (out / f"{name}.txt").open("wb")
         child_env = dict(base_env)
         if gpu != "cpu":
             child_env["CUDA_VISIBLE_DEVICES"] = gpu
-        command = [sys.executable, "-m", "measure.memory_curve.worker", str(spec_path),
-                   str(planned.log_path)]  # fmt: skip
+        command = [sys.executable, "-m", "measure.memory_curve.worker", "--group",
+                   str(group_path)]  # fmt: skip
         return subprocess.Popen(command, env=child_env, stdout=handle, stderr=subprocess.STDOUT)
+
+
+def groups(todo: list[PlannedPoint]) -> list[list[PlannedPoint]]:
+    """The points of each model and method together, in plan order: one process each."""
+    out: dict[tuple[str, str], list[PlannedPoint]] = {}
+    for planned in todo:
+        out.setdefault((planned.point.model.key, planned.point.method), []).append(planned)
+    return list(out.values())
 
 
 def slot_note(slot: str) -> str:

@@ -37,8 +37,12 @@ def parameter_counts(arch_config: dict[str, Any]) -> int:
         int(arch_config["intermediate_size"]),
         int(arch_config["vocab_size"]),
     )
-    positions = int(arch_config["max_position_embeddings"])
-    layer = 4 * (h * h + h) + 2 * h * f + f + h + 4 * h
+    if arch_config.get("position_embedding_type") == "alibi":  # DNABERT-2: GLU, no positions
+        positions = 0
+        layer = 4 * (h * h + h) + 2 * h * f + f * h + h + 4 * h
+    else:
+        positions = int(arch_config["max_position_embeddings"])
+        layer = 4 * (h * h + h) + 2 * h * f + f + h + 4 * h
     head = h * h + h + 2 * h + v + (0 if arch_config.get("tie_word_embeddings") else v * h)
     extra = 2 * h + int(arch_config.get("type_vocab_size", 0)) * h
     return v * h + positions * h + n * layer + head + extra

@@ -38,10 +38,11 @@ def test_lengths_double_up_to_the_maximum_included() -> None:
 def test_the_shipped_recipe_covers_every_model_method_batch_and_length() -> None:
     recipe = load_recipe()
     assert recipe.protocol == PROTOCOL
-    assert [m.key for m in recipe.models] == ["nt-500m", "nt-2-5b", "gena-lm-110m", "gena-lm-336m"]
+    keys = [m.key for m in recipe.models]
+    assert keys == ["nt-500m", "nt-2-5b", "gena-lm-110m", "gena-lm-336m", "dnabert-2"]
     chosen = points(recipe)
-    # NT: 64..1000 (5 lengths); GENA-LM: 64..512 (4); x 3 methods x 2 batches
-    assert len(chosen) == (5 + 5 + 4 + 4) * 3 * 2
+    # NT: 64..1000 (5 lengths); GENA-LM: 64..512 (4); DNABERT-2: 64..2048 (6); x 3 x 2
+    assert len(chosen) == (5 + 5 + 4 + 4 + 6) * 3 * 2
     assert len({p.key for p in chosen}) == len(chosen)
     assert {p.column for p in chosen} == {f"{m}-batch-{b}" for m in METHODS for b in (1, 8)}
     assert max(p.tokens for p in chosen if p.model.key == "gena-lm-336m") == 512
@@ -68,7 +69,7 @@ def test_estimates_grow_with_length_batch_and_method() -> None:
     [
         (lambda d: d["methods"].pop("peft"), "methods: expected exactly"),
         (lambda d: d.update(batches=[0]), "batches: expected a list of positive integers"),
-        (lambda d: d["models"].append({"key": "dnabert-2", "family": "x"}), "models.2.key"),
+        (lambda d: d["models"].append({"key": "dnabert-3", "family": "x"}), "models.3.key"),
         (lambda d: d.update(steps=0), "steps: must be positive"),
         (lambda d: d.pop("protocol"), "protocol: required"),
     ],
@@ -103,7 +104,7 @@ def _log(model: str, method: str, batch: int = 8, tokens: int = 128) -> dict[str
     return run_point(spec)
 
 
-@pytest.mark.parametrize("model", ["tiny-esm", "tiny-gena"])
+@pytest.mark.parametrize("model", ["tiny-esm", "tiny-gena", "tiny-dnabert-2"])
 def test_every_method_runs_on_the_cpu(model: str) -> None:
     logs = {method: _log(model, method) for method in METHODS}
     for method, log in logs.items():
@@ -173,3 +174,71 @@ def test_the_runner_plans_runs_and_resumes_through_the_cli(tmp_path: Path) -> No
     assert [json.loads(p.read_text())["status"] for p in logs] == ["value"] * len(logs)
     again = CliRunner().invoke(app, args)
     assert "0 to run" in again.output
+
+
+def _specs(model: str, method: str, batch: int = 1) -> list[dict[str, Any]]:
+    recipe = load_recipe(TINY)
+    chosen = points(recipe, models=[model], methods=[method], batches=[batch])
+    specs = []
+    for point in chosen:
+        spec = point_spec(recipe, point, "20261130-curves-test", RunOptions(), "test")
+        spec["device"] = "cpu"
+        specs.append(spec)
+    return specs
+
+
+@pytest.mark.parametrize("method", ["full", "peft"])
+def test_a_process_runs_a_curve_and_each_point_matches_its_own_process(method: str) -> None:
+    from measure.memory_curve.worker import run_points
+
+    specs = _specs("tiny-dnabert-2", method)
+    assert [s["tokens"] for s in specs] == [128, 256]
+    seen: list[str] = []
+    logs = run_points(specs, lambda log: seen.append(log["item"]))
+    assert seen == [s["item"] for s in specs]  # each log handed over as its point ends
+    assert [log["process"]["index"] for log in logs] == [0, 1]
+    assert all(log["process"]["points"] == 2 for log in logs)
+    alone = run_point(specs[1])
+    assert alone["process"]["points"] == 1
+    for key in ("status", "trainable", "optimizer", "batch", "tokens", "steps"):
+        assert logs[1][key] == alone[key], key
+    assert logs[1]["model"]["parameters_trainable"] == alone["model"]["parameters_trainable"]
+    assert len(logs[1]["step_seconds"]) == 2
+
+
+def test_between_points_no_gradient_survives_and_optimizer_states_stay() -> None:
+    from measure.memory_curve.worker import _measure, _Memory, _new_log, _prepare, release
+
+    spec = _specs("tiny-gena", "full")[0]
+    device = torch.device("cpu")
+    prepared = _prepare(spec, device)
+    memory = _Memory(device)
+    log = _new_log(spec, memory, 0, 1, "2026-11-30T00:00:00Z")
+    _measure(spec, prepared, memory, device, log)
+    assert log["status"] == "value", log["error"]
+    release(prepared)
+    params = [p for p in prepared.model.parameters() if p.requires_grad]
+    assert params and all(p.grad is None for p in params)
+    assert len(prepared.optimizer.state) == len(params)  # AdamW states, as between steps
+
+
+def test_a_process_takes_one_model_and_method() -> None:
+    from measure.memory_curve.worker import run_points
+
+    with pytest.raises(ValueError, match="one model and method"):
+        run_points([*_specs("tiny-gena", "full"), *_specs("tiny-esm", "full")])
+
+
+def test_the_runner_groups_points_by_model_and_method(tmp_path: Path) -> None:
+    from measure.memory_curve.runner import MemoryCurves, groups
+
+    options = RunOptions(
+        runs_dir=tmp_path, run_id="r", stages=("inference", "full"), extra={"recipe": str(TINY)}
+    )
+    _, planned, _ = MemoryCurves().planned(options)
+    grouped = groups(planned)
+    assert len(grouped) == 3 * 2  # three tiny models x two methods
+    for group in grouped:
+        assert len({(p.point.model.key, p.point.method) for p in group}) == 1
+        first, *rest = (p.plan.estimated_seconds or 0.0 for p in group)
+        assert all(first > later for later in rest)  # the process start is paid once
