@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import hashlib
+import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from rewire_site import parse_cache
 from rewire_site.parse_cache import CACHE_DIR, ParseCache, load_files
 
 RECORD = "# modeline\nid: x\nkind: source\nitems:\n  - a\n  - b\nnumber: 1.5\n"
@@ -102,3 +105,43 @@ def test_each_file_is_read_once_and_parsed_from_the_bytes_hashed(
     for path, item in zip(paths, loaded, strict=True):
         assert item.sha256 == hashlib.sha256(original(path)).hexdigest()
         assert item.data["id"] == path.stem.replace("r", "x")
+
+
+def test_two_processes_load_what_one_loads(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Files parsed by the forked worker (chunks claimed from a shared counter) and here
+    come out equal to a one-process load, problems and lines included, each file once."""
+    monkeypatch.setattr(parse_cache, "PARALLEL_MIN_FILES", 2)
+    monkeypatch.setattr(parse_cache, "CHUNK_MIN_FILES", 1)
+    paths = [write(tmp_path, f"r{i}.yaml", RECORD.replace("x", f"x{i}")) for i in range(30)]
+    paths.append(write(tmp_path, "dup.yaml", "a: 1\na: 2\n"))
+    paths.append(tmp_path / "gone.yaml")
+    one = load_files(paths, tmp_path, cache=False, jobs=1)
+    for cache in (False, True):  # cold cache: every process reads its own files
+        two = load_files(paths, tmp_path, cache=cache, jobs=2)
+        assert [item.path for item in two] == paths
+        for a, b in zip(one, two, strict=True):
+            assert (a.data, a.problems, a.sha256, a.schema) == (
+                b.data,
+                b.problems,
+                b.sha256,
+                b.schema,
+            )
+            assert dict(a.lines) == dict(b.lines)
+    streamed = list(parse_cache.iter_files(paths, tmp_path, cache=False, jobs=2))
+    assert sorted(item.path for item in streamed) == sorted(paths)
+
+
+def test_chunks_of_a_worker_that_died_are_parsed_here(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(parse_cache, "PARALLEL_MIN_FILES", 2)
+    monkeypatch.setattr(parse_cache, "CHUNK_MIN_FILES", 1)
+
+    def dies(chunks: object, raws: object, counter: Any, results: object) -> None:
+        parse_cache._claim(counter)  # claims a chunk, then exits without sending it
+        os._exit(3)
+
+    monkeypatch.setattr(parse_cache, "_worker", dies)
+    paths = [write(tmp_path, f"r{i}.yaml", RECORD.replace("x", f"x{i}")) for i in range(20)]
+    loaded = load_files(paths, tmp_path, cache=False, jobs=2)
+    assert [item.data["id"] for item in loaded] == [f"x{i}" for i in range(20)]

@@ -447,8 +447,143 @@ def _yaml_problem(error: yaml.YAMLError, text: str, path: Path) -> Problem:
     return Problem(path, line, "", f"YAML syntax error: {message}")
 
 
-def parse_text(text: str, path: Path) -> LoadedFile:
-    """Parse YAML text that was read from `path` (used in messages only)."""
+class _Slow(Exception):
+    """The file needs the full builder: a problem to report with its line, or YAML
+    (anchors, aliases, tags, complex or merge keys) that the fast path does not read."""
+
+
+_RESOLVED: dict[str, Any] = {}
+"""Plain scalar -> its value, for `_fast_values` (keys and many values repeat across
+files; resolving one costs up to four regular expressions)."""
+_RESOLVED_MAX = 200_000
+
+
+def _plain(value: str) -> Any:
+    """A plain scalar resolved as `_Builder.scalar` resolves it (no tag written), kept in
+    `_RESOLVED` (the caller looks there first)."""
+    resolved = _resolve_plain(value)
+    if len(_RESOLVED) >= _RESOLVED_MAX:
+        _RESOLVED.clear()
+    _RESOLVED[value] = resolved
+    return resolved
+
+
+def _resolve_plain(value: str) -> Any:
+    resolvers = _IMPLICIT.get(value[:1])
+    if resolvers is None:
+        return value
+    for candidate, regexp in resolvers:
+        if regexp.match(value):
+            if candidate in (STR, TIMESTAMP):
+                return value
+            if candidate == NULL:
+                return None
+            if candidate == BOOL:
+                return _CONSTRUCTOR.construct_yaml_bool(ScalarNode(candidate, value))
+            if candidate == INT:
+                return _CONSTRUCTOR.construct_yaml_int(ScalarNode(candidate, value))
+            if candidate == FLOAT:
+                number = _CONSTRUCTOR.construct_yaml_float(ScalarNode(candidate, value))
+                if not math.isfinite(number):
+                    raise _Slow  # the full builder records its path
+                return number
+            raise _Slow  # merge, value or another tag: the full builder says what it is
+    return value
+
+
+_DOCUMENT_START, _DOCUMENT_END = events.DocumentStartEvent, events.DocumentEndEvent
+_STREAM_END = events.StreamEndEvent
+_NO_KEY: Any = object()
+
+
+def _fast_values(text: str) -> Any:
+    """The values of `text` without a line map, in one flat loop over libyaml's events
+    (`_Builder` also builds every field's path and line, and recurses per node).
+
+    Raises `_Slow` for anything that `_Builder` would report or that needs its care:
+    any syntax error, an empty file or several documents, a tag, an anchor or alias, a
+    key that is not a scalar, a null, merge or duplicate key, a number that is not
+    finite, nesting near `MAX_DEPTH`, more than `MAX_NODES` events. Where it returns,
+    the values equal `_Builder`'s (tested over every record and the bad-records corpus)."""
+    parser = _Loader(text)
+    get = parser.get_event
+    try:
+        get()  # StreamStart
+        if get().__class__ is not _DOCUMENT_START:
+            raise _Slow
+        stack: list[tuple[Any, Any]] = []  # (container, its pending key) of open parents
+        top: Any = None  # the innermost open mapping or list; None outside the root
+        key: Any = _NO_KEY  # the key of `top` (a mapping) that awaits its value
+        root: Any = None
+        resolved = _RESOLVED.get
+        count = 0
+        value: Any
+        while True:
+            event = get()
+            cls = event.__class__
+            count += 1
+            if cls is _SCALAR:
+                if event.anchor is not None or event.tag is not None:
+                    raise _Slow
+                value = event.value
+                if event.implicit[0]:
+                    value = resolved(value, _NO_KEY)
+                    if value is _NO_KEY:
+                        value = _plain(event.value)
+            elif cls is _MAPPING_END or cls is _SEQUENCE_END:
+                value = top
+                top, key = stack.pop()
+            elif cls is _MAPPING_START or cls is _SEQUENCE_START:
+                if (
+                    event.anchor is not None
+                    or event.tag is not None
+                    or (key is _NO_KEY and top.__class__ is dict)  # a complex key
+                    or len(stack) >= MAX_DEPTH - 1
+                    or count > MAX_NODES
+                ):
+                    raise _Slow
+                stack.append((top, key))
+                top = {} if cls is _MAPPING_START else []
+                key = _NO_KEY
+                continue
+            elif cls is _DOCUMENT_END:
+                if get().__class__ is not _STREAM_END:
+                    raise _Slow
+                return root
+            else:
+                raise _Slow  # an alias
+            if top is None:
+                root = value
+            elif top.__class__ is list:
+                top.append(value)
+            elif key is not _NO_KEY:
+                top[key] = value
+                key = _NO_KEY
+            elif cls is not _SCALAR or value is None or value in top:
+                raise _Slow
+            else:
+                key = value
+    except (yaml.YAMLError, ValueError, KeyError, TypeError):
+        raise _Slow from None
+    finally:
+        parser.dispose()
+
+
+def parse_text(
+    text: str, path: Path, *, lines_later: Mapping[str, int] | None = None
+) -> LoadedFile:
+    """Parse YAML text that was read from `path` (used in messages only).
+
+    With `lines_later` (a `LazyLines`) a file that the fast path reads gets it as its
+    line map, built only if a problem is reported later; any other file is parsed with
+    the line-keeping builder at once, so its problems and lines are the same."""
+    if lines_later is not None:
+        try:
+            values = _fast_values(text)
+        except _Slow:
+            pass
+        else:
+            return LoadedFile(path, values, lines_later, schema=modeline_schema(text))
     builder = _Builder(text, path)
     data: Any = None
     try:
@@ -476,19 +611,23 @@ def modeline_schema(text: str) -> str | None:
     return match[1] if match else None
 
 
-def parse_bytes(raw: bytes, path: Path) -> LoadedFile:
-    """Decode (strict UTF-8) and parse the bytes of a file."""
+def parse_bytes(raw: bytes, path: Path, *, lines: bool = True) -> LoadedFile:
+    """Decode (strict UTF-8) and parse the bytes of a file.
+
+    `lines=False` (many files, few problems): a file that parses without a problem gets
+    `LazyLines`, its line map read again from `path` only if a later check reports a
+    problem in it; a file with a problem is parsed with its lines at once. Values,
+    problems and lines are the same either way."""
+    digest = hashlib.sha256(raw).hexdigest()
     if len(raw) > MAX_FILE_BYTES:
-        loaded = LoadedFile(path, None, {}, [_too_big(path, len(raw))])
-        loaded.sha256 = hashlib.sha256(raw).hexdigest()
-        return loaded
+        return LoadedFile(path, None, {}, [_too_big(path, len(raw))], sha256=digest)
     text, problem = _decode(raw, path)
     if text is None:
         assert problem is not None
         loaded = LoadedFile(path, None, {}, [problem])
     else:
-        loaded = parse_text(text, path)
-    loaded.sha256 = hashlib.sha256(raw).hexdigest()
+        loaded = parse_text(text, path, lines_later=None if lines else LazyLines(path, digest))
+    loaded.sha256 = digest
     return loaded
 
 

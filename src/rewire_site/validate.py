@@ -15,8 +15,9 @@ Stages, in order, all of them run whatever the earlier ones found:
    it names); an evaluation whose dataset its protocol does not list; a first line
    without the `yaml-language-server` modeline that links the kind's schema.
 
-Parsing is cached by content hash and spread over two processes for large catalogues
-(`parse_cache`); neither changes a result.
+Parsing is cached by content hash and spread over two processes for large catalogues,
+the per-file checks running here while the other process parses (`parse_cache`); none
+of this changes a result.
 """
 
 from __future__ import annotations
@@ -27,13 +28,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .config import RECORDS_DIR
-from .link import Catalogue
 from .link_checks import ENTRY_KINDS, check_links
 from .load import line_of
 from .models import RecordBase
-from .parse_cache import ParseCache, absolute, load_files, yaml_files
-from .problems import Problem, RecordsInvalid
+from .parse_cache import ParseCache, absolute, iter_files, yaml_files
+from .problems import Problem
 from .record_checks import FileResult, check_file, check_loaded
 
 
@@ -176,9 +175,12 @@ def validate_paths(
     collecting = gc.isenabled()
     gc.disable()  # the values and records hold no cycles; collection would cost 2-3x
     try:
-        loaded = load_files(files, root, cache=cache, jobs=jobs, store=store)
-        collect((check_loaded(item) for item in loaded), report)
-        del loaded
+        checked = {
+            item.path: check_loaded(item)
+            for item in iter_files(files, root, cache=cache, jobs=jobs, store=store)
+        }
+        collect((checked[path] for path in files), report)
+        del checked
         selected = {absolute(path) for path in files}
         check_links(report, root, selected, store)
         if store is not None:
@@ -190,14 +192,6 @@ def validate_paths(
     return report
 
 
-def load_catalogue(root: Path) -> tuple[Catalogue, ValidationReport]:
-    """All records under `root/records`, linked; `RecordsInvalid` when any has errors."""
-    report = validate_paths([root / RECORDS_DIR], root)
-    if not report.ok:
-        raise RecordsInvalid(report.problems)
-    return Catalogue.from_records(report.records.values()), report
-
-
 __all__ = [
     "ENTRY_KINDS",
     "FileResult",
@@ -207,7 +201,6 @@ __all__ = [
     "display_path",
     "exit_code",
     "find_files",
-    "load_catalogue",
     "render",
     "validate_paths",
 ]
