@@ -384,38 +384,13 @@ def prepare_floor(root: Path, out: Path) -> Any:
     renders and writes them and returns the number of HTML pages."""
     import gc
 
-    from rewire_site import build, downloads, index_pages, pages, release
-    from rewire_site.derive.concerns import flags_by_evaluation
-    from rewire_site.derive.filters import filter_index
-    from rewire_site.link import Catalogue
+    from rewire_site.build import gather
     from rewire_site.render import DataFile, Renderer, templates_dir
-    from rewire_site.search import search_entries
-    from rewire_site.sections import Link
-    from rewire_site.validate import validate_paths
+    from rewire_site.render.plan import plan_site
 
     root = root.resolve()
-    report = validate_paths([root / "records"], root, cache=False)
-    catalogue = Catalogue.from_records(report.records.values())
-    made = release.make_release(catalogue.by_id.values(), RELEASE_DATE)
-    filters = filter_index(catalogue)
-    links = tuple(Link(d.label, d.path) for d in downloads.DOWNLOADS)
-    facts = pages.SiteFacts(
-        release_id=made.id,
-        flags=flags_by_evaluation(catalogue),
-        artifact_hashes=release.hash_artifacts(catalogue, root),
-        filters=filters,
-        filter_hrefs=index_pages.filter_hrefs(filters),
-        downloads=links,
-        release_download=Link(downloads.RELEASE_LINK_TEXT, downloads.RELEASE_PAGE),
-    )
-    plan = build._Plan(
-        catalogue,
-        facts,
-        search_entries(catalogue),
-        index_pages.filter_members(filters),
-        index_pages.download_items(links),
-        tuple(sorted(catalogue.by_id)),
-    )
+    shutil.rmtree(root / ".rewire-cache", ignore_errors=True)
+    plan = plan_site(gather(root / "records", root).catalogue, root, RELEASE_DATE)
     jobs = plan.jobs()
     renderer = Renderer(templates_dir(root))
     renderer.warm()
@@ -451,7 +426,7 @@ def floor_child(root: Path, out: Path) -> dict[str, Any]:
     from the first worker's start of rendering to the last one's end."""
     import multiprocessing as mp
 
-    from rewire_site.build import default_workers
+    from rewire_site.render.pool import default_workers
 
     workers = default_workers()
     run_share = prepare_floor(root, out)

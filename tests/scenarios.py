@@ -1,5 +1,5 @@
 """Tiny record sets named by scenario, under `tests/fixtures/<scenario>/records/`, read
-through the real loader (`validate.load_catalogue`).
+through the build's own gather stage (`build.gather`).
 
 - seed_memory: the training peak-memory protocol of seed page 000 with its four
   published evaluations (two columns of four hold results).
@@ -22,8 +22,8 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
+from rewire_site.build import gather
 from rewire_site.link import Catalogue
-from rewire_site.validate import load_catalogue
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
@@ -34,5 +34,5 @@ def scenario_root(name: str) -> Path:
 
 @cache
 def load_scenario(name: str) -> Catalogue:
-    catalogue, _ = load_catalogue(scenario_root(name))
-    return catalogue
+    root = scenario_root(name)
+    return gather(root / "records", root).catalogue

@@ -12,7 +12,9 @@ from pathlib import Path
 import pytest
 
 from rewire_site import build as build_module
-from rewire_site.build import STAGES, build_site
+from rewire_site import index_pages
+from rewire_site.build import STAGES, build_site, gather
+from rewire_site.models import Protocol
 from rewire_site.problems import RecordsInvalid
 from rewire_site.urls import KIND_DIRS
 
@@ -26,6 +28,30 @@ def project(tmp_path: Path) -> Path:
     root = tmp_path / "project"
     shutil.copytree(FIXTURES / "minimal", root)
     return root
+
+
+def _edit(root: Path, record_id: str, old: str, new: str) -> None:
+    path = root / "records" / f"{record_id}.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert old in text, (record_id, old)
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def test_gather_loads_and_links_the_records(project: Path) -> None:
+    gathered = gather(project / "records", project)
+    assert all(p.severity == "warning" for p in gathered.warnings)  # modelines: copied away
+    linked = gathered.catalogue
+    assert [e.id for e in linked.evaluations_of("fx-protocol")] == ["fx-eval", "fx-measurement"]
+    assert isinstance(linked.get("fx-protocol", Protocol), Protocol)
+    assert "fx-protocol.yaml" in {path.name for path in gathered.state}
+
+
+def test_gather_raises_with_every_problem(project: Path) -> None:
+    _edit(project, "fx-eval", "unit: gigabyte", "unit: megabyte")
+    _edit(project, "fx-config", "family: fx-family", "family: fx-nothing")
+    with pytest.raises(RecordsInvalid) as raised:
+        gather(project / "records", project)
+    assert len([p for p in raised.value.problems if p.severity == "error"]) == 2
 
 
 def _files(folder: Path) -> dict[str, bytes]:
@@ -104,7 +130,7 @@ def test_a_failure_while_rendering_leaves_the_site_untouched(
     def broken(*args: object, **kwargs: object) -> object:
         raise RuntimeError("template exploded")
 
-    monkeypatch.setattr(build_module.index_pages, "home_page", broken)
+    monkeypatch.setattr(index_pages, "home_page", broken)
     with pytest.raises(RuntimeError, match="template exploded"):
         build_site(project, site, release_date=date(2030, 1, 1))
     assert _files(site) == before

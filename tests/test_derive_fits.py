@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from rewire_site.build import gather
 from rewire_site.derive.fits import (
     GPU_SIZES_GB,
     Curves,
@@ -18,7 +19,6 @@ from rewire_site.derive.fits import (
     longest_length,
     parameter_count,
 )
-from rewire_site.validate import load_catalogue
 
 pytest.importorskip("measure.memory_curve.records")
 
@@ -157,7 +157,7 @@ def scenario(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def found(scenario: Path) -> Curves:
-    catalogue, _ = load_catalogue(scenario)
+    catalogue = gather(scenario / "records", scenario).catalogue
     return curves(catalogue)
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from rewire_site.build import gather
 from rewire_site.derive import fits_chart
 from rewire_site.derive.fits import curves
 from rewire_site.fits import contexts
@@ -22,7 +23,6 @@ from rewire_site.fits.pages import FITS_PATH, family_curves, fits_page
 from rewire_site.link import Catalogue
 from rewire_site.models import ModelFamily
 from rewire_site.render import Renderer
-from rewire_site.validate import load_catalogue
 
 pytest.importorskip("measure.memory_curve.records")
 
@@ -45,8 +45,7 @@ def scenario(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def catalogue(scenario: Path) -> Catalogue:
-    found, _ = load_catalogue(scenario)
-    return found
+    return gather(scenario / "records", scenario).catalogue
 
 
 @pytest.fixture(scope="module")
@@ -175,7 +174,7 @@ def test_no_points_no_claims(tmp_path: Path) -> None:
     (root / "records" / dataset).write_text(
         (ROOT / "records" / dataset).read_text(encoding="utf-8"), encoding="utf-8"
     )
-    empty, _ = load_catalogue(root)
+    empty = gather(root / "records", root).catalogue
     page = fits_page(empty, RELEASE)
     assert page.methods == ()
     assert page.empty.startswith("No memory-curve point is recorded yet")

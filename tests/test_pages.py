@@ -14,13 +14,12 @@ import pytest
 from scenarios import load_scenario, scenario_root
 
 from rewire_site import config, index_pages, pages
-from rewire_site.build import build_site
+from rewire_site.build import build_site, gather
 from rewire_site.derive.concerns import flags_by_evaluation
 from rewire_site.derive.filters import filter_index
 from rewire_site.models import Evaluation, Protocol
 from rewire_site.render import Renderer, templates_dir
 from rewire_site.sections import Link
-from rewire_site.validate import load_catalogue
 
 ROOT = Path(__file__).resolve().parents[1]
 TEMPLATES = templates_dir(ROOT)
@@ -192,7 +191,7 @@ def test_record_markdown_cannot_inject_html(tmp_path: Path) -> None:
             "summary: 'Peak <script>alert(1)</script> [x](javascript:alert(2)) *memory*'",
         )
     )
-    catalogue, _ = load_catalogue(root)
+    catalogue = gather(root / "records", root).catalogue
     page = pages.protocol_page(catalogue.get("fx-protocol", Protocol), catalogue, _facts(catalogue))
     html = Renderer(TEMPLATES).render(page.template, page).decode()
     assert "<script>alert(1)" not in html

@@ -1,4 +1,4 @@
-"""validate: every problem in one run, references across files, load_catalogue."""
+"""validate: every problem in one run, references across files."""
 
 from __future__ import annotations
 
@@ -13,9 +13,8 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rewire_site.models import Evaluation, Protocol
-from rewire_site.problems import RecordsInvalid
-from rewire_site.validate import load_catalogue, render, validate_paths
+from rewire_site.models import Evaluation
+from rewire_site.validate import render, validate_paths
 
 FIXTURE = Path(__file__).parent / "fixtures" / "minimal"
 
@@ -244,21 +243,6 @@ def test_parallel_parsing_matches_serial(tmp_path: Path) -> None:
     assert parallel.problems == serial.problems == []
     assert parallel.records == serial.records
     assert parallel.lines == serial.lines
-
-
-def test_load_catalogue_links_records(catalogue: Path) -> None:
-    linked, report = load_catalogue(catalogue)
-    assert report.ok
-    assert [e.id for e in linked.evaluations_of("fx-protocol")] == ["fx-eval", "fx-measurement"]
-    assert isinstance(linked.get("fx-protocol", Protocol), Protocol)
-
-
-def test_load_catalogue_raises_with_every_problem(catalogue: Path) -> None:
-    edit(catalogue, "fx-eval", "unit: gigabyte", "unit: megabyte")
-    edit(catalogue, "fx-config", "family: fx-family", "family: fx-nothing")
-    with pytest.raises(RecordsInvalid) as raised:
-        load_catalogue(catalogue)
-    assert len([p for p in raised.value.problems if p.severity == "error"]) == 2
 
 
 def test_render_text_and_json(catalogue: Path) -> None:

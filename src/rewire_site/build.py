@@ -1,30 +1,30 @@
-"""`rewire build`: records in, static site out.
+"""`rewire build`: records in, static site out, in four named stages (each timed;
+`BuildReport.stages` lists them):
 
-The stages, in order (each timed; `BuildReport.stages` lists them):
+1. gather   read and validate every record file (`validate.validate_paths`) and resolve
+            ids into one graph (`link.Catalogue`): `gather`;
+2. derive   facts computed once for the whole build: release id, concern flags, filter
+            facets, artifact hashes, the search index, the page jobs
+            (`render.plan.plan_site`);
+3. render   page contexts rendered with templates compiled once, in a pool of forked
+            processes (`render.pool`); the same pool writes the gzip CSVs and the JSON
+            API (one file per record), which need no template: `render`;
+4. write    static assets, the search index, the release table (every output's
+            SHA-256), then the swap: the staging folder replaces the site
+            (`write.atomic_write_site`) under a lock on the folder that holds the site
+            (a second build waits), and only when the site folder is one the builder
+            made (it holds `.rewire-site`) or an empty one: `write_files`. The previous
+            site, renamed aside, is removed afterwards in a background thread
+            (`BuildReport.removal`), outside the timed stages: `build_site(wait=True)`,
+            the default, joins it before returning.
 
-1. load     read and validate every record file (`validate.validate_paths`);
-2. link     resolve ids into one graph (`link.Catalogue`);
-3. derive   facts computed once for the whole build: release id, concern flags,
-            filter facets, artifact hashes, the search index, the page plan;
-4. render   page contexts (`pages`, `index_pages`) rendered with templates compiled
-            once, in a pool of forked processes, each page written as it is rendered
-            into a staging folder beside the site; the same pool writes the gzip CSVs
-            and the JSON API (one file per record), which need no template;
-5. files    static assets, search index, the release table (every output's SHA-256);
-6. swap     the staging folder replaces the site (`write.atomic_write_site`): two
-            renames, under a lock on the folder that holds the site (a second build
-            waits), and only when the site folder is one the builder made (it holds
-            `.rewire-site`) or an empty one. The previous site, renamed aside, is
-            removed afterwards in a background thread (`BuildReport.removal`),
-            outside the timed stages:
-            `build_site(wait=True)`, the default, joins it before returning and
-            `BuildReport.removal_seconds` says how long it took.
-
-Everything the pages need is gathered before the first byte is written, and all writing
-goes to the staging folder: a build that fails at any stage leaves the previous site
-as it was. A record file that changes while the build runs (between the load and the
-swap) fails the build (`RecordsChanged`): the site is never a mix of two versions.
-Same records in, same bytes out: no clock is read except the release date.
+Every output file, pages from the render workers included, goes through one writer
+(`write.OutputWriter`) into a staging folder beside the site; it refuses a path written
+twice when the second write comes. Everything the pages need is gathered before the
+first byte is written: a build that fails at any stage leaves the previous site as it
+was. A record file that changes while the build runs (between the gather and the swap)
+fails the build (`RecordsChanged`): the site is never a mix of two versions. Same records
+in, same bytes out: no clock is read except the release date.
 """
 
 from __future__ import annotations
@@ -33,61 +33,23 @@ import errno
 import gc
 import os
 import time
-from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import Any
 
-from . import downloads, index_pages, pages, release, write
-from .chooser.pages import chooser_pages
+from . import downloads, write
 from .config import RECORDS_DIR, SITE_DIR
-from .derive.concerns import flags_by_evaluation
-from .derive.filters import filter_index
-from .export import SITE_URL, export_files
-from .export.jsonld import with_json_ld
 from .link import Catalogue
-from .models import (
-    Configuration,
-    Dataset,
-    Evaluation,
-    ModelFamily,
-    Protocol,
-    Question,
-    RecordBase,
-    Source,
-)
 from .problems import Problem, RecordsInvalid
-from .render import DataFile, Job, Renderer, RenderStats, render_jobs, templates_dir
-from .search import search_entries, search_index_json
-from .sections import Link
-from .urls import kind_of
+from .render import Renderer, RenderStats, render_jobs, templates_dir
+from .render.plan import SitePlan, plan_site
+from .render.pool import PARALLEL_MIN_JOBS, default_workers
+from .search import search_index_json
 from .validate import find_files, validate_paths
 
-STAGES = ("load", "link", "derive", "render", "files", "swap")
-
-PARALLEL_MIN_JOBS = 200
-"""Fewer page jobs than this render in this process (a pool costs more than it saves)."""
-
-API_CHUNK = 250
-"""Records per job that writes their JSON files (`api/<kind>/<id>.json`)."""
-
-RECORD_PAGES: dict[type[RecordBase], Any] = {
-    Evaluation: pages.evaluation_page,
-    Configuration: pages.configuration_page,
-    Dataset: pages.dataset_page,
-    ModelFamily: pages.family_page,
-    Source: pages.source_page,
-    Question: pages.question_page,
-}
-
-
-def shared_titles(records: Iterable[RecordBase]) -> frozenset[str]:
-    """Titles more than one record carries (their pages' <title> adds the record id)."""
-    counts = Counter(r.title for r in records)
-    return frozenset(title for title, count in counts.items() if count > 1)
+STAGES = ("gather", "derive", "render", "write")
 
 
 class RecordsChanged(Exception):
@@ -177,107 +139,79 @@ class BuildReport:
 class _Timer:
     def __init__(self) -> None:
         self.stages: list[tuple[str, float]] = []
+        self._open: tuple[str, float] | None = None
 
     @contextmanager
     def stage(self, name: str) -> Iterator[None]:
-        start = time.perf_counter()
+        self.start(name)
         try:
             yield
         finally:
-            self.stages.append((name, time.perf_counter() - start))
+            self.stop()
+
+    def start(self, name: str) -> None:
+        self._open = (name, time.perf_counter())
+
+    def stop(self) -> None:
+        if self._open is not None:
+            name, started = self._open
+            self.stages.append((name, time.perf_counter() - started))
+            self._open = None
 
 
 @dataclass(frozen=True)
-class _Plan:
-    """Everything the render workers need, computed before anything is written."""
+class Gathered:
+    """The records of a build, validated and linked."""
 
     catalogue: Catalogue
-    facts: pages.SiteFacts
-    entries: tuple[Any, ...]
-    members: dict[tuple[str, str], tuple[str, ...]]
-    download_items: tuple[index_pages.DownloadItem, ...]
-    record_ids: tuple[str, ...]
-    """Every record id, sorted (the JSON API jobs take slices of it)."""
-
-    def make(self, job: Job) -> Sequence[Any]:
-        """The page contexts of one job."""
-        kind = job[0]
-        if kind == "protocol":
-            protocol = self.catalogue.get(job[1], Protocol)
-            table = pages.protocol_table(protocol, self.catalogue, self.facts)
-            return [
-                with_json_ld(
-                    pages.protocol_page(protocol, self.catalogue, self.facts, table),
-                    protocol,
-                    self.catalogue,
-                    SITE_URL,
-                ),
-                *pages.sorted_pages(protocol, self.catalogue, self.facts, table),
-            ]
-        if kind == "record":
-            record = self.catalogue.by_id[job[1]]
-            page = RECORD_PAGES[type(record)](record, self.catalogue, self.facts)
-            return [with_json_ld(page, record, self.catalogue, SITE_URL)]
-        if kind == "filter":
-            key, value = job[1], job[2]
-            ids = self.members[(key, value)]
-            return [index_pages.filter_page(key, value, ids, self.catalogue, self.facts)]
-        if kind == "chooser":
-            return chooser_pages(self.catalogue, self.facts.flags, self.facts.release_id)
-        if kind == "home":
-            return [index_pages.home_page(self.catalogue, self.facts)]
-        if kind == "search":
-            return [index_pages.search_page(self.entries, self.facts)]
-        if kind == "downloads":
-            return [index_pages.downloads_page(self.download_items, self.facts)]
-        if kind == "data":  # the gzip CSVs (but the release table) and the API index
-            found = downloads.download_files(self.catalogue, self.facts.flags)
-            found[downloads.API_INDEX] = downloads.api_index(self.catalogue)
-            found[downloads.API_DERIVED] = downloads.derived_json(self.catalogue, self.facts.flags)
-            found.update(export_files(self.catalogue, self.facts.release_id))
-            return [DataFile(path, data) for path, data in sorted(found.items())]
-        if kind == "api":
-            start, stop = int(job[1]), int(job[2])
-            by_id = self.catalogue.by_id
-            return [
-                DataFile(downloads.api_path(kind_of(r), r.id), downloads.record_json(r))
-                for r in (by_id[i] for i in self.record_ids[start:stop])
-            ]
-        raise ValueError(f"unknown page job {job!r}")
-
-    def jobs(self) -> list[Job]:
-        """Every page job: the heavy record pages first, so the pool stays balanced."""
-        found: list[Job] = [("data",)]
-        found += [("protocol", p.id) for p in self.catalogue.protocols()]
-        found += [
-            ("record", r.id)
-            for r in sorted(self.catalogue.by_id.values(), key=lambda r: (kind_of(r), r.id))
-            if not isinstance(r, Protocol)
-        ]
-        found += [("filter", key, value) for key, value in self.members]
-        found += [("home",), ("search",), ("downloads",), ("chooser",)]
-        found += [  # light jobs last: they fill the gaps at the end
-            ("api", str(i), str(i + API_CHUNK)) for i in range(0, len(self.record_ids), API_CHUNK)
-        ]
-        return found
+    warnings: list[Problem]
+    state: FileState
+    """Each record file's state when read (`check_unchanged` compares it at the end)."""
 
 
-def default_workers() -> int:
-    """Render processes: the CPUs this process may use, at most 4."""
-    try:
-        cpus = len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not Linux
-        cpus = os.cpu_count() or 1
-    return max(1, min(4, cpus))
-
-
-def load_records(root: Path, records_dir: Path | None = None) -> tuple[Catalogue, list[Problem]]:
-    """Validated, linked records; `RecordsInvalid` with every problem when any has errors."""
-    folder = records_dir or root / RECORDS_DIR
+def gather(folder: Path, root: Path) -> Gathered:
+    """Load, validate and link the records under `folder` (artifact paths relative to
+    `root`); `RecordsInvalid` with every problem when any record has errors."""
+    state = record_state(folder)
     report = validate_paths([folder], root)
     if not report.ok:
         raise RecordsInvalid(report.problems)
-    return Catalogue.from_records(report.records.values()), report.warnings
+    return Gathered(Catalogue.from_records(report.records.values()), report.warnings, state)
+
+
+def render(
+    plan: SitePlan, root: Path, writer: write.OutputWriter, workers: int | None
+) -> RenderStats:
+    """Every page job of `plan`, rendered with the templates of the project at `root`
+    and written through `writer`, by `workers` processes (default: `default_workers`)."""
+    jobs = plan.jobs()
+    renderer = Renderer(templates_dir(root))
+    renderer.warm()
+    count = 1 if len(jobs) < PARALLEL_MIN_JOBS else workers or default_workers()
+    return render_jobs(jobs, plan.make, renderer, writer, count)
+
+
+def write_files(plan: SitePlan, root: Path, writer: write.OutputWriter) -> int:
+    """The files no page job makes: static assets, the search index, and last the release
+    table of every other file. Returns the number of files in the site."""
+    static = templates_dir(root) / "static"
+    for file in sorted(static.rglob("*")):
+        if file.is_file():
+            writer.copy_file("static/" + file.relative_to(static).as_posix(), file, "static files")
+    writer.write_bytes("search/index.json", search_index_json(plan.entries), "the search index")
+    for path, data in downloads.release_file(plan.release, writer.entries()).items():
+        writer.write_bytes(path, data, "the release table")
+    return len(writer.entries()) + 1  # + 1: the marker that says the builder made the folder
+
+
+def _paths(root: Path, out_dir: Path | None, records_dir: Path | None) -> tuple[Path, Path, Path]:
+    """(project root, records folder, site folder), absolute."""
+    root = root.resolve()
+    if records_dir is not None:
+        records_dir = records_dir.resolve()
+        if records_dir.name == RECORDS_DIR and records_dir.parent != root:
+            root = records_dir.parent  # artifact paths are relative to that project
+    return root, records_dir or root / RECORDS_DIR, (out_dir or root / SITE_DIR).resolve()
 
 
 def build_site(
@@ -291,122 +225,48 @@ def build_site(
     on_wait: Callable[[str], None] | None = None,
 ) -> BuildReport:
     """Build the site of the records under `root` (or `records_dir`) into `out_dir`
-    (default `root/site`). Raises `RecordsInvalid` when the records have errors.
-
-    The previous site is removed in a background thread after the swap; `wait=False`
-    returns without waiting for it (`report.removal.wait()` does). `on_wait` hears why
-    the build waits, when another build writes into the same folder.
-
-    Raises `write.TargetRefused` when `out_dir` is not the builder's to replace and
-    `RecordsChanged` when a record file changes during the build; the site is unchanged."""
-    root = root.resolve()
-    if records_dir is not None:
-        records_dir = records_dir.resolve()
-        if records_dir.name == RECORDS_DIR and records_dir.parent != root:
-            root = records_dir.parent  # artifact paths are relative to that project
-    site_dir = (out_dir or root / SITE_DIR).resolve()
-    timer = _Timer()
-    started = os.times()
-
-    with timer.stage("load"):
-        folder = records_dir or root / RECORDS_DIR
-        state = record_state(folder)
-        report = validate_paths([folder], root)
-        if not report.ok:
-            raise RecordsInvalid(report.problems)
-    with timer.stage("link"):
-        catalogue = Catalogue.from_records(report.records.values())
-        # The records live until the end of the build: move them out of the collector's
-        # sight, or every collection in the stages below walks the whole catalogue again.
-        gc.collect()
+    (default `root/site`): gather, derive, render, write. Raises `RecordsInvalid` when
+    the records have errors, `write.TargetRefused` when `out_dir` is not the builder's
+    to replace and `RecordsChanged` when a record file changes during the build; the
+    site is then unchanged. The previous site is removed in a background thread;
+    `wait=False` returns without waiting for it (`report.removal.wait()` does).
+    `on_wait` hears why the build waits for another build into the same folder."""
+    root, folder, site_dir = _paths(root, out_dir, records_dir)
+    timer, started = _Timer(), os.times()
+    with timer.stage("gather"):
+        gathered = gather(folder, root)
+        gc.collect()  # the records live until the end: out of the collector's sight
         gc.freeze()
     with timer.stage("derive"):
-        made = release.make_release(catalogue.by_id.values(), release_date)
-        flags = flags_by_evaluation(catalogue)
-        filters = filter_index(catalogue)
-        links = tuple(Link(d.label, d.path) for d in (*downloads.DOWNLOADS, *downloads.EXPORTS))
-        facts = pages.SiteFacts(
-            release_id=made.id,
-            flags=flags,
-            artifact_hashes=release.hash_artifacts(catalogue, root),
-            filters=filters,
-            filter_hrefs=index_pages.filter_hrefs(filters),
-            downloads=links,
-            release_download=Link(downloads.RELEASE_LINK_TEXT, downloads.RELEASE_PAGE),
-            shared_titles=shared_titles(catalogue.by_id.values()),
-        )
-        entries = search_entries(catalogue)
-        plan = _Plan(
-            catalogue,
-            facts,
-            entries,
-            index_pages.filter_members(filters),
-            index_pages.download_items(links),
-            tuple(sorted(catalogue.by_id)),
-        )
-        jobs = plan.jobs()
-        renderer = Renderer(templates_dir(root))
-        renderer.warm()
-        gc.freeze()  # the derived facts too (the records were frozen after linking)
-    count = workers or default_workers()
-    if len(jobs) < PARALLEL_MIN_JOBS:
-        count = 1
-    stats = RenderStats()
+        plan = plan_site(gathered.catalogue, root, release_date)
+        gc.freeze()  # the derived facts too
+    stats, removal = RenderStats(), write.Removal(None)
 
-    files = 0
-
-    def build_into(writer: write.OutputWriter) -> None:
-        nonlocal stats, files
+    def build_into(writer: write.OutputWriter) -> int:
+        nonlocal stats
         with timer.stage("render"):
-            stats = render_jobs(jobs, plan.make, renderer, writer, count)
-        with timer.stage("files"):
-            static = templates_dir(root) / "static"
-            for file in sorted(static.rglob("*")):
-                if file.is_file():
-                    name = "static/" + file.relative_to(static).as_posix()
-                    writer.copy_file(name, file, "the static files")
-            writer.write_bytes("search/index.json", search_index_json(entries), "the search index")
-            for path, data in downloads.release_file(made, writer.entries()).items():
-                writer.write_bytes(path, data, "the release table")
-            # + 1: the marker that says the builder made this folder (write.MARKER)
-            files = len(writer.entries()) + 1
-            check_unchanged(folder, state)
-
-    swap_started = 0.0
-    removal = write.Removal(None)
-
-    def build_and_mark(writer: write.OutputWriter) -> None:
-        nonlocal swap_started
-        build_into(writer)
-        swap_started = time.perf_counter()
+            stats = render(plan, root, writer, workers)
+        timer.start("write")
+        files = write_files(plan, root, writer)
+        check_unchanged(folder, gathered.state)
+        return files
 
     def swapped(old: Path | None) -> None:
         nonlocal removal
-        # the swap: the new site renamed in, the previous one renamed aside
-        timer.stages.append(("swap", time.perf_counter() - swap_started))
-        removal = write.Removal(old)  # removed in a background thread
+        timer.stop()  # the write stage ends with the swap
+        removal = write.Removal(old)  # the previous site, removed in a background thread
 
     try:
-        write.atomic_write_site(build_and_mark, site_dir, swapped, on_wait)
+        files = write.atomic_write_site(build_into, site_dir, swapped, on_wait)
     finally:
         gc.unfreeze()
-    ended = os.times()
-    cpu = sum(ended[:4]) - sum(started[:4])
-    built = BuildReport(
-        site_dir=site_dir,
-        release_id=made.id,
-        records=len(catalogue.by_id),
-        pages=len(stats.files),
-        files=files,
-        stages=timer.stages,
-        render=stats,
-        warnings=report.warnings,
-        cpu_seconds=cpu,
-        removal=removal,
-    )
+    cpu = sum(os.times()[:4]) - sum(started[:4])
     if wait:
         removal.wait()
-    return built
+    return BuildReport(
+        site_dir, plan.release.id, len(gathered.catalogue.by_id), len(stats.files), files,
+        timer.stages, stats, gathered.warnings, cpu, removal,
+    )  # fmt: skip
 
 
 def build_command(

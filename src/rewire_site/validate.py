@@ -15,9 +15,8 @@ Stages, in order, all of them run whatever the earlier ones found:
    it names); an evaluation whose dataset its protocol does not list; a first line
    without the `yaml-language-server` modeline that links the kind's schema.
 
-Parsing is cached by content hash and spread over two processes for large catalogues,
-the per-file checks running here while the other process parses (`parse_cache`); none
-of this changes a result.
+Parsing is cached by content hash and spread over two processes for large catalogues
+(`parse_cache`); neither changes a result.
 """
 
 from __future__ import annotations
@@ -31,7 +30,7 @@ from pathlib import Path
 from .link_checks import ENTRY_KINDS, check_links
 from .load import line_of
 from .models import RecordBase
-from .parse_cache import ParseCache, absolute, iter_files, yaml_files
+from .parse_cache import ParseCache, absolute, load_files, yaml_files
 from .problems import Problem
 from .record_checks import FileResult, check_file, check_loaded
 
@@ -175,12 +174,9 @@ def validate_paths(
     collecting = gc.isenabled()
     gc.disable()  # the values and records hold no cycles; collection would cost 2-3x
     try:
-        checked = {
-            item.path: check_loaded(item)
-            for item in iter_files(files, root, cache=cache, jobs=jobs, store=store)
-        }
-        collect((checked[path] for path in files), report)
-        del checked
+        loaded = load_files(files, root, cache=cache, jobs=jobs, store=store)
+        collect((check_loaded(item) for item in loaded), report)
+        del loaded
         selected = {absolute(path) for path in files}
         check_links(report, root, selected, store)
         if store is not None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 import multiprocessing as mp
+import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -52,6 +53,22 @@ class RenderStats:
         self.context_seconds += other.context_seconds
         self.render_seconds += other.render_seconds
         self.write_seconds += other.write_seconds
+
+
+PARALLEL_MIN_JOBS = 200
+"""Fewer jobs than this render in this process (a pool costs more than it saves)."""
+
+
+def default_workers(jobs: int = PARALLEL_MIN_JOBS) -> int:
+    """Render processes for `jobs` jobs: the CPUs this process may use, at most 4; one
+    for fewer than `PARALLEL_MIN_JOBS`."""
+    if jobs < PARALLEL_MIN_JOBS:
+        return 1
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        cpus = os.cpu_count() or 1
+    return max(1, min(4, cpus))
 
 
 _STATE: dict[str, Any] = {}

@@ -1,0 +1,170 @@
+"""The site plan: what the derive stage computes once for the whole build (`SiteFacts`,
+the search entries, the filter members, the release) and the page jobs the render
+stage runs from it (`SitePlan.jobs`, `SitePlan.make`).
+
+A page job is a small picklable tuple (`('record', '<id>')`, `('home',)`); `make` turns
+one into the page contexts (or `DataFile`s) it renders. A new page family plugs in here:
+one job in `jobs` and one branch in `make` that calls its context builder.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from .. import downloads, index_pages, pages, release
+from ..chooser.pages import chooser_pages
+from ..derive.concerns import flags_by_evaluation
+from ..derive.filters import filter_index
+from ..export import SITE_URL, export_files
+from ..export.jsonld import with_json_ld
+from ..link import Catalogue
+from ..models import (
+    Configuration,
+    Dataset,
+    Evaluation,
+    ModelFamily,
+    Protocol,
+    Question,
+    RecordBase,
+    Source,
+)
+from ..search import SearchEntry, search_entries
+from ..sections import Link
+from ..urls import kind_of
+from .pool import DataFile, Job
+
+API_CHUNK = 250
+"""Records per job that writes their JSON files (`api/<kind>/<id>.json`)."""
+
+RECORD_PAGES: dict[type[RecordBase], Any] = {
+    Evaluation: pages.evaluation_page,
+    Configuration: pages.configuration_page,
+    Dataset: pages.dataset_page,
+    ModelFamily: pages.family_page,
+    Source: pages.source_page,
+    Question: pages.question_page,
+}
+"""Record type -> builder of its page context (protocols have a job of their own)."""
+
+
+def shared_titles(records: Iterable[RecordBase]) -> frozenset[str]:
+    """Titles more than one record carries (their pages' <title> adds the record id)."""
+    counts = Counter(r.title for r in records)
+    return frozenset(title for title, count in counts.items() if count > 1)
+
+
+def site_facts(catalogue: Catalogue, root: Path, release_id: str) -> pages.SiteFacts:
+    """What every page may need, computed once: concern flags, filter facets, the
+    artifact hashes (files under `root`), download links, shared titles."""
+    filters = filter_index(catalogue)
+    links = tuple(Link(d.label, d.path) for d in (*downloads.DOWNLOADS, *downloads.EXPORTS))
+    return pages.SiteFacts(
+        release_id=release_id,
+        flags=flags_by_evaluation(catalogue),
+        artifact_hashes=release.hash_artifacts(catalogue, root),
+        filters=filters,
+        filter_hrefs=index_pages.filter_hrefs(filters),
+        downloads=links,
+        release_download=Link(downloads.RELEASE_LINK_TEXT, downloads.RELEASE_PAGE),
+        shared_titles=shared_titles(catalogue.by_id.values()),
+    )
+
+
+@dataclass(frozen=True)
+class SitePlan:
+    """Everything the render workers need, computed before anything is written."""
+
+    release: release.Release
+    """The release id, date and content hash."""
+    catalogue: Catalogue
+    facts: pages.SiteFacts
+    entries: tuple[SearchEntry, ...]
+    """The search index, one entry per record."""
+    members: dict[tuple[str, str], tuple[str, ...]]
+    """(facet key, token) -> evaluation ids: one filter page each."""
+    download_items: tuple[index_pages.DownloadItem, ...]
+    record_ids: tuple[str, ...]
+    """Every record id, sorted (the JSON API jobs take slices of it)."""
+
+    def make(self, job: Job) -> Sequence[Any]:
+        """The page contexts of one job."""
+        kind = job[0]
+        if kind == "protocol":
+            protocol = self.catalogue.get(job[1], Protocol)
+            table = pages.protocol_table(protocol, self.catalogue, self.facts)
+            return [
+                with_json_ld(
+                    pages.protocol_page(protocol, self.catalogue, self.facts, table),
+                    protocol,
+                    self.catalogue,
+                    SITE_URL,
+                ),
+                *pages.sorted_pages(protocol, self.catalogue, self.facts, table),
+            ]
+        if kind == "record":
+            record = self.catalogue.by_id[job[1]]
+            page = RECORD_PAGES[type(record)](record, self.catalogue, self.facts)
+            return [with_json_ld(page, record, self.catalogue, SITE_URL)]
+        if kind == "filter":
+            key, value = job[1], job[2]
+            ids = self.members[(key, value)]
+            return [index_pages.filter_page(key, value, ids, self.catalogue, self.facts)]
+        if kind == "chooser":
+            return chooser_pages(self.catalogue, self.facts.flags, self.facts.release_id)
+        if kind == "home":
+            return [index_pages.home_page(self.catalogue, self.facts)]
+        if kind == "search":
+            return [index_pages.search_page(self.entries, self.facts)]
+        if kind == "downloads":
+            return [index_pages.downloads_page(self.download_items, self.facts)]
+        if kind == "data":  # the gzip CSVs (but the release table) and the API index
+            found = downloads.download_files(self.catalogue, self.facts.flags)
+            found[downloads.API_INDEX] = downloads.api_index(self.catalogue)
+            found[downloads.API_DERIVED] = downloads.derived_json(self.catalogue, self.facts.flags)
+            found.update(export_files(self.catalogue, self.facts.release_id))
+            return [DataFile(path, data) for path, data in sorted(found.items())]
+        if kind == "api":
+            start, stop = int(job[1]), int(job[2])
+            by_id = self.catalogue.by_id
+            return [
+                DataFile(downloads.api_path(kind_of(r), r.id), downloads.record_json(r))
+                for r in (by_id[i] for i in self.record_ids[start:stop])
+            ]
+        raise ValueError(f"unknown page job {job!r}")
+
+    def jobs(self) -> list[Job]:
+        """Every page job: the heavy record pages first, so the pool stays balanced."""
+        found: list[Job] = [("data",)]
+        found += [("protocol", p.id) for p in self.catalogue.protocols()]
+        found += [
+            ("record", r.id)
+            for r in sorted(self.catalogue.by_id.values(), key=lambda r: (kind_of(r), r.id))
+            if not isinstance(r, Protocol)
+        ]
+        found += [("filter", key, value) for key, value in self.members]
+        found += [("home",), ("search",), ("downloads",), ("chooser",)]
+        found += [  # light jobs last: they fill the gaps at the end
+            ("api", str(i), str(i + API_CHUNK)) for i in range(0, len(self.record_ids), API_CHUNK)
+        ]
+        return found
+
+
+def plan_site(catalogue: Catalogue, root: Path, release_date: date | str | None) -> SitePlan:
+    """The derive stage: the release, the site facts and the search index of
+    `catalogue` (artifact paths relative to `root`), and the page jobs' inputs."""
+    made = release.make_release(catalogue.by_id.values(), release_date)
+    facts = site_facts(catalogue, root, made.id)
+    return SitePlan(
+        release=made,
+        catalogue=catalogue,
+        facts=facts,
+        entries=search_entries(catalogue),
+        members=index_pages.filter_members(facts.filters),
+        download_items=index_pages.download_items(facts.downloads),
+        record_ids=tuple(sorted(catalogue.by_id)),
+    )
