@@ -12,6 +12,7 @@
 #    process), one process per model and method.
 # 3. A check of the per-point reset: CHECK_POINTS (point keys) re-run each in a fresh
 #    process of its own (logs under check/), to compare with the shared-process values.
+# measure.cli needs pydantic (rewire_site's models): install .whl onto PYTHONPATH first.
 # Records are written afterwards where the catalogue lives (`--records-only`).
 set -uo pipefail
 RUN=${1:?run id}
@@ -26,9 +27,12 @@ nvidia-smi --query-gpu=index,name,memory.total,driver_version,clocks.max.sm --fo
 python3 -c "import torch, transformers, peft; print('torch', torch.__version__, 'transformers', \
 transformers.__version__, 'peft', peft.__version__)" 2>&1 | tee "$R/versions.txt"
 t0=$SECONDS
-python3 -m measure.ia3.launch nt-2-5b:1:60 --compile reduce-overhead --cache-dir /tmp/ia3cache \
-  --out "$R/ia3fill" > "$R/ia3fill.txt" 2>&1 &
-fill=$!
+fill=
+if [ "${FILL:-1}" = 1 ]; then  # FILL=0: the cache was filled by an earlier call
+  python3 -m measure.ia3.launch nt-2-5b:1:60 --compile reduce-overhead \
+    --cache-dir /tmp/ia3cache --out "$R/ia3fill" > "$R/ia3fill.txt" 2>&1 &
+  fill=$!
+fi
 python3 -c 'from measure.cli import app; app()' run rewire-20261130-protocol-gpu-memory-curves \
   --run-id "$RUN" --runs-dir "$R" --gpus 0,0,0 --no-records --time-budget 360 \
   > "$R/curves.txt" 2>&1
@@ -38,12 +42,12 @@ for key in "$@"; do
     > "$R/check/$key.stdout.txt" 2>&1
 done
 echo "checks: $((SECONDS - t0)) s" | tee -a "$R/timing.txt"
-wait $fill
+[ -n "$fill" ] && wait "$fill"
 echo "ia3 fill: $((SECONDS - t0)) s" | tee -a "$R/timing.txt"
 tail -n 3 "$R/curves.txt" "$R/ia3fill.txt"
 python3 -c "import json, glob, collections; print(collections.Counter(json.load(open(p))['status'] \
 for p in glob.glob('$R/$RUN/logs/*.json')))"
 tar czf "$OUT/curves.tar.gz" -C /tmp curves
-tar czf /tmp/ia3cache.tar.gz -C /tmp ia3cache && split -b 15000000 -d /tmp/ia3cache.tar.gz \
+[ -n "$fill" ] && tar czf /tmp/ia3cache.tar.gz -C /tmp ia3cache && split -b 15000000 -d /tmp/ia3cache.tar.gz \
   "$OUT/ia3cache.tar.gz."
 du -sh /tmp/ia3cache; ls -la "$OUT"
