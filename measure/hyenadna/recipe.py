@@ -66,12 +66,78 @@ class Item:
 
 
 @dataclass(frozen=True)
+class Expectation:
+    """A published claim read as "the item fits (or does not fit) this card"."""
+
+    claim: str
+    """Id of the claim in the published evaluation."""
+    model: str
+    method: str
+    card: str
+    fits: bool
+    checkpointing: bool | None = None
+    """Only items with this checkpointing setting (any when None)."""
+
+    def matches(self, settings: Mapping[str, Any]) -> bool:
+        return (
+            settings["model"] == self.model
+            and settings["method"] == self.method
+            and (self.checkpointing is None or settings["checkpointing"] == self.checkpointing)
+        )
+
+
+CARDS: tuple[tuple[str, float], ...] = (
+    ("T4 16 GB", 16.0),
+    ("A100 40 GB", 40.0),
+    ("A100 80 GB", 80.0),
+    ("H200 141 GB", 141.0),
+)
+"""GPUs the sources name (T4, Colab's A100, A100 80GB) and the one measured on, with their
+memory in GB as their datasheets state it."""
+
+
+def _expectations(data: Any, where: str, models: Mapping[str, ModelDims]) -> list[Expectation]:
+    if not isinstance(data, list):
+        raise RecipeError(f"{where}: expected a list")
+    cards = [name for name, _ in CARDS]
+    out = []
+    for i, item in enumerate(data):
+        at = f"{where}.{i}."
+        model = _require(item, "model", str, at)
+        if model not in models:
+            raise RecipeError(f"{at}model: no model {model!r}")
+        card = _require(item, "card", str, at)
+        if card not in cards:
+            raise RecipeError(f"{at}card: expected one of {', '.join(cards)}")
+        method = _require(item, "method", str, at)
+        if method not in METHODS:
+            raise RecipeError(f"{at}method: expected one of {', '.join(METHODS)}")
+        ckpt = item.get("checkpointing")
+        if ckpt is not None and not isinstance(ckpt, bool):
+            raise RecipeError(f"{at}checkpointing: expected true or false")
+        out.append(
+            Expectation(
+                claim=_require(item, "claim", str, at),
+                model=model,
+                method=method,
+                card=card,
+                fits=_require(item, "fits", bool, at),
+                checkpointing=ckpt,
+            )
+        )
+    return out
+
+
+@dataclass(frozen=True)
 class ProtocolPlan:
     key: str
     protocol: str
     title: str
     kind: str
     items: tuple[Item, ...]
+    reproduces: str
+    """The published evaluation the protocol's measurements reproduce."""
+    expectations: tuple[Expectation, ...] = ()
     warmup: int = 0
     repeats: int = 0
 
@@ -162,6 +228,10 @@ def _protocol(key: str, data: Any, models: Mapping[str, ModelDims]) -> ProtocolP
         title=_require(data, "title", str, where),
         kind=kind,
         items=tuple(items),
+        reproduces=_require(data, "reproduces", str, where),
+        expectations=tuple(
+            _expectations(data.get("expectations", []), f"{where}expectations", models)
+        ),
         warmup=int(warmup),
         repeats=int(repeats),
     )
@@ -223,16 +293,22 @@ def parameters(dims: ModelDims, mixer: str = "hyena") -> int:
 
 
 def estimate(item: Item, warmup: int = 0, repeats: int = 0) -> tuple[float, float]:
-    """(GB, seconds) for the plan: activations of a Hyena layer (projections, short filter,
-    the FFT buffers of length 2L) times the layers kept for backward, plus weights and AdamW
-    states; the time of the baseline's quadratic attention. Rough: for planning only."""
+    """(GB, seconds) for the plan. Memory: activations of a Hyena layer (projections, short
+    filter and the float32 FFT buffers of length 2L: about 24 floats per channel and token
+    for inference, 33 kept for backward) times the layers kept, or, with checkpointing, the
+    block inputs of every layer plus one layer's recompute; then weights and AdamW states.
+    Fitted to the H200 run 20261130-hyenadna-e1 within 20%. Time: the baseline's quadratic
+    attention; the rest is launch-bound at these sizes. For planning only."""
     d, n, length = item.model.d_model, item.model.n_layer, item.length * item.batch
     width = 4 if item.precision == "fp32" else 2
-    per_layer = (24 * d * length * width) if item.mixer == "hyena" else 16 * d * length * width
+    if item.mixer == "hyena":  # the FFT runs in float32 whatever the precision
+        per_layer = (24 if item.method == "inference" else 33) * d * length * 4
+    else:
+        per_layer = 16 * d * length * width
     if item.method == "inference":
         activations = per_layer
     elif item.checkpointing:
-        activations = n * d * length * width * 2 + per_layer
+        activations = n * d * length * 4 * 4 + per_layer
     else:
         activations = n * per_layer
     states = parameters(item.model, item.mixer) * (4 if item.method == "inference" else 16)

@@ -194,6 +194,30 @@ def run_time_item(
     }
 
 
+_ENVIRONMENT: dict[str, Any] = {}
+"""This process's environment, captured once (GPU, driver, packages and git commit do not
+change between items; reading them takes seconds)."""
+
+
+def _environment(spec: dict[str, Any], started: str, ended: str, attention: str) -> dict[str, Any]:
+    if not _ENVIRONMENT:
+        _ENVIRONMENT.update(
+            env.capture(
+                seed=spec["seed"],
+                started_at=started,
+                ended_at=ended,
+                command=spec.get("command"),
+                note=spec.get("environment_note"),
+            )
+        )
+    return {
+        **_ENVIRONMENT,
+        "started_at": started,
+        "ended_at": ended,
+        "attention_backend": attention,
+    }
+
+
 def run_item(item: dict[str, Any], spec: dict[str, Any], device: torch.device) -> dict[str, Any]:
     """One item's log, whatever happens."""
     started = env.now_utc()
@@ -240,18 +264,14 @@ def run_item(item: dict[str, Any], spec: dict[str, Any], device: torch.device) -
     }
     ended = env.now_utc()
     log["started_at"], log["ended_at"] = started, ended
-    log["environment"] = env.capture(
-        seed=spec["seed"],
-        started_at=started,
-        ended_at=ended,
-        attention_backend=(
-            "torch scaled_dot_product_attention, causal, restricted to the FlashAttention "
-            "backend (sdpa_kernel(SDPBackend.FLASH_ATTENTION)) on a GPU"
-            if item["mixer"] == "attention"
-            else "none (Hyena operator: long convolution through torch.fft in float32)"
-        ),
-        command=spec.get("command"),
-        note=spec.get("environment_note"),
+    log["environment"] = _environment(
+        spec,
+        started,
+        ended,
+        "torch scaled_dot_product_attention, causal, restricted to the FlashAttention "
+        "backend (sdpa_kernel(SDPBackend.FLASH_ATTENTION)) on a GPU"
+        if item["mixer"] == "attention"
+        else "none (Hyena operator: long convolution through torch.fft in float32)",
     )
     log["worker_command"] = " ".join(sys.argv)
     return log

@@ -1,0 +1,748 @@
+"""Records of a HyenaDNA run: configurations and evaluations (origin rewire_measurement)
+that reproduce each protocol's published evaluation, with the raw logs as artifacts;
+validated, then written as new files.
+
+What each evaluation says about the published claim is computed here from the measured
+values (which GPU a peak fits, the ratio against the printed factor), never typed by hand:
+- colab-fit: one evaluation per checkpoint, columns inference and fine-tuning;
+- checkpointing: one evaluation per length, the ratio of the peaks without and with the flags;
+- train-1m: one evaluation, the peaks without and with checkpointing at 1M tokens;
+- speedup: one evaluation, the Transformer / HyenaDNA time ratio per length.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+from collections.abc import Callable, Sequence
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from measure.hyenadna.recipe import CARDS, HyenaRecipe, ProtocolPlan
+from measure.records import GB, resolve_commit, store_artifact, write_records
+
+AREAS = ["dna-genomes"]
+CONTEXTS = ["research"]
+FINISHED = ("value", "out_of_memory")
+MODEL_SOURCE = "evidence-20261130-source-hyenadna-standalone-py"
+CUDA_CONTEXT_GB = 0.5
+"""Allowance for the CUDA context and kernels when deciding whether a peak fits a card."""
+LENGTH_COLUMNS = {
+    1024: "length-1k",
+    4096: "length-4k",
+    16384: "length-16k",
+    65536: "length-65k",
+    262144: "length-262k",
+    1000000: "length-1m",
+}
+
+
+def fits(log: dict[str, Any]) -> dict[str, bool]:
+    """Which cards hold the item: its peak reserved memory plus the CUDA context allowance
+    is at most the card's memory. An out-of-memory item fits none up to the measuring card."""
+    memory = log["memory"]
+    if log["status"] == "out_of_memory":
+        total = (memory.get("device_total_bytes") or 0) / GB
+        return {name: False for name, gb in CARDS if gb <= total + 1}
+    need = memory["peak_reserved_bytes"] / GB + CUDA_CONTEXT_GB
+    return {name: need <= gb for name, gb in CARDS}
+
+
+def fit_text(log: dict[str, Any]) -> str:
+    """'fits: T4 16 GB, ...; does not fit: ...' from the measured peak."""
+    verdict = fits(log)
+    yes = [name for name, ok in verdict.items() if ok]
+    no = [name for name, ok in verdict.items() if not ok]
+    parts = []
+    if yes:
+        parts.append("fits " + ", ".join(yes))
+    if no:
+        parts.append("does not fit " + ", ".join(no))
+    rule = f"(peak reserved + {CUDA_CONTEXT_GB} GB for the CUDA context against the card's memory)"
+    return "; ".join(parts) + " " + rule
+
+
+def claim_checks(plan: ProtocolPlan, logs: list[dict[str, Any]]) -> list[str]:
+    """Each expectation of the plan that these logs bear on: the claim, what it is read as,
+    what was measured, and whether the measurement is consistent with it."""
+    out = []
+    for expectation in plan.expectations:
+        for log in logs:
+            if not expectation.matches(log["settings"]):
+                continue
+            measured = fits(log).get(expectation.card)
+            if measured is None:
+                continue
+            verdict = "consistent" if measured == expectation.fits else "contradicted"
+            reading = "fits" if expectation.fits else "does not fit"
+            shown = (
+                "out of memory"
+                if log["status"] == "out_of_memory"
+                else f"{_gb(log['memory']['peak_allocated_bytes']):.2f} GB allocated, "
+                f"{_gb(log['memory']['peak_reserved_bytes']):.2f} GB reserved"
+            )
+            ckpt = " with checkpointing" if log["settings"]["checkpointing"] else ""
+            what = "inference" if expectation.method == "inference" else "a training step"
+            out.append(
+                f"claim {expectation.claim} (read: {what}{ckpt} {reading} the "
+                f"{expectation.card}): {verdict}, measured {shown}"
+            )
+    return out
+
+
+def _gb(value: int | None) -> float:
+    return round((value or 0) / GB, 4)
+
+
+def record_ids(run_id: str, slug: str) -> tuple[str, str]:
+    return f"rewire-{run_id}-config-{slug}", f"rewire-{run_id}-eval-{slug}"
+
+
+def _environment(log: dict[str, Any], git_commit: str | None, note: str | None) -> dict[str, Any]:
+    environment = dict(log["environment"])
+    commit, commit_note = resolve_commit(str(environment.get("git_commit")), git_commit)
+    environment["git_commit"] = commit
+    environment["note"] = " ".join(n for n in (environment.get("note"), commit_note, note) if n)
+    return environment
+
+
+def _artifact(path: Path, root: Path, run_id: str) -> dict[str, Any]:
+    stored = store_artifact(path, root, run_id, path.name)
+    return {
+        "path": stored.path,
+        "sha256": stored.sha256,
+        "description": "Raw JSON log of one item: settings, allocator statistics, times and "
+        "environment",
+        "media_type": "application/json",
+        "size_bytes": stored.size_bytes,
+    }
+
+
+def _configuration(
+    config_id: str,
+    title: str,
+    summary: str,
+    log: dict[str, Any],
+    environment: dict[str, Any],
+    settings: dict[str, str],
+    training_setting: str,
+    fine_tuning: str | None,
+    family: str,
+) -> dict[str, Any]:
+    s = log["settings"]
+    gpu = f"{environment['gpu']} ({environment['gpu_memory_gb']:.0f} GB), one GPU"
+    record: dict[str, Any] = {
+        "id": config_id,
+        "kind": "configuration",
+        "title": title,
+        "summary": summary,
+        "areas": AREAS,
+        "contexts": CONTEXTS,
+        "reported_name": f"HyenaDNA {s['model']} ({s['n_layer']} layers, width {s['d_model']})",
+        "family": family,
+        "method_types": ["foundation_model"],
+        "parameters": f"{log['parameters']:,} (counted)" if log.get("parameters") else None,
+        "hardware": {"description": gpu, "accelerator": environment["gpu"], "count": 1},
+        "fine_tuning": fine_tuning,
+        "training_setting": training_setting,
+        "checkpoint": None,
+        "version": f"measure/hyenadna/model.py (from {log['source']}), torch "
+        f"{environment['packages'].get('torch', '?')}",
+        "settings": settings,
+        "provenance_note": "Implemented and measured by Rewire (`measure/hyenadna`): a typed "
+        "transcription of the authors' standalone model with random weights; dimensions: "
+        f"{s['dims_source']}.",
+        "citations": [
+            {
+                "source": MODEL_SOURCE,
+                "locator": "HyenaOperator, Block, LMBackbone",
+                "role": "context_only",
+                "supports": ["version"],
+            }
+        ],
+        "missing_metadata": {
+            "checkpoint": {
+                "reason": "inapplicable",
+                "note": "Random weights from the checkpoint's dimensions: memory and time do "
+                "not depend on trained weights.",
+            }
+        },
+        "added": date.fromisoformat(log["ended_at"][:10]).isoformat(),
+    }
+    if record["parameters"] is None:
+        del record["parameters"]
+    if fine_tuning is None:
+        record["missing_metadata"]["fine_tuning"] = {
+            "reason": "inapplicable",
+            "note": "Timed passes only; no optimizer step updates the weights.",
+        }
+    return record
+
+
+def _evaluation(
+    eval_id: str,
+    config_id: str,
+    title: str,
+    summary: str,
+    recipe: HyenaRecipe,
+    plan: ProtocolPlan,
+    log: dict[str, Any],
+    environment: dict[str, Any],
+    comparison: dict[str, str],
+    results: list[dict[str, Any]],
+    artifacts: list[dict[str, Any]],
+    settings: dict[str, str],
+    limitations: list[str],
+) -> dict[str, Any]:
+    missing: dict[str, Any] = {}
+    for i, result in enumerate(results):
+        result.setdefault("uncertainty", None)
+        result.setdefault("coverage", None)
+        missing[f"results.{i}.uncertainty"] = {
+            "reason": "unknown",
+            "note": "One run; the repeats behind a time are its observations.",
+        }
+        missing[f"results.{i}.coverage"] = {
+            "reason": "inapplicable",
+            "note": "No samples are scored.",
+        }
+    return {
+        "id": eval_id,
+        "kind": "evaluation",
+        "title": title,
+        "summary": summary,
+        "areas": AREAS,
+        "contexts": CONTEXTS,
+        "configuration": config_id,
+        "protocol": plan.protocol,
+        "dataset": recipe.dataset,
+        "origin": "rewire_measurement",
+        "version": f"Rewire measurement run {log['run_id']}",
+        "comparison": comparison,
+        "results": results,
+        "artifacts": artifacts,
+        "training_hardware": f"{environment['gpu']} ({environment['gpu_memory_gb']:.0f} GB), "
+        "one GPU",
+        "reproduces": plan.reproduces,
+        "settings": settings,
+        "environment": environment,
+        "missing_metadata": missing,
+        "limitations": limitations,
+        "added": date.fromisoformat(log["ended_at"][:10]).isoformat(),
+    }
+
+
+def _memory_comparison(log: dict[str, Any], inputs: str, adaptation: str) -> dict[str, str]:
+    s = log["settings"]
+    return {
+        "split": "Not applicable: steps on synthetic sequences",
+        "population": f"A batch of {s['batch']} sequence(s) of {s['length']:,} random "
+        "nucleotide tokens",
+        "inputs": inputs,
+        "adaptation": adaptation,
+        "aggregation": f"Peak over {log['steps']} step(s) after reset_peak_memory_stats() "
+        "once the model (and optimizer) existed",
+        "budget": f"{s['length']:,} tokens, batch {s['batch']}",
+        "dataset_version": f"Regenerated by Rewire with seed {log['seed']}",
+        "metric_implementation": "torch.cuda.max_memory_allocated() in measure/hyenadna/worker.py",
+    }
+
+
+TOKENS_TEXT = "Character-token ids of A, C, G and T drawn uniformly (seed {seed})"
+LIMITATIONS_MEMORY = [
+    "Random weights and synthetic tokens: valid for memory and time, not for accuracy.",
+    "The long convolution runs through torch.fft in float32 (the authors' standalone path), "
+    "not the repository's fused fftconv CUDA extension.",
+]
+
+
+def _method_text(s: dict[str, Any]) -> str:
+    if s["method"] == "inference":
+        return "inference: model.eval() under torch.inference_mode(), fp32 weights"
+    ckpt = "checkpoint_mixer and checkpoint_mlp" if s["checkpointing"] else "no checkpointing"
+    return (
+        "full fine-tuning step: fp32 weights, mean-pooled 2-class head, cross-entropy, "
+        f"AdamW (fp32 states), {ckpt}"
+    )
+
+
+def _memory_result(column: str, log: dict[str, Any]) -> dict[str, Any]:
+    memory = log["memory"]
+    result: dict[str, Any] = {"column": column, "unit": "gigabyte", "direction": "lower"}
+    if log["status"] == "out_of_memory":
+        result["status"] = "out_of_memory"
+        result["note"] = (
+            f"Did not fit in the {environment_gpu(log)}'s "
+            f"{(memory['device_total_bytes'] or 0) / GB:.1f} GB (out of memory; "
+            f"{_gb(memory['peak_allocated_bytes'])} GB allocated when it failed); " + fit_text(log)
+        )
+        return result
+    result["status"] = "value"
+    result["value"] = _gb(memory["peak_allocated_bytes"])
+    result["note"] = "torch.cuda.max_memory_allocated() over the steps; " + fit_text(log)
+    result["observations"] = [
+        {
+            "name": "peak-reserved-memory",
+            "value": _gb(memory["peak_reserved_bytes"]),
+            "unit": "gigabyte",
+            "note": "torch.cuda.max_memory_reserved() over the steps",
+        }
+    ]
+    if log.get("step_seconds"):
+        result["observations"].append(
+            {
+                "name": "last-step-time",
+                "value": round(log["step_seconds"][-1] * 1e3, 3),
+                "unit": "millisecond",
+                "note": "Wall time of the last step, synchronised before and after",
+            }
+        )
+    return result
+
+
+def _summary(environment: dict[str, Any], lines: list[str], checks: list[str]) -> str:
+    text = f"Measured on {environment['gpu']}, batch 1: " + "; ".join(lines) + "."
+    if checks:
+        text += " Against the published claims: " + "; ".join(checks) + "."
+    return text
+
+
+def environment_gpu(log: dict[str, Any]) -> str:
+    return str(log["environment"]["gpu"])
+
+
+def _settings(log: dict[str, Any], **extra: str) -> dict[str, str]:
+    s = log["settings"]
+    out = {
+        "model": str(s["model"]),
+        "layers": str(s["n_layer"]),
+        "width": str(s["d_model"]),
+        "tokens_per_sequence": str(s["length"]),
+        "length_unit": "tokens",
+        "batch_size": str(s["batch"]),
+        "precision": str(s["precision"]),
+        "checkpointing": "yes" if s["checkpointing"] else "no",
+    }
+    out.update(extra)
+    return out
+
+
+Logs = dict[str, dict[str, Any]]
+Builder = Callable[
+    [HyenaRecipe, ProtocolPlan, Logs, dict[str, Path], Path, str | None, str | None],
+    list[dict[str, Any]],
+]
+
+
+def _colab_fit(
+    recipe: HyenaRecipe,
+    plan: ProtocolPlan,
+    logs: Logs,
+    paths: dict[str, Path],
+    root: Path,
+    git_commit: str | None,
+    note: str | None,
+) -> list[dict[str, Any]]:
+    records: list[dict[str, Any]] = []
+    by_model: dict[str, list[str]] = {}
+    for key, log in logs.items():
+        by_model.setdefault(log["settings"]["model"], []).append(key)
+    for model, keys in by_model.items():
+        keys.sort(key=lambda k: 0 if logs[k]["settings"]["method"] == "inference" else 1)
+        first = logs[keys[0]]
+        run_id, s = first["run_id"], first["settings"]
+        config_id, eval_id = record_ids(run_id, f"colab-fit-{model}")
+        environment = _environment(first, git_commit, note)
+        results = []
+        lines = []
+        for key in keys:
+            log = logs[key]
+            column = "inference" if log["settings"]["method"] == "inference" else "fine-tuning"
+            result = _memory_result(column, log)
+            results.append(result)
+            shown = f"{result['value']:.2f} GB" if "value" in result else "out of memory"
+            lines.append(f"{column}: {shown} ({fit_text(log).split(' (')[0]})")
+        settings = _settings(first, methods="inference, fine-tuning")
+        records.append(
+            _configuration(
+                config_id,
+                f"HyenaDNA {model} at {s['length']:,} tokens, batch 1, fp32 "
+                f"(Rewire measurement {run_id})",
+                f"The {model} checkpoint's architecture ({s['n_layer']} layers, width "
+                f"{s['d_model']}) with random weights, one sequence of its maximum length.",
+                first,
+                environment,
+                settings,
+                "Inference and one full fine-tuning step at the maximum length, batch 1",
+                _method_text({**s, "method": "finetune"}),
+                recipe.family,
+            )
+        )
+        records.append(
+            _evaluation(
+                eval_id,
+                config_id,
+                f"HyenaDNA {model} peak GPU memory at {s['length']:,} tokens: inference and "
+                "fine-tuning (Rewire measurement)",
+                _summary(environment, lines, claim_checks(plan, [logs[k] for k in keys])),
+                recipe,
+                plan,
+                first,
+                environment,
+                _memory_comparison(
+                    first,
+                    TOKENS_TEXT.format(seed=first["seed"]),
+                    "Inference (frozen, fp32) and a full fine-tuning step (fp32, AdamW)",
+                ),
+                results,
+                [_artifact(paths[k], root, run_id) for k in keys],
+                settings,
+                LIMITATIONS_MEMORY,
+            )
+        )
+    return records
+
+
+def _checkpointing(
+    recipe: HyenaRecipe,
+    plan: ProtocolPlan,
+    logs: Logs,
+    paths: dict[str, Path],
+    root: Path,
+    git_commit: str | None,
+    note: str | None,
+) -> list[dict[str, Any]]:
+    records: list[dict[str, Any]] = []
+    pairs: dict[int, dict[bool, str]] = {}
+    for key, log in logs.items():
+        pairs.setdefault(log["settings"]["length"], {})[log["settings"]["checkpointing"]] = key
+    for length, pair in sorted(pairs.items()):
+        if set(pair) != {True, False}:
+            continue
+        off, on = logs[pair[False]], logs[pair[True]]
+        if off["status"] != "value" or on["status"] != "value":
+            continue  # a ratio needs both peaks
+        run_id = off["run_id"]
+        config_id, eval_id = record_ids(run_id, f"checkpointing-{length}")
+        environment = _environment(off, git_commit, note)
+        peak_off = _gb(off["memory"]["peak_allocated_bytes"])
+        peak_on = _gb(on["memory"]["peak_allocated_bytes"])
+        ratio = round(peak_off / peak_on, 3)
+        reserved = _gb(off["memory"]["peak_reserved_bytes"]) / _gb(
+            on["memory"]["peak_reserved_bytes"]
+        )
+        s = off["settings"]
+        settings = _settings(off, checkpointing="compared: no and yes")
+        result = {
+            "column": "memory-saving",
+            "status": "value",
+            "value": ratio,
+            "unit": "times",
+            "direction": "higher",
+            "note": f"{peak_off} GB without checkpointing / {peak_on} GB with checkpoint_mixer "
+            "and checkpoint_mlp (peak allocated)",
+            "observations": [
+                {
+                    "name": "peak-without-checkpointing",
+                    "value": peak_off,
+                    "unit": "gigabyte",
+                    "note": "torch.cuda.max_memory_allocated(), no checkpointing",
+                },
+                {
+                    "name": "peak-with-checkpointing",
+                    "value": peak_on,
+                    "unit": "gigabyte",
+                    "note": "torch.cuda.max_memory_allocated(), checkpoint_mixer and "
+                    "checkpoint_mlp",
+                },
+                {
+                    "name": "reserved-memory-saving",
+                    "value": round(reserved, 3),
+                    "unit": "times",
+                    "note": "The same ratio of torch.cuda.max_memory_reserved()",
+                },
+            ],
+        }
+        records.append(
+            _configuration(
+                config_id,
+                f"HyenaDNA 1M architecture, training step at {length:,} tokens, with and "
+                f"without checkpointing (Rewire measurement {run_id})",
+                f"{s['n_layer']} layers, width {s['d_model']}, random weights, fp32, batch 1, "
+                f"{length:,} tokens; the same step with and without the checkpointing flags.",
+                off,
+                environment,
+                settings,
+                f"Training step at {length:,} tokens, batch 1",
+                "full fine-tuning step: fp32 weights, mean-pooled 2-class head, cross-entropy, "
+                "AdamW (fp32 states); without, then with checkpoint_mixer and checkpoint_mlp",
+                recipe.family,
+            )
+        )
+        records.append(
+            _evaluation(
+                eval_id,
+                config_id,
+                f"HyenaDNA checkpointing memory saving at {length:,} tokens (Rewire measurement)",
+                f"On {environment['gpu']}, a training step of the 1M architecture at "
+                f"{length:,} tokens peaks at {peak_off:.2f} GB without checkpointing and "
+                f"{peak_on:.2f} GB with the flags: {ratio:.2f}x less memory.",
+                recipe,
+                plan,
+                off,
+                environment,
+                _memory_comparison(
+                    off,
+                    TOKENS_TEXT.format(seed=off["seed"]),
+                    "Full training step, without and with gradient checkpointing",
+                ),
+                [result],
+                [_artifact(paths[pair[flag]], root, run_id) for flag in (False, True)],
+                settings,
+                LIMITATIONS_MEMORY,
+            )
+        )
+    return records
+
+
+def _train_1m(
+    recipe: HyenaRecipe,
+    plan: ProtocolPlan,
+    logs: Logs,
+    paths: dict[str, Path],
+    root: Path,
+    git_commit: str | None,
+    note: str | None,
+) -> list[dict[str, Any]]:
+    if not logs:
+        return []
+    keys = sorted(logs, key=lambda k: logs[k]["settings"]["checkpointing"])
+    first = logs[keys[0]]
+    run_id, s = first["run_id"], first["settings"]
+    config_id, eval_id = record_ids(run_id, "train-1m")
+    environment = _environment(first, git_commit, note)
+    results = []
+    lines = []
+    for key in keys:
+        log = logs[key]
+        column = "checkpointing" if log["settings"]["checkpointing"] else "no-checkpointing"
+        result = _memory_result(column, log)
+        results.append(result)
+        shown = f"{result['value']:.2f} GB" if "value" in result else "out of memory"
+        lines.append(f"{column}: {shown} ({fit_text(log).split(' (')[0]})")
+    settings = _settings(first, checkpointing="compared: no and yes")
+    return [
+        _configuration(
+            config_id,
+            f"HyenaDNA 1M architecture, training step at {s['length']:,} tokens "
+            f"(Rewire measurement {run_id})",
+            f"{s['n_layer']} layers, width {s['d_model']}, random weights, fp32, batch 1, one "
+            f"sequence of {s['length']:,} tokens; without and with the checkpointing flags.",
+            first,
+            environment,
+            settings,
+            f"Training step at {s['length']:,} tokens, batch 1",
+            "full fine-tuning step: fp32 weights, mean-pooled 2-class head, cross-entropy, "
+            "AdamW (fp32 states); without, then with checkpoint_mixer and checkpoint_mlp",
+            recipe.family,
+        ),
+        _evaluation(
+            eval_id,
+            config_id,
+            f"HyenaDNA 1M architecture, peak memory of a training step at {s['length']:,} "
+            "tokens (Rewire measurement)",
+            _summary(environment, lines, claim_checks(plan, [logs[k] for k in keys])),
+            recipe,
+            plan,
+            first,
+            environment,
+            _memory_comparison(
+                first,
+                TOKENS_TEXT.format(seed=first["seed"]),
+                "Full training step, without and with gradient checkpointing",
+            ),
+            results,
+            [_artifact(paths[k], root, run_id) for k in keys],
+            settings,
+            LIMITATIONS_MEMORY,
+        ),
+    ]
+
+
+def _speedup(
+    recipe: HyenaRecipe,
+    plan: ProtocolPlan,
+    logs: Logs,
+    paths: dict[str, Path],
+    root: Path,
+    git_commit: str | None,
+    note: str | None,
+) -> list[dict[str, Any]]:
+    sides: dict[int, dict[str, str]] = {}
+    for key, log in logs.items():
+        if log["status"] == "value":
+            sides.setdefault(log["settings"]["length"], {})[log["settings"]["mixer"]] = key
+    lengths = [n for n in sorted(sides) if set(sides[n]) == {"hyena", "attention"}]
+    if not lengths:
+        return []
+    first = logs[sides[lengths[0]]["hyena"]]
+    run_id = first["run_id"]
+    config_id, eval_id = record_ids(run_id, "speedup")
+    environment = _environment(first, git_commit, note)
+    environment["attention_backend"] = logs[sides[lengths[0]]["attention"]]["environment"][
+        "attention_backend"
+    ]
+    results = []
+    keys: list[str] = []
+    lines = []
+    for length in lengths:
+        hyena, attention = logs[sides[length]["hyena"]], logs[sides[length]["attention"]]
+        keys += [sides[length]["hyena"], sides[length]["attention"]]
+        t_h, t_a = hyena["median_seconds"], attention["median_seconds"]
+        u_h = statistics.median(hyena["unsynchronised_seconds"])
+        u_a = statistics.median(attention["unsynchronised_seconds"])
+        ratio = round(t_a / t_h, 3)
+        column = LENGTH_COLUMNS.get(length)
+        if column is None:
+            continue
+        lines.append(f"{length:,} tokens: {ratio}x")
+        results.append(
+            {
+                "column": column,
+                "status": "value",
+                "value": ratio,
+                "unit": "times",
+                "direction": "higher",
+                "note": f"Transformer {t_a * 1e3:.1f} ms / HyenaDNA {t_h * 1e3:.1f} ms (medians "
+                f"of {len(hyena['synchronised_seconds'])} synchronised passes after "
+                f"{hyena['warmup']} warm-up passes)",
+                "observations": [
+                    {
+                        "name": "hyenadna-median-time",
+                        "value": round(t_h * 1e3, 3),
+                        "unit": "millisecond",
+                        "note": "Forward and backward, synchronised before both clock reads",
+                    },
+                    {
+                        "name": "transformer-median-time",
+                        "value": round(t_a * 1e3, 3),
+                        "unit": "millisecond",
+                        "note": "Forward and backward, synchronised before both clock reads",
+                    },
+                    {
+                        "name": "unsynchronised-speed-up",
+                        "value": round(u_a / u_h, 3),
+                        "unit": "times",
+                        "note": f"The same ratio from time.time() without synchronising the "
+                        f"GPU at the end (as src/callbacks/timer.py): Transformer "
+                        f"{u_a * 1e3:.1f} ms / HyenaDNA {u_h * 1e3:.1f} ms",
+                    },
+                ],
+            }
+        )
+    s = first["settings"]
+    settings = _settings(first, mixers="HyenaDNA and Transformer (causal SDPA FlashAttention)")
+    del settings["tokens_per_sequence"]
+    settings["lengths"] = ", ".join(f"{n}" for n in lengths)
+    return [
+        _configuration(
+            config_id,
+            f"HyenaDNA and a Transformer, 2 layers, width 128, gradient checkpointing, batch 1 "
+            f"(Rewire measurement {run_id})",
+            "Random-weight HyenaDNA and GPT-style Transformer of 2 layers and width 128 with "
+            "every mixer and MLP checkpointed, forward and backward at batch 1, bf16 autocast.",
+            first,
+            environment,
+            settings,
+            "Forward and backward pass (training step without optimizer), batch 1",
+            None,
+            recipe.family,
+        ),
+        _evaluation(
+            eval_id,
+            config_id,
+            "HyenaDNA speed-up over a Transformer against length, forward and backward "
+            "(Rewire measurement)",
+            f"On {environment['gpu']}: " + "; ".join(lines) + " (Transformer time / HyenaDNA "
+            "time, synchronised).",
+            recipe,
+            plan,
+            first,
+            environment,
+            {
+                "split": "Not applicable: passes on synthetic sequences",
+                "population": "One sequence of random nucleotide tokens per length",
+                "inputs": TOKENS_TEXT.format(seed=first["seed"]),
+                "adaptation": "Training passes (forward and backward), gradient checkpointing",
+                "aggregation": f"Median of {first['repeats']} synchronised passes after "
+                f"{first['warmup']} warm-up passes, per model and length",
+                "budget": f"Batch size {s['batch']}",
+                "dataset_version": f"Regenerated by Rewire with seed {first['seed']}",
+                "metric_implementation": "time.perf_counter() between torch.cuda.synchronize() "
+                "calls in measure/hyenadna/worker.py",
+            },
+            results,
+            [_artifact(paths[k], root, run_id) for k in keys],
+            settings,
+            [
+                "Random weights: valid for time, not for accuracy.",
+                "HyenaDNA's long convolution runs through torch.fft in float32, not the "
+                "repository's fused fftconv kernel; the Transformer uses PyTorch's "
+                "FlashAttention backend of scaled_dot_product_attention, not the flash-attn "
+                "package.",
+            ],
+        ),
+    ]
+
+
+BUILDERS: dict[str, Builder] = {
+    "colab-fit": _colab_fit,
+    "checkpointing": _checkpointing,
+    "train-1m": _train_1m,
+    "speedup": _speedup,
+}
+
+
+def build_run_records(
+    recipe: HyenaRecipe,
+    plan: ProtocolPlan,
+    logs: Sequence[Path],
+    root: Path,
+    *,
+    git_commit: str | None = None,
+    note: str | None = None,
+) -> list[dict[str, Any]]:
+    """The records of a protocol's finished GPU logs that have none yet (artifacts stored)."""
+    loaded: Logs = {}
+    paths: dict[str, Path] = {}
+    for path in logs:
+        try:
+            log = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if log.get("status") not in FINISHED or log["memory"].get("device_total_bytes") is None:
+            continue  # unfinished, or not run on a GPU
+        loaded[log["item"]] = log
+        paths[log["item"]] = path
+    if not loaded:
+        return []
+    builder = BUILDERS.get(plan.key)
+    if builder is None:
+        raise KeyError(f"no record builder for protocol {plan.key!r}")
+    records = builder(recipe, plan, loaded, paths, root, git_commit, note)
+    return [r for r in records if not (root / "records" / f"{r['id']}.yaml").exists()]
+
+
+def write_run_records(
+    recipe: HyenaRecipe,
+    plan: ProtocolPlan,
+    logs: Sequence[Path],
+    root: Path,
+    *,
+    git_commit: str | None = None,
+    note: str | None = None,
+) -> list[Path]:
+    """Validate and write the records of a protocol's finished logs."""
+    records = build_run_records(recipe, plan, logs, root, git_commit=git_commit, note=note)
+    return write_records(records, root) if records else []
