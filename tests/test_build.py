@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 from rewire_site import build as build_module
-from rewire_site import index_pages
 from rewire_site.build import STAGES, build_site, gather
 from rewire_site.models import Protocol
 from rewire_site.problems import RecordsInvalid
-from rewire_site.urls import KIND_DIRS
+from rewire_site.render import index
+from rewire_site.render.urls import KIND_DIRS
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 DAY = date(2026, 10, 22)
@@ -130,7 +130,7 @@ def test_a_failure_while_rendering_leaves_the_site_untouched(
     def broken(*args: object, **kwargs: object) -> object:
         raise RuntimeError("template exploded")
 
-    monkeypatch.setattr(index_pages, "home_page", broken)
+    monkeypatch.setattr(index, "home_page", broken)
     with pytest.raises(RuntimeError, match="template exploded"):
         build_site(project, site, release_date=date(2030, 1, 1))
     assert _files(site) == before

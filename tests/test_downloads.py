@@ -13,7 +13,10 @@ import pytest
 from scenarios import load_scenario
 
 from rewire_site.derive.concerns import flags_by_evaluation
-from rewire_site.downloads import (
+from rewire_site.link import Catalogue
+from rewire_site.models import RECORD_ADAPTER, Protocol
+from rewire_site.release import ManifestEntry, make_release, sha256_bytes
+from rewire_site.render.downloads import (
     API_INDEX,
     DOWNLOADS,
     EVALUATION_MATRIX,
@@ -28,9 +31,6 @@ from rewire_site.downloads import (
     record_json,
     release_file,
 )
-from rewire_site.link import Catalogue
-from rewire_site.models import RECORD_ADAPTER, Protocol
-from rewire_site.release import ManifestEntry, make_release, sha256_bytes
 
 SCENARIOS = ["seed_memory", "ia3_conflict", "reproduction", "incomplete_run"]
 

@@ -121,8 +121,8 @@ def test_export_files_are_deterministic_and_complete(
 
 
 def test_downloads_page_lists_every_export() -> None:
-    from rewire_site.downloads import EXPORTS
-    from rewire_site.index_pages import DOWNLOAD_NOTES
+    from rewire_site.render.downloads import EXPORTS
+    from rewire_site.render.index import DOWNLOAD_NOTES
 
     listed = {d.path for d in EXPORTS}
     for path in (EEE_DOWNLOAD, "downloads/citations.bib", "downloads/citations.csl.json"):
@@ -131,9 +131,9 @@ def test_downloads_page_lists_every_export() -> None:
 
 
 def test_json_ld_for_protocol_and_evaluation_pages(catalogue: Catalogue) -> None:
-    from rewire_site.contexts import Page
     from rewire_site.export.jsonld import with_json_ld
     from rewire_site.models import Protocol
+    from rewire_site.render.contexts import Page
 
     page = Page("t.html", "x/index.html", "../", "T", "D", RELEASE, "")
     assert page.json_ld == ""

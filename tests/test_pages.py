@@ -13,27 +13,29 @@ from pathlib import Path
 import pytest
 from scenarios import load_scenario, scenario_root
 
-from rewire_site import config, index_pages, pages
+from rewire_site import config
 from rewire_site.build import build_site, gather
 from rewire_site.derive.concerns import flags_by_evaluation
 from rewire_site.derive.filters import filter_index
 from rewire_site.models import Evaluation, Protocol
-from rewire_site.render import Renderer, templates_dir
-from rewire_site.sections import Link
+from rewire_site.render import Renderer, contexts, index, templates_dir
+from rewire_site.render import evaluation as evaluation_pages
+from rewire_site.render import protocol as protocol_pages
+from rewire_site.render.contexts import Link
 
 ROOT = Path(__file__).resolve().parents[1]
 TEMPLATES = templates_dir(ROOT)
 
 
-def _facts(catalogue: object) -> pages.SiteFacts:
+def _facts(catalogue: object) -> contexts.SiteFacts:
     filters = filter_index(catalogue)  # type: ignore[arg-type]
     links = (Link("Release and checksums (gzip)", "downloads/release.csv.gz"),)
-    return pages.SiteFacts(
+    return contexts.SiteFacts(
         release_id="2026-10-22-000000000000",
         flags=flags_by_evaluation(catalogue),  # type: ignore[arg-type]
         artifact_hashes={},
         filters=filters,
-        filter_hrefs=index_pages.filter_hrefs(filters),
+        filter_hrefs=index.filter_hrefs(filters),
         downloads=links,
         release_download=links[0],
     )
@@ -50,18 +52,18 @@ def _template_source(name: str) -> str:
 
 
 PAGE_TYPES = {
-    pages.ProtocolPage: "protocol.html",
-    pages.SortedPage: "protocol_sorted.html",
-    pages.EvaluationPage: "evaluation.html",
-    pages.ConfigurationPage: "configuration.html",
-    pages.DatasetPage: "dataset.html",
-    pages.FamilyPage: "family.html",
-    pages.SourcePage: "source.html",
-    pages.QuestionPage: "question.html",
-    index_pages.HomePage: "home.html",
-    index_pages.SearchPage: "search.html",
-    index_pages.DownloadsPage: "downloads.html",
-    index_pages.FilterPage: "filter.html",
+    contexts.ProtocolPage: "protocol.html",
+    contexts.SortedPage: "protocol_sorted.html",
+    contexts.EvaluationPage: "evaluation.html",
+    contexts.ConfigurationPage: "configuration.html",
+    contexts.DatasetPage: "dataset.html",
+    contexts.FamilyPage: "family.html",
+    contexts.SourcePage: "source.html",
+    contexts.QuestionPage: "question.html",
+    contexts.HomePage: "home.html",
+    contexts.SearchPage: "search.html",
+    contexts.DownloadsPage: "downloads.html",
+    contexts.FilterPage: "filter.html",
 }
 NOT_DISPLAYED = {"template", "path"}
 """Fields that route a page rather than show on it."""
@@ -85,7 +87,7 @@ def test_every_context_field_is_shown_by_its_template(page_type: type) -> None:
 def test_protocol_page_with_a_recorded_conflict() -> None:
     catalogue = load_scenario("ia3_conflict")
     protocol = catalogue.protocols()[0]
-    page = pages.protocol_page(protocol, catalogue, _facts(catalogue))
+    page = protocol_pages.protocol_page(protocol, catalogue, _facts(catalogue))
     cells = [c for row in page.comparison.rows for c in row.cells if c.cell.status == "value"]
     assert cells and all(c.cell.excluded and not c.cell.best for c in cells)
     assert all(c.sort_value == "" for c in cells)  # excluded results sort last with JS too
@@ -98,8 +100,8 @@ def test_sorted_pages_one_per_shown_column() -> None:
     catalogue = load_scenario("seed_memory")
     protocol = catalogue.protocols()[0]
     facts = _facts(catalogue)
-    table = pages.protocol_table(protocol, catalogue, facts)
-    sorted_pages = pages.sorted_pages(protocol, catalogue, facts, table)
+    table = protocol_pages.protocol_table(protocol, catalogue, facts)
+    sorted_pages = protocol_pages.sorted_pages(protocol, catalogue, facts, table)
     assert [p.comparison.table.sort_column for p in sorted_pages] == list(table.column_ids)
     assert table.measurements is None  # published evaluations only
     for page in sorted_pages:
@@ -120,14 +122,15 @@ def test_evaluation_page_of_a_reproduction_has_pairs_and_a_chart() -> None:
     measured = next(
         e for e in catalogue.of_kind(Evaluation) if e.origin.value == "rewire_measurement"
     )
-    page = pages.evaluation_page(measured, catalogue, facts)
+    page = evaluation_pages.evaluation_page(measured, catalogue, facts)
     assert len(page.reproductions) == 1
     reproduction = page.reproductions[0]
     assert reproduction.measured_evaluation_ids == (measured.id,)
     assert reproduction.columns and reproduction.chart is not None
     assert page.status_line.startswith("Rewire measurement")
     published = catalogue.get(measured.reproduces or "", Evaluation)
-    assert pages.evaluation_page(published, catalogue, facts).reproductions == page.reproductions
+    again = evaluation_pages.evaluation_page(published, catalogue, facts)
+    assert again.reproductions == page.reproductions
     html = Renderer(TEMPLATES).render(page.template, page).decode()
     assert "<svg" in html and 'role="img"' in html and "<title id=" in html
     assert html.count("<caption") >= 2  # the pairs table is the chart's text alternative
@@ -136,7 +139,7 @@ def test_evaluation_page_of_a_reproduction_has_pairs_and_a_chart() -> None:
 def test_missing_metadata_reason_is_shown_not_blank() -> None:
     catalogue = load_scenario("seed_memory")
     protocol = catalogue.get(catalogue.protocols()[0].id, Protocol)
-    page = pages.protocol_page(protocol, catalogue, _facts(catalogue))
+    page = protocol_pages.protocol_page(protocol, catalogue, _facts(catalogue))
     replicates = next(f for f in page.facts if f.label == "replicates")
     assert replicates.missing and replicates.value == "Not reported"
     metadata = {m.label: m for m in page.metadata}
@@ -151,7 +154,7 @@ def test_correction_link_uses_the_configured_repository(
     monkeypatch.setattr(config, "REPOSITORY_URL", "https://example.org/fork/rewire")
     catalogue = load_scenario("seed_memory")
     evaluation = catalogue.of_kind(Evaluation)[0]
-    page = pages.evaluation_page(evaluation, catalogue, _facts(catalogue))
+    page = evaluation_pages.evaluation_page(evaluation, catalogue, _facts(catalogue))
     assert page.correction_url == (
         f"https://example.org/fork/rewire/blob/main/records/{evaluation.id}.yaml"
     )
@@ -160,7 +163,7 @@ def test_correction_link_uses_the_configured_repository(
 def test_filter_facets_count_this_pages_evaluations() -> None:
     catalogue = load_scenario("setup_rows")
     protocol = catalogue.protocols()[0]
-    page = pages.protocol_page(protocol, catalogue, _facts(catalogue))
+    page = protocol_pages.protocol_page(protocol, catalogue, _facts(catalogue))
     facets = {f.key: f for f in page.results.facets}
     # Only facets with two or more values: one value filters nothing (defect 7).
     assert list(facets) == ["origin"]  # one model, protocol, dataset, setup and metric
@@ -175,7 +178,7 @@ def test_filter_facets_count_this_pages_evaluations() -> None:
 def test_no_filter_form_over_a_single_evaluation() -> None:
     catalogue = load_scenario("seed_memory")
     evaluation = catalogue.of_kind(Evaluation)[0]
-    page = pages.evaluation_page(evaluation, catalogue, _facts(catalogue))
+    page = evaluation_pages.evaluation_page(evaluation, catalogue, _facts(catalogue))
     assert page.results.facets == ()
     html = Renderer(TEMPLATES).render(page.template, page).decode()
     assert 'class="filters"' not in html and "Filter evaluations" not in html
@@ -192,7 +195,8 @@ def test_record_markdown_cannot_inject_html(tmp_path: Path) -> None:
         )
     )
     catalogue = gather(root / "records", root).catalogue
-    page = pages.protocol_page(catalogue.get("fx-protocol", Protocol), catalogue, _facts(catalogue))
+    protocol = catalogue.get("fx-protocol", Protocol)
+    page = protocol_pages.protocol_page(protocol, catalogue, _facts(catalogue))
     html = Renderer(TEMPLATES).render(page.template, page).decode()
     assert "<script>alert(1)" not in html
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
@@ -339,8 +343,8 @@ def test_protocol_page_shows_measurements_in_their_own_table_by_setup() -> None:
     catalogue = load_scenario("setup_rows")
     protocol = catalogue.protocols()[0]
     facts = _facts(catalogue)
-    tables = pages.protocol_table(protocol, catalogue, facts)
-    page = pages.protocol_page(protocol, catalogue, facts, tables)
+    tables = protocol_pages.protocol_table(protocol, catalogue, facts)
+    page = protocol_pages.protocol_page(protocol, catalogue, facts, tables)
     assert page.comparison.id == "comparison" and page.measurements is not None
     assert page.measurements.id == "comparison-measurements"
     assert page.counts_text == "4 recorded evaluations, 7 metric rows"
@@ -355,7 +359,7 @@ def test_protocol_page_shows_measurements_in_their_own_table_by_setup() -> None:
     ]
     # One pre-sorted page per column either table shows; a table without the column
     # (the published one has no baseline) keeps its default order.
-    sorted_pages = pages.sorted_pages(protocol, catalogue, facts, tables)
+    sorted_pages = protocol_pages.sorted_pages(protocol, catalogue, facts, tables)
     assert [p.path.split("/")[-2] for p in sorted_pages] == [
         "baseline",
         "checkpointing",
@@ -373,7 +377,7 @@ def test_evaluation_page_lists_the_measured_quantities() -> None:
     catalogue = load_scenario("incomplete_run")
     evaluation = catalogue.get("eval-nt-rewire-short", Evaluation)
     protocol = catalogue.get(evaluation.protocol, Protocol)
-    rows = pages.observation_rows(evaluation, protocol)
+    rows = evaluation_pages.observation_rows(evaluation, protocol)
     labels = {c.id: c.label for c in protocol.columns}
     expected = [
         (labels[r.column], o.name, o.unit) for r in evaluation.results for o in r.observations
@@ -382,12 +386,12 @@ def test_evaluation_page_lists_the_measured_quantities() -> None:
     assert [row.name for row in rows] == ["measured-steps", "peak-memory-gpu-0"]
     assert rows[0].value == "1" and rows[0].exact == "1.0"
     assert rows[0].note == "of the 3 the protocol asks" and rows[1].note == ""
-    page = pages.evaluation_page(evaluation, catalogue, _facts(catalogue))
+    page = evaluation_pages.evaluation_page(evaluation, catalogue, _facts(catalogue))
     assert page.observations == rows
 
 
 def test_published_evaluation_has_no_measured_quantities() -> None:
     catalogue = load_scenario("incomplete_run")
     evaluation = catalogue.get("eval-nt-published", Evaluation)
-    page = pages.evaluation_page(evaluation, catalogue, _facts(catalogue))
+    page = evaluation_pages.evaluation_page(evaluation, catalogue, _facts(catalogue))
     assert page.observations == ()

@@ -6,7 +6,7 @@ import json
 
 from scenarios import load_scenario
 
-from rewire_site.search import search_entries, search_index_json
+from rewire_site.render.search import search_entries, search_index_json
 
 
 def test_every_record_is_in_the_index_with_its_page() -> None:

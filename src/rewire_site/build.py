@@ -39,14 +39,14 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
-from . import downloads, write
+from . import write
 from .config import RECORDS_DIR, SITE_DIR
 from .link import Catalogue
 from .problems import Problem, RecordsInvalid
-from .render import Renderer, RenderStats, render_jobs, templates_dir
+from .render import Renderer, RenderStats, downloads, render_jobs, templates_dir
 from .render.plan import SitePlan, plan_site
 from .render.pool import PARALLEL_MIN_JOBS, default_workers
-from .search import search_index_json
+from .render.search import search_index_json
 from .validate import find_files, validate_paths
 
 STAGES = ("gather", "derive", "render", "write")

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..contexts import Page
-from ..sections import Link
+from ..render.contexts import Link, Page
 
 
 @dataclass(frozen=True)

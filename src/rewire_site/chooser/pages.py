@@ -20,8 +20,8 @@ from ..derive.concerns import Flag, excluded
 from ..derive.display import display_number, plural
 from ..link import Catalogue
 from ..models import Configuration, Dataset, Evaluation, ModelFamily, Protocol, Result, Source
-from ..sections import Link
-from ..urls import page_of, root_of
+from ..render.contexts import Link
+from ..render.urls import page_of, root_of
 from .contexts import (
     ChooserIndexPage,
     ComparePage,

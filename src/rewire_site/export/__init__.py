@@ -6,8 +6,8 @@ from __future__ import annotations
 import os
 
 from ..chooser.pages import chooser_pages
-from ..downloads import gzip_bytes
 from ..link import Catalogue
+from ..render.downloads import gzip_bytes
 from .citations import citation_files
 from .eee import eee_jsonl
 from .sitemap import sitemap_xml

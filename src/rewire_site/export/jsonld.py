@@ -12,7 +12,7 @@ from markupsafe import Markup
 
 from ..link import Catalogue
 from ..models import Evaluation, Protocol, RecordBase, Source
-from ..urls import api_path, kind_of, page_of
+from ..render.urls import api_path, kind_of, page_of
 from .sitemap import page_url
 
 P = TypeVar("P")

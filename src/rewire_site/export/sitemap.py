@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from xml.sax.saxutils import escape
 
 from ..link import Catalogue
-from ..urls import DOWNLOADS, HOME, SEARCH, page_of
+from ..render.urls import DOWNLOADS, HOME, SEARCH, page_of
 
 
 def page_url(site_url: str, path: str) -> str:

@@ -7,9 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..contexts import Page
 from ..derive.fits_chart import LineChart
-from ..sections import Link
+from ..render.contexts import Link, Page
 
 
 @dataclass(frozen=True)

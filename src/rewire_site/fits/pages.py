@@ -17,8 +17,8 @@ from ..derive.fits import (
 from ..derive.fits_chart import curve_chart
 from ..link import Catalogue
 from ..models import ModelFamily, Protocol
-from ..sections import Link
-from ..urls import page_of, record_path, root_of
+from ..render.contexts import Link
+from ..render.urls import page_of, record_path, root_of
 from .contexts import (
     CurveNotes,
     FamilyCurves,

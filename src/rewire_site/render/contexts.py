@@ -1,34 +1,34 @@
-"""Typed contexts of the page types: what each template receives as `page`.
+"""Typed contexts of every page type: what each template receives as `page`, and the
+views of the sections several pages share.
 
-Built by `pages` (record pages) and `index_pages` (home, search, downloads, filter lists)
-from the derived facts; templates only display them. `tests/test_pages.py` checks that
-every field is shown by its template.
+One module holds them all, each field with a description (the docstring under it).
+The page family modules of `render/` build them (`evaluation`, `configuration`,
+`dataset`, `family`, `source`, `question`, `protocol`, `index`; the chooser pages in
+`chooser/`) from the records and the derived facts; templates only display them.
+`tests/test_render_contract.py` checks that every attribute a template reads is a field
+here, and that it is described; `tests/test_pages.py` that every field is shown.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
+from typing import TypedDict
 
 from markupsafe import Markup
 
-from .derive.concerns import Flag
-from .derive.coverage import BaselineCoverage
-from .derive.evidence import SourceList
-from .derive.filters import FilterIndex
-from .derive.findings import ClaimView, Headline
-from .derive.model_facts import FactRow
-from .derive.readiness import Readiness
-from .derive.reproduction import ReproductionGroup
-from .metadata import MetaItem
-from .models import Protocol, Question, Source
-from .sections import (
-    ComparisonView,
-    EvaluationList,
-    EvidenceView,
-    Link,
-    ResultsTable,
-)
+from ..derive.concerns import Flag
+from ..derive.coverage import AreaGroup, BaselineCoverage, CatalogueCounts, ProtocolCoverage
+from ..derive.evidence import CitedSource, EvidenceRow, EvidenceTable, SourceList
+from ..derive.filters import FilterIndex
+from ..derive.findings import CatalogueFinding, ClaimView, Headline
+from ..derive.model_facts import FactRow
+from ..derive.readiness import Readiness
+from ..derive.reproduction import ReproductionGroup
+from ..derive.tables import Cell, ComparisonTable, EvaluationRow, TableColumn, TableRow
+from ..models import Protocol, Question, Source
+from .search import SearchEntry
+from .urls import root_of
 
 
 @dataclass(frozen=True)
@@ -56,16 +56,59 @@ class SiteFacts:
 # ----------------------------------------------------------------- contexts
 
 
+class PageHeader(TypedDict):
+    """The fields of `Page`, as keyword arguments of a page context."""
+
+    template: str
+    path: str
+    root: str
+    title: str
+    head_title: str
+    description: str
+    release_id: str
+    nav: str
+
+
+def page_header(
+    template: str,
+    path: str,
+    title: str,
+    description: str,
+    release_id: str,
+    *,
+    nav: str = "",
+    head_title: str = "",
+) -> PageHeader:
+    """The header fields of a page at `path` (its `root` follows from the path): every
+    page context starts with `**page_header(...)`."""
+    return PageHeader(
+        template=template,
+        path=path,
+        root=root_of(path),
+        title=title,
+        head_title=head_title,
+        description=description,
+        release_id=release_id,
+        nav=nav,
+    )
+
+
 @dataclass(frozen=True)
 class Page:
+    """The header fields every page has (`page_header` fills them)."""
+
     template: str
+    """The template that renders the page, e.g. 'evaluation.html'."""
     path: str
     """Output path under the site root, e.g. 'protocols/<id>/index.html'."""
     root: str
     """Relative prefix back to the site root: '' or '../../'."""
     title: str
+    """The page's heading (and <title>, unless `head_title` is set)."""
     description: str
+    """The page's meta description (plain text)."""
     release_id: str
+    """The release the page belongs to (shown in the footer)."""
     nav: str
     """Navigation item marked current: 'home', 'search', 'downloads' or ''."""
     head_title: str = field(default="", kw_only=True)
@@ -233,3 +276,261 @@ class QuestionPage(RecordPage):
     question: Question
     results: EvaluationList
     protocols: tuple[Link, ...]
+
+
+# ----------------------------------------------------------------- pages that are no record
+
+
+@dataclass(frozen=True)
+class HomePage(Page):
+    counts: CatalogueCounts
+    areas: tuple[AreaGroup, ...]
+    newest: tuple[Link, ...]
+    newest_dates: tuple[str, ...]
+    """`added` date of each newest record (same order)."""
+    findings: tuple[CatalogueFinding, ...]
+    """Headline findings of the protocols where a measurement bears on a published value:
+    the home page leads with these."""
+    unmeasured: tuple[CatalogueFinding, ...]
+    """The other protocols' headlines (no published value measured yet), listed after."""
+    unmeasured_text: str
+    """'40 protocols hold 900 published values that no measurement reproduces yet.'"""
+    coverage: tuple[ProtocolCoverage, ...]
+    questions: tuple[Link, ...]
+    downloads: tuple[Link, ...]
+
+
+@dataclass(frozen=True)
+class SearchPage(Page):
+    entries: tuple[SearchEntry, ...]
+    count_text: str
+
+
+@dataclass(frozen=True)
+class DownloadItem:
+    link: Link
+    description: str
+
+
+@dataclass(frozen=True)
+class DownloadsPage(Page):
+    files: tuple[DownloadItem, ...]
+    api_note: str
+
+
+@dataclass(frozen=True)
+class FilterRow:
+    evaluation: Link
+    configuration: Link
+    protocol: Link
+    dataset: Link
+    origin_label: str
+    result_count: int
+
+
+@dataclass(frozen=True)
+class FilterPage(Page):
+    """Every evaluation with one facet value: the no-JS result of a filter."""
+
+    facet_label: str
+    value_label: str
+    rows: tuple[FilterRow, ...]
+    count_text: str
+
+
+# ----------------------------------------------------------------- sections several pages share
+
+
+@dataclass(frozen=True)
+class Link:
+    """A link; `href` is relative to the site root (templates prefix `page.root`)."""
+
+    text: str
+    href: str
+
+
+@dataclass(frozen=True)
+class FacetOption:
+    value: str
+    """Token in the rows' `data-facet-<key>` attribute."""
+    label: str
+    count: int
+    """Rows on this page with this value."""
+    href: str | None
+    """Pre-rendered page listing every evaluation with this value (works without JS)."""
+
+
+@dataclass(frozen=True)
+class Facet:
+    key: str
+    """'model', 'protocol', 'dataset', 'setup', 'metric' or 'origin'."""
+    label: str
+    options: tuple[FacetOption, ...]
+
+
+@dataclass(frozen=True)
+class NoteRef:
+    """A cell's reference to a concern explained once in the table's legend."""
+
+    index: int
+    label: str
+
+
+@dataclass(frozen=True)
+class LegendView:
+    index: int
+    label: str
+    text: str
+    """Markdown."""
+    count_text: str
+    """'38 results'."""
+    excludes: bool
+
+
+@dataclass(frozen=True)
+class ResultRowView:
+    """One row of 'Exact evaluated configurations and original reported results'."""
+
+    row: EvaluationRow
+    anchor: str
+    """Element id: the comparison cells link here ('result-<evaluation>-<column>')."""
+    evaluation_href: str
+    configuration_href: str
+    protocol_href: str
+    dataset_href: str
+    source_href: str | None
+    facet_values: tuple[tuple[str, str], ...]
+    """(facet key, space-separated value tokens) -> `data-facet-<key>` attributes."""
+    notes: tuple[NoteRef, ...] = ()
+    """Computed concerns shown by label, explained in the table's legend (compact)."""
+
+
+@dataclass(frozen=True)
+class ResultsTable:
+    """The evaluation rows of a page, with their filter form."""
+
+    id: str
+    """Table element id (the filter form's target)."""
+    form_id: str
+    caption: str
+    rows: tuple[ResultRowView, ...]
+    evaluation_count: int
+    counts_text: str
+    """'1 evaluation · 1 result'."""
+    facets: tuple[Facet, ...]
+    show_protocol: bool
+    """False on a protocol page with one dataset: every row would repeat them."""
+    compact: bool = False
+    """True: computed concerns by label and legend; no per-row repeats."""
+    legend: tuple[LegendView, ...] = ()
+
+
+@dataclass(frozen=True)
+class ColumnView:
+    column: TableColumn
+    sort_href: str
+    """Page with the table pre-sorted by this column (no-JS sorting)."""
+    sorted: bool
+    """True for the column the table is sorted by (aria-sort)."""
+    aria_sort: str
+    """'ascending' or 'descending' (in the metric's direction) when sorted, else ''."""
+
+
+@dataclass(frozen=True)
+class CellView:
+    cell: Cell
+    href: str | None
+    """The evaluation row that shows the printed value and its source."""
+    sort_value: str
+    """Stored value as text for the sort script; empty for no value or an excluded one."""
+    notes: tuple[NoteRef, ...] = ()
+    """Every concern about this result, by its number in the table's legend."""
+
+
+@dataclass(frozen=True)
+class ComparisonRowView:
+    row: TableRow
+    configuration_href: str
+    evaluations: tuple[Link, ...]
+    cells: tuple[CellView, ...]
+    facet_values: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class ComparisonView:
+    """A protocol's comparison table, ready to display."""
+
+    id: str
+    table: ComparisonTable
+    columns: tuple[ColumnView, ...]
+    rows: tuple[ComparisonRowView, ...]
+    datasets: tuple[Link, ...]
+    legend: tuple[LegendView, ...] = ()
+    ranking_text: str = ""
+    """How best is chosen: among results whose recorded conditions match."""
+    excluded_text: str = ""
+
+
+@dataclass(frozen=True)
+class EvaluationListRow:
+    """One evaluation in a compact list (dataset, family, question and filter pages)."""
+
+    evaluation: Link
+    configuration: Link
+    protocol: Link
+    dataset: Link
+    origin_label: str
+    findings: str
+    """'1.18 (Peak memory, stage + Checkpointing); ...': display values and column labels."""
+    flag_labels: tuple[str, ...]
+    facet_values: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class EvaluationList:
+    """Evaluations, one row each, with the filter form (like ResultsTable)."""
+
+    id: str
+    form_id: str
+    caption: str
+    rows: tuple[EvaluationListRow, ...]
+    evaluation_count: int
+    counts_text: str
+    facets: tuple[Facet, ...]
+
+
+@dataclass(frozen=True)
+class EvidenceGroup:
+    """Evidence rows that cite the same source at the same place: the source and
+    provenance cells span them (rowspan)."""
+
+    cited: CitedSource
+    shared_locator: bool
+    rows: tuple[EvidenceRow, ...]
+
+
+@dataclass(frozen=True)
+class EvidenceView:
+    table: EvidenceTable
+    groups: tuple[EvidenceGroup, ...]
+    record_review: str
+    origin: str | None
+
+
+# ----------------------------------------------------------------- technical metadata
+
+
+@dataclass(frozen=True)
+class MetaValue:
+    """One displayed value; `href` (relative to the site root) when it names a record."""
+
+    text: str
+    href: str | None = None
+
+
+@dataclass(frozen=True)
+class MetaItem:
+    """One field: its label and one or more values (a list field gives several)."""
+
+    label: str
+    values: tuple[MetaValue, ...]

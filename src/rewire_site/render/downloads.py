@@ -24,15 +24,15 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from .derive.concerns import Flag, excluded, flags_by_evaluation
-from .derive.coverage import ProtocolCoverage, protocol_coverage
-from .derive.display import kind_of
-from .derive.findings import protocol_headline
-from .derive.reproduction import protocol_reproduction_groups
-from .derive.tables import protocol_tables
-from .link import Catalogue
-from .models import Configuration, Evaluation, ModelFamily, Protocol, RecordBase, Source
-from .release import ManifestEntry, Release
+from ..derive.concerns import Flag, excluded, flags_by_evaluation
+from ..derive.coverage import ProtocolCoverage, protocol_coverage
+from ..derive.display import kind_of
+from ..derive.findings import protocol_headline
+from ..derive.reproduction import protocol_reproduction_groups
+from ..derive.tables import protocol_tables
+from ..link import Catalogue
+from ..models import Configuration, Evaluation, ModelFamily, Protocol, RecordBase, Source
+from ..release import ManifestEntry, Release
 
 Flags = Mapping[str, tuple[Flag, ...]]
 

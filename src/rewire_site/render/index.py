@@ -1,88 +1,35 @@
 """Contexts of the pages that are not one record: home, search, downloads, filter lists.
 
-Like `pages`, every value is computed here or in `derive`; templates only display.
+Like the record page modules, every value is computed here or in `derive`; templates only
+display.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from .derive.coverage import (
-    AreaGroup,
-    CatalogueCounts,
-    ProtocolCoverage,
+from ..derive.coverage import (
     catalogue_counts,
     newest_records,
     protocol_coverage,
     protocols_by_area,
 )
-from .derive.display import ORIGIN_LABELS, plural
-from .derive.filters import FACETS, FilterIndex
-from .derive.findings import CatalogueFinding, catalogue_findings
-from .link import Catalogue
-from .models import Configuration, Dataset, Evaluation, Protocol, Question
-from .pages import Page, SiteFacts
+from ..derive.display import ORIGIN_LABELS, plural
+from ..derive.filters import FACETS, FilterIndex
+from ..derive.findings import CatalogueFinding, catalogue_findings
+from ..link import Catalogue
+from ..models import Configuration, Dataset, Evaluation, Protocol, Question
+from .contexts import (
+    DownloadItem,
+    DownloadsPage,
+    FilterPage,
+    FilterRow,
+    HomePage,
+    Link,
+    SearchPage,
+    SiteFacts,
+    page_header,
+)
 from .search import SearchEntry
-from .sections import Link
-from .urls import DOWNLOADS, HOME, SEARCH, filter_path, record_path, root_of
-
-
-@dataclass(frozen=True)
-class HomePage(Page):
-    counts: CatalogueCounts
-    areas: tuple[AreaGroup, ...]
-    newest: tuple[Link, ...]
-    newest_dates: tuple[str, ...]
-    """`added` date of each newest record (same order)."""
-    findings: tuple[CatalogueFinding, ...]
-    """Headline findings of the protocols where a measurement bears on a published value:
-    the home page leads with these."""
-    unmeasured: tuple[CatalogueFinding, ...]
-    """The other protocols' headlines (no published value measured yet), listed after."""
-    unmeasured_text: str
-    """'40 protocols hold 900 published values that no measurement reproduces yet.'"""
-    coverage: tuple[ProtocolCoverage, ...]
-    questions: tuple[Link, ...]
-    downloads: tuple[Link, ...]
-
-
-@dataclass(frozen=True)
-class SearchPage(Page):
-    entries: tuple[SearchEntry, ...]
-    count_text: str
-
-
-@dataclass(frozen=True)
-class DownloadItem:
-    link: Link
-    description: str
-
-
-@dataclass(frozen=True)
-class DownloadsPage(Page):
-    files: tuple[DownloadItem, ...]
-    api_note: str
-
-
-@dataclass(frozen=True)
-class FilterRow:
-    evaluation: Link
-    configuration: Link
-    protocol: Link
-    dataset: Link
-    origin_label: str
-    result_count: int
-
-
-@dataclass(frozen=True)
-class FilterPage(Page):
-    """Every evaluation with one facet value: the no-JS result of a filter."""
-
-    facet_label: str
-    value_label: str
-    rows: tuple[FilterRow, ...]
-    count_text: str
-
+from .urls import DOWNLOADS, HOME, SEARCH, filter_path, record_path
 
 DOWNLOAD_NOTES = {
     "downloads/protocol-coverage.csv.gz": "one row per protocol: evaluations by origin, "
@@ -121,14 +68,15 @@ def home_page(catalogue: Catalogue, facts: SiteFacts) -> HomePage:
     newest = newest_records(catalogue)
     found = catalogue_findings(catalogue, facts.flags)
     return HomePage(
-        template="home.html",
-        path=HOME,
-        root=root_of(HOME),
-        title="Rewire catalogue",
-        description="Evidence records for genomic foundation models: protocols, evaluations "
-        "and configurations, each traced to its sources.",
-        release_id=facts.release_id,
-        nav="home",
+        **page_header(
+            "home.html",
+            HOME,
+            "Rewire catalogue",
+            "Evidence records for genomic foundation models: protocols, evaluations "
+            "and configurations, each traced to its sources.",
+            facts.release_id,
+            nav="home",
+        ),
         counts=catalogue_counts(catalogue),
         areas=protocols_by_area(catalogue),
         newest=tuple(Link(n.title, record_path(n.kind, n.id)) for n in newest),
@@ -146,13 +94,14 @@ def home_page(catalogue: Catalogue, facts: SiteFacts) -> HomePage:
 
 def search_page(entries: tuple[SearchEntry, ...], facts: SiteFacts) -> SearchPage:
     return SearchPage(
-        template="search.html",
-        path=SEARCH,
-        root=root_of(SEARCH),
-        title="All records",
-        description="Search every record of the catalogue by title, id and model name.",
-        release_id=facts.release_id,
-        nav="search",
+        **page_header(
+            "search.html",
+            SEARCH,
+            "All records",
+            "Search every record of the catalogue by title, id and model name.",
+            facts.release_id,
+            nav="search",
+        ),
         entries=entries,
         count_text=f"{plural(len(entries), 'record')} in this release",
     )
@@ -160,13 +109,14 @@ def search_page(entries: tuple[SearchEntry, ...], facts: SiteFacts) -> SearchPag
 
 def downloads_page(files: tuple[DownloadItem, ...], facts: SiteFacts) -> DownloadsPage:
     return DownloadsPage(
-        template="downloads.html",
-        path=DOWNLOADS,
-        root=root_of(DOWNLOADS),
-        title="Downloads",
-        description="Release files: CSV tables (gzip), checksums and one JSON file per record.",
-        release_id=facts.release_id,
-        nav="downloads",
+        **page_header(
+            "downloads.html",
+            DOWNLOADS,
+            "Downloads",
+            "Release files: CSV tables (gzip), checksums and one JSON file per record.",
+            facts.release_id,
+            nav="downloads",
+        ),
         files=files,
         api_note="Every record is also published as JSON at api/<kind>/<id>.json, the "
         "validated record as stored, with its id and kind.",
@@ -213,13 +163,13 @@ def filter_page(
     rows = tuple(_filter_row(catalogue.get(i, Evaluation), catalogue) for i in evaluation_ids)
     path = filter_path(key, value)
     return FilterPage(
-        template="filter.html",
-        path=path,
-        root=root_of(path),
-        title=f"{facet_label}: {value_label}",
-        description=f"Every evaluation whose {facet_label.lower()} is {value_label}.",
-        release_id=facts.release_id,
-        nav="",
+        **page_header(
+            "filter.html",
+            path,
+            f"{facet_label}: {value_label}",
+            f"Every evaluation whose {facet_label.lower()} is {value_label}.",
+            facts.release_id,
+        ),
         facet_label=facet_label,
         value_label=value_label,
         rows=rows,

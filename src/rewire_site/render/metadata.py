@@ -9,12 +9,12 @@ reason; an optional field that is simply absent is left out.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import cache
 
-from .derive.display import NOT_REPORTED, missing_text
-from .link import REFERENCES
-from .models import RecordBase
+from ..derive.display import NOT_REPORTED, missing_text
+from ..link import REFERENCES
+from ..models import RecordBase
+from .contexts import MetaItem, MetaValue
 from .urls import kind_of, record_path
 
 SHOWN_ELSEWHERE = frozenset({"id", "kind", "title", "summary"})
@@ -27,22 +27,6 @@ NEVER_SHOWN = frozenset({"editor_notes"})
 them; tests/test_pages.py checks that no page contains their text."""
 
 LABELS = {"family": "model family", "sha256": "SHA-256", "url": "URL"}
-
-
-@dataclass(frozen=True)
-class MetaValue:
-    """One displayed value; `href` (relative to the site root) when it names a record."""
-
-    text: str
-    href: str | None = None
-
-
-@dataclass(frozen=True)
-class MetaItem:
-    """One field: its label and one or more values (a list field gives several)."""
-
-    label: str
-    values: tuple[MetaValue, ...]
 
 
 @cache

@@ -6,45 +6,41 @@ sources, technical metadata, related records, correction link).
 
 from __future__ import annotations
 
-from typing import TypedDict
-
-from .contexts import (
-    Fact,
-    RelatedLink,
-    SiteFacts,
-)
-from .derive.display import (
+from ..derive.display import (
     ORIGIN_LABELS,
     missing_text,
     plural,
     result_display,
     review_label,
 )
-from .derive.evidence import SourceList, evidence_table, sources_of
-from .derive.filters import FACETS
-from .derive.related import related
-from .derive.tables import evaluation_rows
-from .link import Catalogue
-from .metadata import MetaItem, technical_metadata
-from .models import (
+from ..derive.evidence import SourceList, evidence_table, sources_of
+from ..derive.filters import FACETS
+from ..derive.related import related
+from ..derive.tables import evaluation_rows
+from ..link import Catalogue
+from ..models import (
     Evaluation,
     Protocol,
     RecordBase,
 )
-from .sections import (
+from .contexts import (
     EvaluationList,
     EvaluationListRow,
     EvidenceView,
     Facet,
     FacetOption,
+    Fact,
     Link,
+    MetaItem,
+    PageHeader,
+    RelatedLink,
     ResultsTable,
-    correction_url,
-    evidence_view,
-    facet_values_of,
-    results_table,
+    SiteFacts,
+    page_header,
 )
-from .urls import KIND_LABELS, api_path, kind_of, record_path, root_of
+from .metadata import technical_metadata
+from .sections import correction_url, evidence_view, facet_values_of, results_table
+from .urls import KIND_LABELS, api_path, kind_of, record_path
 
 
 def value_fact(record: RecordBase, path: str, value: object | None) -> Fact:
@@ -156,17 +152,10 @@ def link_to(catalogue: Catalogue, record_id: str) -> Link:
     return Link(record.title, record_path(kind_of(record), record_id))
 
 
-class CommonFields(TypedDict):
-    """The fields every record page context has (`common_fields` fills them)."""
+class CommonFields(PageHeader):
+    """The fields every record page context has (`common_fields` fills them): the page
+    header and the record's heading, evidence, sources, metadata and links."""
 
-    template: str
-    path: str
-    root: str
-    title: str
-    head_title: str
-    description: str
-    release_id: str
-    nav: str
     kind: str
     kind_label: str
     record_id: str
@@ -194,26 +183,25 @@ def common_fields(
     """Heading, evidence, sources, technical metadata, related records and links of the
     page of `record`, rendered with `template`."""
     kind = kind_of(record)
-    path = record_path(kind, record.id)
+    head_title = f"{record.title} ({record.id})" if record.title in facts.shared_titles else ""
+    review = review_label(record)
     return CommonFields(
         {
-            "template": template,
-            "path": path,
-            "root": root_of(path),
-            "title": record.title,
-            "head_title": (
-                f"{record.title} ({record.id})" if record.title in facts.shared_titles else ""
+            **page_header(
+                template,
+                record_path(kind, record.id),
+                record.title,
+                record.summary,
+                facts.release_id,
+                head_title=head_title,
             ),
-            "description": record.summary,
-            "release_id": facts.release_id,
-            "nav": "",
             "kind": kind,
             "kind_label": KIND_LABELS[kind],
             "record_id": record.id,
             "summary": record.summary,
-            "review_label": review_label(record),
+            "review_label": review,
             "limitations": tuple(record.limitations),
-            "evidence": evidence_view(evidence_table(record, catalogue), review_label(record)),
+            "evidence": evidence_view(evidence_table(record, catalogue), review),
             "sources": sources_of(record, catalogue),
             "metadata": technical_metadata(record, lambda i: title_of(catalogue, i)),
             "related": tuple(

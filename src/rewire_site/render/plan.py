@@ -16,7 +16,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from .. import downloads, index_pages, pages, release
+from .. import release
 from ..chooser.pages import chooser_pages
 from ..derive.concerns import flags_by_evaluation
 from ..derive.filters import filter_index
@@ -33,21 +33,29 @@ from ..models import (
     RecordBase,
     Source,
 )
-from ..search import SearchEntry, search_entries
-from ..sections import Link
-from ..urls import kind_of
+from . import downloads, index
+from .configuration import configuration_page
+from .contexts import DownloadItem, Link, SiteFacts
+from .dataset import dataset_page
+from .evaluation import evaluation_page
+from .family import family_page
 from .pool import DataFile, Job
+from .protocol import protocol_page, protocol_table, sorted_pages
+from .question import question_page
+from .search import SearchEntry, search_entries
+from .source import source_page
+from .urls import kind_of
 
 API_CHUNK = 250
 """Records per job that writes their JSON files (`api/<kind>/<id>.json`)."""
 
 RECORD_PAGES: dict[type[RecordBase], Any] = {
-    Evaluation: pages.evaluation_page,
-    Configuration: pages.configuration_page,
-    Dataset: pages.dataset_page,
-    ModelFamily: pages.family_page,
-    Source: pages.source_page,
-    Question: pages.question_page,
+    Evaluation: evaluation_page,
+    Configuration: configuration_page,
+    Dataset: dataset_page,
+    ModelFamily: family_page,
+    Source: source_page,
+    Question: question_page,
 }
 """Record type -> builder of its page context (protocols have a job of their own)."""
 
@@ -58,17 +66,17 @@ def shared_titles(records: Iterable[RecordBase]) -> frozenset[str]:
     return frozenset(title for title, count in counts.items() if count > 1)
 
 
-def site_facts(catalogue: Catalogue, root: Path, release_id: str) -> pages.SiteFacts:
+def site_facts(catalogue: Catalogue, root: Path, release_id: str) -> SiteFacts:
     """What every page may need, computed once: concern flags, filter facets, the
     artifact hashes (files under `root`), download links, shared titles."""
     filters = filter_index(catalogue)
     links = tuple(Link(d.label, d.path) for d in (*downloads.DOWNLOADS, *downloads.EXPORTS))
-    return pages.SiteFacts(
+    return SiteFacts(
         release_id=release_id,
         flags=flags_by_evaluation(catalogue),
         artifact_hashes=release.hash_artifacts(catalogue, root),
         filters=filters,
-        filter_hrefs=index_pages.filter_hrefs(filters),
+        filter_hrefs=index.filter_hrefs(filters),
         downloads=links,
         release_download=Link(downloads.RELEASE_LINK_TEXT, downloads.RELEASE_PAGE),
         shared_titles=shared_titles(catalogue.by_id.values()),
@@ -82,12 +90,12 @@ class SitePlan:
     release: release.Release
     """The release id, date and content hash."""
     catalogue: Catalogue
-    facts: pages.SiteFacts
+    facts: SiteFacts
     entries: tuple[SearchEntry, ...]
     """The search index, one entry per record."""
     members: dict[tuple[str, str], tuple[str, ...]]
     """(facet key, token) -> evaluation ids: one filter page each."""
-    download_items: tuple[index_pages.DownloadItem, ...]
+    download_items: tuple[DownloadItem, ...]
     record_ids: tuple[str, ...]
     """Every record id, sorted (the JSON API jobs take slices of it)."""
 
@@ -96,15 +104,15 @@ class SitePlan:
         kind = job[0]
         if kind == "protocol":
             protocol = self.catalogue.get(job[1], Protocol)
-            table = pages.protocol_table(protocol, self.catalogue, self.facts)
+            table = protocol_table(protocol, self.catalogue, self.facts)
             return [
                 with_json_ld(
-                    pages.protocol_page(protocol, self.catalogue, self.facts, table),
+                    protocol_page(protocol, self.catalogue, self.facts, table),
                     protocol,
                     self.catalogue,
                     SITE_URL,
                 ),
-                *pages.sorted_pages(protocol, self.catalogue, self.facts, table),
+                *sorted_pages(protocol, self.catalogue, self.facts, table),
             ]
         if kind == "record":
             record = self.catalogue.by_id[job[1]]
@@ -113,15 +121,15 @@ class SitePlan:
         if kind == "filter":
             key, value = job[1], job[2]
             ids = self.members[(key, value)]
-            return [index_pages.filter_page(key, value, ids, self.catalogue, self.facts)]
+            return [index.filter_page(key, value, ids, self.catalogue, self.facts)]
         if kind == "chooser":
             return chooser_pages(self.catalogue, self.facts.flags, self.facts.release_id)
         if kind == "home":
-            return [index_pages.home_page(self.catalogue, self.facts)]
+            return [index.home_page(self.catalogue, self.facts)]
         if kind == "search":
-            return [index_pages.search_page(self.entries, self.facts)]
+            return [index.search_page(self.entries, self.facts)]
         if kind == "downloads":
-            return [index_pages.downloads_page(self.download_items, self.facts)]
+            return [index.downloads_page(self.download_items, self.facts)]
         if kind == "data":  # the gzip CSVs (but the release table) and the API index
             found = downloads.download_files(self.catalogue, self.facts.flags)
             found[downloads.API_INDEX] = downloads.api_index(self.catalogue)
@@ -164,7 +172,7 @@ def plan_site(catalogue: Catalogue, root: Path, release_date: date | str | None)
         catalogue=catalogue,
         facts=facts,
         entries=search_entries(catalogue),
-        members=index_pages.filter_members(facts.filters),
-        download_items=index_pages.download_items(facts.downloads),
+        members=index.filter_members(facts.filters),
+        download_items=index.download_items(facts.downloads),
         record_ids=tuple(sorted(catalogue.by_id)),
     )

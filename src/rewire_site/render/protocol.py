@@ -3,34 +3,35 @@ reproductions) and the comparison table pre-sorted by each column (no-JS sorting
 
 from __future__ import annotations
 
-from .contexts import (
-    Fact,
-    ProtocolPage,
-    SiteFacts,
-    SortedPage,
-)
-from .derive.comparability import protocol_depends_on_hardware
-from .derive.coverage import baseline_coverage, recorded_run_minutes
-from .derive.display import (
+from ..derive.comparability import protocol_depends_on_hardware
+from ..derive.coverage import baseline_coverage, recorded_run_minutes
+from ..derive.display import (
     display_number,
     missing_text,
     plural,
 )
-from .derive.findings import protocol_headline
-from .derive.reproduction import protocol_reproduction_groups
-from .derive.tables import (
+from ..derive.findings import protocol_headline
+from ..derive.reproduction import protocol_reproduction_groups
+from ..derive.tables import (
     ComparisonTable,
     ProtocolTables,
     protocol_tables,
     resort,
 )
-from .link import Catalogue
-from .models import (
+from ..link import Catalogue
+from ..models import (
     Origin,
     Protocol,
     Question,
 )
-from .page_parts import (
+from .contexts import (
+    Fact,
+    ProtocolPage,
+    SiteFacts,
+    SortedPage,
+    page_header,
+)
+from .parts import (
     common_fields,
     link_to,
     reader_notes,
@@ -40,7 +41,7 @@ from .page_parts import (
 from .sections import (
     comparison_view,
 )
-from .urls import record_path, root_of, sorted_path
+from .urls import record_path, sorted_path
 
 
 def protocol_table(protocol: Protocol, catalogue: Catalogue, facts: SiteFacts) -> ProtocolTables:
@@ -177,13 +178,13 @@ def sorted_pages(
         path = sorted_path(protocol.id, column.id)
         pages.append(
             SortedPage(
-                template="protocol_sorted.html",
-                path=path,
-                root=root_of(path),
-                title=f"{protocol.title}: sorted by {column.header}",
-                description=f"Sorted by {column.header} ({column.direction_label}).",
-                release_id=facts.release_id,
-                nav="",
+                **page_header(
+                    "protocol_sorted.html",
+                    path,
+                    f"{protocol.title}: sorted by {column.header}",
+                    f"Sorted by {column.header} ({column.direction_label}).",
+                    facts.release_id,
+                ),
                 protocol_title=protocol.title,
                 protocol_href=record_path("protocol", protocol.id),
                 comparison=comparison_view(table, {}),  # no filter form on these pages

@@ -10,8 +10,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from .link import Catalogue
-from .models import Configuration, Evaluation, ModelFamily, RecordBase
+from ..link import Catalogue
+from ..models import Configuration, Evaluation, ModelFamily, RecordBase
 from .urls import KIND_DIRS, KIND_LABELS, kind_of, record_path
 
 KIND_ORDER = tuple(KIND_DIRS)

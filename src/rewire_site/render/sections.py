@@ -8,152 +8,31 @@ script reads. Nothing here computes a fact about the records; `derive` does.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 
-from . import config
-from .derive.display import plural
-from .derive.evidence import CitedSource, EvidenceRow, EvidenceTable
-from .derive.tables import (
-    Cell,
+from .. import config
+from ..derive.display import plural
+from ..derive.evidence import CitedSource, EvidenceRow, EvidenceTable
+from ..derive.tables import (
     ComparisonTable,
     EvaluationRow,
-    TableColumn,
-    TableRow,
     legend_text,
 )
-from .models import RecordBase
+from ..models import RecordBase
+from .contexts import (
+    CellView,
+    ColumnView,
+    ComparisonRowView,
+    ComparisonView,
+    EvidenceGroup,
+    EvidenceView,
+    Facet,
+    LegendView,
+    Link,
+    NoteRef,
+    ResultRowView,
+    ResultsTable,
+)
 from .urls import record_path, sorted_path
-
-
-@dataclass(frozen=True)
-class Link:
-    """A link; `href` is relative to the site root (templates prefix `page.root`)."""
-
-    text: str
-    href: str
-
-
-@dataclass(frozen=True)
-class FacetOption:
-    value: str
-    """Token in the rows' `data-facet-<key>` attribute."""
-    label: str
-    count: int
-    """Rows on this page with this value."""
-    href: str | None
-    """Pre-rendered page listing every evaluation with this value (works without JS)."""
-
-
-@dataclass(frozen=True)
-class Facet:
-    key: str
-    """'model', 'protocol', 'dataset', 'setup', 'metric' or 'origin'."""
-    label: str
-    options: tuple[FacetOption, ...]
-
-
-@dataclass(frozen=True)
-class NoteRef:
-    """A cell's reference to a concern explained once in the table's legend."""
-
-    index: int
-    label: str
-
-
-@dataclass(frozen=True)
-class LegendView:
-    index: int
-    label: str
-    text: str
-    """Markdown."""
-    count_text: str
-    """'38 results'."""
-    excludes: bool
-
-
-@dataclass(frozen=True)
-class ResultRowView:
-    """One row of 'Exact evaluated configurations and original reported results'."""
-
-    row: EvaluationRow
-    anchor: str
-    """Element id: the comparison cells link here ('result-<evaluation>-<column>')."""
-    evaluation_href: str
-    configuration_href: str
-    protocol_href: str
-    dataset_href: str
-    source_href: str | None
-    facet_values: tuple[tuple[str, str], ...]
-    """(facet key, space-separated value tokens) -> `data-facet-<key>` attributes."""
-    notes: tuple[NoteRef, ...] = ()
-    """Computed concerns shown by label, explained in the table's legend (compact)."""
-
-
-@dataclass(frozen=True)
-class ResultsTable:
-    """The evaluation rows of a page, with their filter form."""
-
-    id: str
-    """Table element id (the filter form's target)."""
-    form_id: str
-    caption: str
-    rows: tuple[ResultRowView, ...]
-    evaluation_count: int
-    counts_text: str
-    """'1 evaluation · 1 result'."""
-    facets: tuple[Facet, ...]
-    show_protocol: bool
-    """False on a protocol page with one dataset: every row would repeat them."""
-    compact: bool = False
-    """True: computed concerns by label and legend; no per-row repeats."""
-    legend: tuple[LegendView, ...] = ()
-
-
-@dataclass(frozen=True)
-class ColumnView:
-    column: TableColumn
-    sort_href: str
-    """Page with the table pre-sorted by this column (no-JS sorting)."""
-    sorted: bool
-    """True for the column the table is sorted by (aria-sort)."""
-    aria_sort: str
-    """'ascending' or 'descending' (in the metric's direction) when sorted, else ''."""
-
-
-@dataclass(frozen=True)
-class CellView:
-    cell: Cell
-    href: str | None
-    """The evaluation row that shows the printed value and its source."""
-    sort_value: str
-    """Stored value as text for the sort script; empty for no value or an excluded one."""
-    notes: tuple[NoteRef, ...] = ()
-    """Every concern about this result, by its number in the table's legend."""
-
-
-@dataclass(frozen=True)
-class ComparisonRowView:
-    row: TableRow
-    configuration_href: str
-    evaluations: tuple[Link, ...]
-    cells: tuple[CellView, ...]
-    facet_values: tuple[tuple[str, str], ...]
-
-
-@dataclass(frozen=True)
-class ComparisonView:
-    """A protocol's comparison table, ready to display."""
-
-    id: str
-    table: ComparisonTable
-    columns: tuple[ColumnView, ...]
-    rows: tuple[ComparisonRowView, ...]
-    datasets: tuple[Link, ...]
-    legend: tuple[LegendView, ...] = ()
-    ranking_text: str = ""
-    """How best is chosen: among results whose recorded conditions match."""
-    excluded_text: str = ""
-
 
 RANKING_TEXT = (
     "A value is marked best only among at least two results whose recorded conditions "
@@ -243,52 +122,6 @@ def results_table(
         compact=compact,
         legend=legend,
     )
-
-
-@dataclass(frozen=True)
-class EvaluationListRow:
-    """One evaluation in a compact list (dataset, family, question and filter pages)."""
-
-    evaluation: Link
-    configuration: Link
-    protocol: Link
-    dataset: Link
-    origin_label: str
-    findings: str
-    """'1.18 (Peak memory, stage + Checkpointing); ...': display values and column labels."""
-    flag_labels: tuple[str, ...]
-    facet_values: tuple[tuple[str, str], ...]
-
-
-@dataclass(frozen=True)
-class EvaluationList:
-    """Evaluations, one row each, with the filter form (like ResultsTable)."""
-
-    id: str
-    form_id: str
-    caption: str
-    rows: tuple[EvaluationListRow, ...]
-    evaluation_count: int
-    counts_text: str
-    facets: tuple[Facet, ...]
-
-
-@dataclass(frozen=True)
-class EvidenceGroup:
-    """Evidence rows that cite the same source at the same place: the source and
-    provenance cells span them (rowspan)."""
-
-    cited: CitedSource
-    shared_locator: bool
-    rows: tuple[EvidenceRow, ...]
-
-
-@dataclass(frozen=True)
-class EvidenceView:
-    table: EvidenceTable
-    groups: tuple[EvidenceGroup, ...]
-    record_review: str
-    origin: str | None
 
 
 def evidence_view(table: EvidenceTable, record_review: str) -> EvidenceView:

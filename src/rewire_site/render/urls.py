@@ -6,7 +6,7 @@ from a local folder) and names `index.html` explicitly (it works from file:// to
 
 from __future__ import annotations
 
-from .models import RECORD_TYPES, RecordBase
+from ..models import RECORD_TYPES, RecordBase
 
 KIND_DIRS: dict[str, str] = {
     "protocol": "protocols",

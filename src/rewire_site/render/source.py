@@ -1,0 +1,40 @@
+"""The page of a source (a publication or artifact): its facts and the records that
+cite it."""
+
+from __future__ import annotations
+
+from ..derive.display import missing_text
+from ..derive.evidence import iso_utc
+from ..link import Catalogue
+from ..models import Source
+from .contexts import Fact, SiteFacts, SourcePage
+from .parts import common_fields, link_to, value_fact
+
+
+def source_page(
+    source: Source,
+    catalogue: Catalogue,
+    facts: SiteFacts,
+) -> SourcePage:
+    s = source
+    retrieved = iso_utc(s.retrieved_at) or missing_text(s, "retrieved_at").label
+    page_facts = (
+        Fact("short citation", s.short_citation),
+        Fact("venue", s.venue),
+        *((Fact("authors", "; ".join(s.authors)),) if s.authors else ()),
+        *((Fact("affiliations", "; ".join(s.affiliations)),) if s.affiliations else ()),
+        value_fact(s, "published", s.published),
+        Fact("version", s.version),
+        Fact("URL", s.url),
+        value_fact(s, "retrieval_url", s.retrieval_url),
+        Fact("retrieved at", retrieved, missing=s.retrieved_at is None),
+        value_fact(s, "sha256", s.sha256),
+        value_fact(s, "hash_scope", s.hash_scope),
+        value_fact(s, "independence", s.independence),
+    )
+    return SourcePage(
+        **common_fields(s, catalogue, facts, "source.html"),
+        source=s,
+        facts=page_facts,
+        citing=tuple(link_to(catalogue, r.id) for r in catalogue.referring(s.id)),
+    )
