@@ -20,10 +20,13 @@ from measure.peak_memory.plan import lora_parameters, parameter_counts
 
 RECIPE_FILE = Path(__file__).with_name("recipe.yaml")
 METHODS = ("inference", "peft", "full")
-PROCESS_OVERHEAD_S = 12.0
-"""Start of a process (one per model and method): imports, CUDA context, model build."""
-POINT_OVERHEAD_S = 1.0
-"""Per point: batch, reset, allocator statistics, log."""
+PROCESS_OVERHEAD_S = 20.0
+"""Start of a process (one per model and method): imports, CUDA context, model build.
+Measured on one H200 (run 20261130-curves-2310): 14-21 s from the worker's start to its
+last point for each of the 15 processes, plus the interpreter's imports."""
+POINT_OVERHEAD_S = 0.4
+"""Per point: batch, reset, allocator statistics, log (same run: 144 points and 15
+processes in 124 s of wall time with three processes at a time)."""
 EFFECTIVE_FLOPS = 250e12
 """bf16 throughput assumed for the time estimate (about a third of an H100/H200's peak)."""
 

@@ -32,14 +32,21 @@ def build_records(
     *,
     git_commit: str | None = None,
     note: str | None = None,
+    check: tuple[dict[str, Any], dict[str, Any]] | None = None,
 ) -> list[dict[str, Any]]:
-    """The configuration and evaluation records of one finished point's log."""
+    """The configuration and evaluation records of one finished point's log; `check`, the
+    log and artifact of the same point re-run in a fresh process, when there is one."""
+    check_log = check[0] if check else None
     run_id, item = log["run_id"], log["item"]
     config_id, eval_id = record_ids(run_id, item)
     environment = dict(log["environment"])
     commit, commit_note = resolve_commit(str(environment.get("git_commit")), git_commit)
     environment["git_commit"] = commit
-    environment["note"] = " ".join(n for n in (environment.get("note"), commit_note, note) if n)
+    logged = str(environment.get("note") or "")
+    if int((log.get("process") or {}).get("points", 1)) > 1:
+        # the runner's slot note at commit b79cf97 still said "per point" for shared processes
+        logged = logged.replace("One process per point ", "One process per model and method ")
+    environment["note"] = " ".join(n for n in (logged, commit_note, note) if n)
     model, method, batch, tokens = log["model"], log["method"], log["batch"], log["tokens"]
     gpu = f"{environment['gpu']} ({environment['gpu_memory_gb']:.0f} GB), one GPU"
     added = date.fromisoformat(log["ended_at"][:10]).isoformat()
@@ -98,7 +105,7 @@ def build_records(
         "direction": "lower",
         "uncertainty": None,
         "coverage": None,
-        "observations": _observations(log),
+        "observations": _observations(log, check_log),
     }
     if oom:
         result["note"] = str(log["error"]).split(":")[0]
@@ -134,7 +141,7 @@ def build_records(
             "measure/memory_curve/worker.py",
         },
         "results": [result],
-        "artifacts": [artifact],
+        "artifacts": [artifact, *([check[1]] if check else [])],
         "training_hardware": gpu,
         "settings": settings,
         "environment": environment,
@@ -172,13 +179,49 @@ def _process_text(log: dict[str, Any]) -> str:
     )
 
 
-def _observations(log: dict[str, Any]) -> list[dict[str, Any]]:
-    return memory_observations(
+def _observations(log: dict[str, Any], check: dict[str, Any] | None) -> list[dict[str, Any]]:
+    shared = int((log.get("process") or {}).get("points", 1)) > 1
+    out = memory_observations(
         log["memory"],
         "torch.cuda.max_memory_reserved() over the measured steps",
         "model_allocated_bytes",
-        "torch.cuda.memory_allocated() once the model and optimizer existed",
+        "torch.cuda.memory_allocated() before the point's first step"
+        + (
+            " (in a shared process this includes AdamW states that an earlier point created)"
+            if shared
+            else ", once the model and optimizer existed"
+        ),
     )
+    if check is not None and check["memory"].get("peak_allocated_bytes") is not None:
+        out.append(
+            {
+                "name": "peak-allocated-fresh-process",
+                "value": round(check["memory"]["peak_allocated_bytes"] / GB, 4),
+                "unit": "gigabyte",
+                "note": "The same point re-run alone in a fresh process (a check of the "
+                "per-point reset in the shared process; second artifact)",
+            }
+        )
+    return out
+
+
+def _check(log_path: Path, root: Path, run_id: str) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """The fresh-process re-run of a point (RUN/check/ITEM.json beside RUN/logs/), stored."""
+    path = log_path.parent.parent / "check" / log_path.name
+    try:
+        log = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    stored = store_artifact(path, root, run_id, f"check-{path.name}")
+    artifact = {
+        "path": stored.path,
+        "sha256": stored.sha256,
+        "description": "Raw JSON log of the same point re-run alone in a fresh process "
+        "(check of the shared process's per-point reset)",
+        "media_type": "application/json",
+        "size_bytes": stored.size_bytes,
+    }
+    return log, artifact
 
 
 def write_run_records(
@@ -211,7 +254,10 @@ def write_run_records(
             "size_bytes": stored.size_bytes,
         }
         family = families[log["model"]["key"]]
+        check = _check(path, root, log["run_id"])
         records.extend(
-            build_records(recipe, log, artifact, family, git_commit=git_commit, note=note)
+            build_records(
+                recipe, log, artifact, family, git_commit=git_commit, note=note, check=check
+            )
         )
     return write_records(records, root) if records else []

@@ -221,9 +221,9 @@ def groups(todo: list[PlannedPoint]) -> list[list[PlannedPoint]]:
 def slot_note(slot: str) -> str:
     index, gpu = slot.split(":", 1)
     return (
-        f"One process per point on GPU slot {index} (CUDA_VISIBLE_DEVICES={gpu}; slots may "
-        "share a GPU: allocator peaks are per process); random weights from the architecture "
-        "config."
+        f"One process per model and method on GPU slot {index} (CUDA_VISIBLE_DEVICES={gpu}; "
+        "slots may share a GPU: allocator peaks are per process); random weights from the "
+        "architecture config."
     )
 
 
