@@ -76,22 +76,26 @@ def _plan_has_reportable(model: type[BaseModel]) -> bool:
 
 def reportable_fields(record: BaseModel) -> Iterator[tuple[str, bool]]:
     """(field path, is null) for every reportable field of `record` and its parts."""
-    yield from _walk(record, "")
+    found: dict[str, bool] = {}
+    _walk(record, "", found)
+    return iter(found.items())
 
 
-def _walk(model: BaseModel, prefix: str) -> Iterator[tuple[str, bool]]:
+def _walk(model: BaseModel, prefix: str, found: dict[str, bool]) -> None:
+    """Add the reportable fields of `model` to `found` (a plain recursion: nested
+    generators cost a frame switch per field and level, on every record validated)."""
     for plan in _plan(type(model)):
         value = getattr(model, plan.name)
-        path = f"{prefix}{plan.name}"
+        path = prefix + plan.name
         if plan.reportable:
-            yield path, value is None
+            found[path] = value is None
         if plan.nested and value is not None:
             if isinstance(value, BaseModel):
-                yield from _walk(value, path + ".")
+                _walk(value, path + ".", found)
             elif isinstance(value, list):
                 for i, item in enumerate(value):
                     if isinstance(item, BaseModel):
-                        yield from _walk(item, f"{path}.{i}.")
+                        _walk(item, f"{path}.{i}.", found)
 
 
 def _resolve(record: BaseModel, field_path: str) -> tuple[str, Any]:
@@ -123,7 +127,8 @@ def _resolve(record: BaseModel, field_path: str) -> tuple[str, Any]:
 def check(record: BaseModel) -> list[Gap]:
     """Every breach of the missing-metadata rule in one validated record."""
     missing: dict[str, Any] = getattr(record, "missing_metadata", {})
-    fields = dict(reportable_fields(record))
+    fields: dict[str, bool] = {}
+    _walk(record, "", fields)
     gaps = [
         Gap(
             path,
