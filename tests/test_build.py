@@ -221,3 +221,37 @@ def test_a_record_changed_during_the_build_fails_it_and_keeps_the_site(
     monkeypatch.setattr(build_module, "render_jobs", real_render)
     build_site(project, site, release_date=DAY)
     assert "Edited " in (site / "protocols" / "fx-protocol" / "index.html").read_text()
+
+
+def test_protocol_tables_and_chooser_pages_are_computed_once_per_build(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The derive stage computes each protocol's comparison tables once for the protocol
+    pages, the evaluation matrix CSV and api/derived.json; the chooser pages are built
+    once (the sitemap takes their paths from what the build rendered)."""
+    from rewire_site import export
+    from rewire_site.render import downloads, plan, protocol
+
+    calls: list[str] = []
+
+    def counting(module: object, name: str) -> None:
+        real = getattr(module, name)
+
+        def wrapper(*args: object, **kwargs: object) -> object:
+            calls.append(name)
+            return real(*args, **kwargs)
+
+        monkeypatch.setattr(module, name, wrapper)
+
+    counting(protocol, "protocol_tables")
+    counting(downloads, "protocol_tables")
+    counting(plan, "chooser_pages")
+    counting(export, "chooser_pages")
+    report = build_site(project, project / "site", release_date=DAY, workers=1)
+    protocols = len(list((project / "records").glob("*protocol*.yaml")))
+    assert protocols >= 1
+    assert calls.count("protocol_tables") == protocols
+    assert calls.count("chooser_pages") == 1
+    sitemap = (project / "site" / "sitemap.xml").read_text()
+    assert "chooser/</loc>" in sitemap  # the chooser pages the build wrote are listed
+    assert report.pages == len(list((project / "site").rglob("*.html")))

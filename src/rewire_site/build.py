@@ -41,6 +41,7 @@ from pathlib import Path
 
 from . import write
 from .config import RECORDS_DIR, SITE_DIR
+from .export import SITEMAP, sitemap_file
 from .link import Catalogue
 from .problems import Problem, RecordsInvalid
 from .render import Renderer, RenderStats, downloads, render_jobs, templates_dir
@@ -191,14 +192,17 @@ def render(
     return render_jobs(jobs, plan.make, renderer, writer, count)
 
 
-def write_files(plan: SitePlan, root: Path, writer: write.OutputWriter) -> int:
-    """The files no page job makes: static assets, the search index, and last the release
-    table of every other file. Returns the number of files in the site."""
+def write_files(plan: SitePlan, root: Path, writer: write.OutputWriter, stats: RenderStats) -> int:
+    """The files no page job makes: static assets, the search index, the sitemap (from
+    the chooser pages `stats` says were rendered) and last the release table of every
+    other file. Returns the number of files in the site."""
     static = templates_dir(root) / "static"
     for file in sorted(static.rglob("*")):
         if file.is_file():
             writer.copy_file("static/" + file.relative_to(static).as_posix(), file, "static files")
     writer.write_bytes("search/index.json", search_index_json(plan.entries), "the search index")
+    chooser = stats.pages_by_job.get("chooser", [])
+    writer.write_bytes(SITEMAP, sitemap_file(plan.catalogue, plan.release.id, chooser), "sitemap")
     for path, data in downloads.release_file(plan.release, writer.entries()).items():
         writer.write_bytes(path, data, "the release table")
     return len(writer.entries()) + 1  # + 1: the marker that says the builder made the folder
@@ -247,7 +251,7 @@ def build_site(
         with timer.stage("render"):
             stats = render(plan, root, writer, workers)
         timer.start("write")
-        files = write_files(plan, root, writer)
+        files = write_files(plan, root, writer, stats)
         check_unchanged(folder, gathered.state)
         return files
 

@@ -4,6 +4,7 @@ citations, and a sitemap. `export_files` gives every file with its site path."""
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 
 from ..chooser.pages import chooser_pages
 from ..link import Catalogue
@@ -19,15 +20,20 @@ EEE_DOWNLOAD = "downloads/every-eval-ever.jsonl.gz"
 SITEMAP = "sitemap.xml"
 
 
-def export_files(catalogue: Catalogue, release_id: str) -> dict[str, bytes]:
-    files = {
-        EEE_DOWNLOAD: gzip_bytes(eee_jsonl(catalogue)),
-        SITEMAP: sitemap_xml(
-            catalogue,
-            SITE_URL,
-            release_id[:10],
-            [p.path for p in chooser_pages(catalogue, {}, release_id)],
-        ),
-    }
+def sitemap_file(catalogue: Catalogue, release_id: str, chooser_paths: Iterable[str]) -> bytes:
+    """sitemap.xml: every record page, the home, search and downloads pages, and the
+    chooser pages at `chooser_paths`."""
+    return sitemap_xml(catalogue, SITE_URL, release_id[:10], chooser_paths)
+
+
+def export_files(
+    catalogue: Catalogue, release_id: str, *, sitemap: bool = True
+) -> dict[str, bytes]:
+    """Every export file by site path. `sitemap=False` leaves out the sitemap (the build
+    writes it after rendering, from the chooser pages it wrote: `sitemap_file`)."""
+    files = {EEE_DOWNLOAD: gzip_bytes(eee_jsonl(catalogue))}
+    if sitemap:
+        paths = [p.path for p in chooser_pages(catalogue, {}, release_id)]
+        files[SITEMAP] = sitemap_file(catalogue, release_id, paths)
     files.update(citation_files(catalogue, release_id, SITE_URL))
     return files

@@ -29,7 +29,7 @@ from ..derive.coverage import ProtocolCoverage, protocol_coverage
 from ..derive.display import kind_of
 from ..derive.findings import protocol_headline
 from ..derive.reproduction import protocol_reproduction_groups
-from ..derive.tables import protocol_tables
+from ..derive.tables import ProtocolTables, protocol_tables
 from ..link import Catalogue
 from ..models import Configuration, Evaluation, ModelFamily, Protocol, RecordBase, Source
 from ..release import ManifestEntry, Release
@@ -126,14 +126,24 @@ class DerivedResult:
     published value it reproduces)."""
 
 
-def derived_results(catalogue: Catalogue, flags: Flags) -> dict[tuple[str, str], DerivedResult]:
+Derived = dict[tuple[str, str], DerivedResult]
+"""(evaluation id, column id) -> what the pages show about that result."""
+
+
+def derived_results(
+    catalogue: Catalogue, flags: Flags, tables: Mapping[str, ProtocolTables] | None = None
+) -> Derived:
     """(evaluation id, column id) -> standing and verdict, from the functions every page
-    table and chart uses."""
+    table and chart uses. `tables`: each protocol's comparison tables, when the build
+    computed them already (the derive stage does, once for the pages and the files)."""
     standing: dict[tuple[str, str], str] = {}
     verdict: dict[tuple[str, str], str] = {}
     for protocol in catalogue.protocols():
-        tables = protocol_tables(protocol, catalogue, flags=flags)
-        for table in (tables.published, tables.measurements):
+        if tables is None:
+            found = protocol_tables(protocol, catalogue, flags=flags)
+        else:
+            found = tables[protocol.id]
+        for table in (found.published, found.measurements):
             for row in table.rows if table is not None else ():
                 for cell in row.cells:
                     if cell.evaluation_id is not None:
@@ -146,10 +156,10 @@ def derived_results(catalogue: Catalogue, flags: Flags) -> dict[tuple[str, str],
     return {k: DerivedResult(standing.get(k, ""), verdict.get(k, "")) for k in keys}
 
 
-def derived_json(catalogue: Catalogue, flags: Flags) -> bytes:
+def derived_json(catalogue: Catalogue, flags: Flags, derived: Derived | None = None) -> bytes:
     """`api/derived.json`: headline findings per protocol and, per result, its standing
-    and verdict."""
-    found = derived_results(catalogue, flags)
+    and verdict (`derived`: `derived_results`, when computed already)."""
+    found = derived_results(catalogue, flags) if derived is None else derived
     protocols = []
     for protocol in sorted(catalogue.protocols(), key=lambda p: p.id):
         headline = protocol_headline(protocol, catalogue, flags)
@@ -171,10 +181,14 @@ def derived_json(catalogue: Catalogue, flags: Flags) -> bytes:
     return _json({"protocols": protocols, "results": results})
 
 
-def evaluation_matrix_csv(catalogue: Catalogue, flags: Flags | None = None) -> bytes:
-    """One row per evaluation result, evaluations by id, results in record order."""
+def evaluation_matrix_csv(
+    catalogue: Catalogue, flags: Flags | None = None, derived: Derived | None = None
+) -> bytes:
+    """One row per evaluation result, evaluations by id, results in record order
+    (`derived`: `derived_results`, when computed already)."""
     found = flags_by_evaluation(catalogue) if flags is None else flags
-    derived = derived_results(catalogue, found)
+    if derived is None:
+        derived = derived_results(catalogue, found)
     rows = []
     for evaluation in catalogue.of_kind(Evaluation):
         configuration = catalogue.by_id.get(evaluation.configuration)
@@ -254,12 +268,14 @@ def release_csv(release: Release, entries: Iterable[ManifestEntry]) -> bytes:
     return csv_bytes(RELEASE_HEADER, rows)
 
 
-def download_files(catalogue: Catalogue, flags: Flags | None = None) -> dict[str, bytes]:
+def download_files(
+    catalogue: Catalogue, flags: Flags | None = None, derived: Derived | None = None
+) -> dict[str, bytes]:
     """The gzip CSVs that do not depend on other outputs (all but the release table)."""
     found = flags_by_evaluation(catalogue) if flags is None else flags
     return {
         PROTOCOL_COVERAGE: gzip_bytes(protocol_coverage_csv(catalogue, found)),
-        EVALUATION_MATRIX: gzip_bytes(evaluation_matrix_csv(catalogue, found)),
+        EVALUATION_MATRIX: gzip_bytes(evaluation_matrix_csv(catalogue, found, derived)),
         SOURCE_TABLE: gzip_bytes(source_table_csv(catalogue)),
     }
 

@@ -10,7 +10,7 @@ one job in `jobs` and one branch in `make` that calls its context builder.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -20,6 +20,7 @@ from .. import release
 from ..chooser.pages import chooser_pages
 from ..derive.concerns import flags_by_evaluation
 from ..derive.filters import filter_index
+from ..derive.tables import ProtocolTables
 from ..export import SITE_URL, export_files
 from ..export.jsonld import with_json_ld
 from ..link import Catalogue
@@ -98,13 +99,16 @@ class SitePlan:
     download_items: tuple[DownloadItem, ...]
     record_ids: tuple[str, ...]
     """Every record id, sorted (the JSON API jobs take slices of it)."""
+    tables: Mapping[str, ProtocolTables]
+    """Protocol id -> its comparison tables in default order, computed once: the protocol
+    pages, their sorted views, the evaluation matrix CSV and api/derived.json use them."""
 
     def make(self, job: Job) -> Sequence[Any]:
         """The page contexts of one job."""
         kind = job[0]
         if kind == "protocol":
             protocol = self.catalogue.get(job[1], Protocol)
-            table = protocol_table(protocol, self.catalogue, self.facts)
+            table = self.tables[protocol.id]
             return [
                 with_json_ld(
                     protocol_page(protocol, self.catalogue, self.facts, table),
@@ -131,10 +135,13 @@ class SitePlan:
         if kind == "downloads":
             return [index.downloads_page(self.download_items, self.facts)]
         if kind == "data":  # the gzip CSVs (but the release table) and the API index
-            found = downloads.download_files(self.catalogue, self.facts.flags)
+            flags = self.facts.flags
+            derived = downloads.derived_results(self.catalogue, flags, self.tables)
+            found = downloads.download_files(self.catalogue, flags, derived)
             found[downloads.API_INDEX] = downloads.api_index(self.catalogue)
-            found[downloads.API_DERIVED] = downloads.derived_json(self.catalogue, self.facts.flags)
-            found.update(export_files(self.catalogue, self.facts.release_id))
+            found[downloads.API_DERIVED] = downloads.derived_json(self.catalogue, flags, derived)
+            # the sitemap: written after rendering, from the chooser pages written
+            found.update(export_files(self.catalogue, self.facts.release_id, sitemap=False))
             return [DataFile(path, data) for path, data in sorted(found.items())]
         if kind == "api":
             start, stop = int(job[1]), int(job[2])
@@ -163,8 +170,9 @@ class SitePlan:
 
 
 def plan_site(catalogue: Catalogue, root: Path, release_date: date | str | None) -> SitePlan:
-    """The derive stage: the release, the site facts and the search index of
-    `catalogue` (artifact paths relative to `root`), and the page jobs' inputs."""
+    """The derive stage: the release, the site facts, the search index and every
+    protocol's comparison tables of `catalogue` (artifact paths relative to `root`): what
+    the page jobs need, each computed once."""
     made = release.make_release(catalogue.by_id.values(), release_date)
     facts = site_facts(catalogue, root, made.id)
     return SitePlan(
@@ -175,4 +183,5 @@ def plan_site(catalogue: Catalogue, root: Path, release_date: date | str | None)
         members=index.filter_members(facts.filters),
         download_items=index.download_items(facts.downloads),
         record_ids=tuple(sorted(catalogue.by_id)),
+        tables={p.id: protocol_table(p, catalogue, facts) for p in catalogue.protocols()},
     )

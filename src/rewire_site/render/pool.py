@@ -41,7 +41,9 @@ class RenderStats:
     files: list[ManifestEntry] = field(default_factory=list)
     """Rendered pages."""
     data_files: list[ManifestEntry] = field(default_factory=list)
-    """`DataFile`s the jobs made."""
+    """Files no template made (`DataFile`s)."""
+    pages_by_job: dict[str, list[str]] = field(default_factory=dict)
+    """Job kind ('record', 'chooser', ...) -> paths of the pages its jobs rendered."""
     context_seconds: float = 0.0
     render_seconds: float = 0.0
     write_seconds: float = 0.0
@@ -50,6 +52,8 @@ class RenderStats:
     def merge(self, other: RenderStats) -> None:
         self.files.extend(other.files)
         self.data_files.extend(other.data_files)
+        for kind, paths in other.pages_by_job.items():
+            self.pages_by_job.setdefault(kind, []).extend(paths)
         self.context_seconds += other.context_seconds
         self.render_seconds += other.render_seconds
         self.write_seconds += other.write_seconds
@@ -99,8 +103,11 @@ def _run(indices: Sequence[int]) -> RenderStats:
         ]
         t2 = clock()
         by = "page job " + " ".join(job)
+        paths = stats.pages_by_job.setdefault(job[0], [])
         for path, data, written in rendered:
             written.append(writer.write_bytes(path, data, by))
+            if written is stats.files:
+                paths.append(path)
         stats.context_seconds += t1 - t0
         stats.render_seconds += t2 - t1
         stats.write_seconds += clock() - t2
