@@ -20,8 +20,17 @@ import yaml
 from measure.architectures import Architecture, get_architecture
 
 RECIPE_FILE = Path(__file__).with_name("recipe.yaml")
-KNOBS = ("precision", "update", "length", "comm")
+KNOBS = ("precision", "update", "length", "comm", "attention")
 COMM = "comm"
+ATTENTION = "attention"
+"""The FlashAttention implementation knob: it changes only stages with FlashAttention."""
+DEFAULT_ATTENTION = "auto"
+"""The attention value of settings that name none: the `flash_attn` package's FlashAttention
+2 API when importable, else PyTorch SDPA's FlashAttention backend (older runs)."""
+DEFAULT_ATTENTION_TEXT = (
+    "the flash_attn package's FlashAttention 2 API (transformers flash_attention_2) when "
+    "importable, else PyTorch SDPA restricted to its FlashAttention backend"
+)
 """The DeepSpeed communication knob: it changes only the ZeRO-2 stage's DeepSpeed config."""
 DEFAULT_COMM = "ds-default"
 """The comm value of settings that name none (DeepSpeed's own defaults; older runs)."""
@@ -62,13 +71,16 @@ class Setting:
     update: str
     length: str
     comm: str = DEFAULT_COMM
+    attention: str = DEFAULT_ATTENTION
 
     @property
     def id(self) -> str:
         """`bf16-full-1000nt`, with `-<comm>` appended unless comm is DeepSpeed's default
-        (so the ids of settings measured before comm was a knob stay as they were)."""
+        and `-<attention>` unless attention is `auto` (so the ids of settings measured
+        before these were knobs stay as they were)."""
         base = f"{self.precision}-{self.update}-{self.length}"
-        return base if self.comm == DEFAULT_COMM else f"{base}-{self.comm}"
+        base = base if self.comm == DEFAULT_COMM else f"{base}-{self.comm}"
+        return base if self.attention == DEFAULT_ATTENTION else f"{base}-{self.attention}"
 
     def as_dict(self) -> dict[str, str]:
         return {
@@ -76,6 +88,7 @@ class Setting:
             "update": self.update,
             "length": self.length,
             "comm": self.comm,
+            "attention": self.attention,
         }
 
 
@@ -160,11 +173,16 @@ class PeakMemoryRecipe:
     def describe_values(self, setting: Mapping[str, str], *, zero2: bool = False) -> str:
         """The knobs' descriptions of a setting, joined: what a record says was run. The
         comm knob is described only for a ZeRO-2 stage (`zero2`), the one it changes; a
-        setting without comm (older logs) ran DeepSpeed's defaults."""
-        knobs = [k for k in KNOBS if k != COMM or zero2]
-        return "; ".join(
-            self.knobs[k][setting.get(k, DEFAULT_COMM if k == COMM else "")] for k in knobs
-        )
+        setting without comm (older logs) ran DeepSpeed's defaults. The attention knob is
+        described only when it is not `auto` (the stage's attention text says what ran)."""
+        defaults = {COMM: DEFAULT_COMM, ATTENTION: DEFAULT_ATTENTION}
+        knobs = [
+            k
+            for k in KNOBS
+            if (k != COMM or zero2)
+            and (k != ATTENTION or setting.get(ATTENTION, DEFAULT_ATTENTION) != DEFAULT_ATTENTION)
+        ]
+        return "; ".join(self.knobs[k][setting.get(k, defaults.get(k, ""))] for k in knobs)
 
     def deepspeed_for(self, comm: str, hidden_size: int) -> dict[str, Any]:
         """The recipe's DeepSpeed block with the comm value's overrides applied; `auto`
@@ -256,6 +274,7 @@ def parse_recipe(data: Mapping[str, Any]) -> PeakMemoryRecipe:
         )
     knobs = dict(_require(data, "knobs", dict, ""))
     knobs.setdefault(COMM, {DEFAULT_COMM: DEFAULT_COMM_TEXT})
+    knobs.setdefault(ATTENTION, {DEFAULT_ATTENTION: DEFAULT_ATTENTION_TEXT})
     comm = _parse_comm(data.get("comm_settings", {}), knobs[COMM])
     for knob in KNOBS:
         if not isinstance(knobs.get(knob), dict) or not knobs[knob]:
@@ -271,6 +290,9 @@ def parse_recipe(data: Mapping[str, Any]) -> PeakMemoryRecipe:
         for knob in KNOBS:
             if knob == COMM and COMM not in item:
                 values[knob] = (DEFAULT_COMM,)
+                continue
+            if knob == ATTENTION and ATTENTION not in item:
+                values[knob] = (DEFAULT_ATTENTION,)
                 continue
             chosen = tuple(_require(item, knob, list, where))
             unknown = [v for v in chosen if v not in knobs[knob]]
@@ -412,6 +434,7 @@ def parse_setting_filters(specs: Sequence[str], recipe: PeakMemoryRecipe) -> lis
                 )
             current[knob] = value
         current.setdefault(COMM, DEFAULT_COMM)  # a filter naming no comm: DeepSpeed's defaults
+        current.setdefault(ATTENTION, DEFAULT_ATTENTION)
         filters.append(current)
     return filters
 
@@ -454,6 +477,8 @@ def work_items(
                     continue
                 if setting.comm != DEFAULT_COMM and not stage.zero2_offload:
                     continue  # the comm knob changes only the ZeRO-2 stage
+                if setting.attention != DEFAULT_ATTENTION and not stage.flash_attention:
+                    continue  # the attention knob changes only FlashAttention stages
                 tokens, reason = recipe.tokens(model, setting.length)
                 item = WorkItem(model, stage, setting, tokens, reason, group)
                 if item.key not in seen:

@@ -13,7 +13,13 @@ from rich.console import Console
 
 from measure.peak_memory.plan import FINISHED, Planned
 from measure.peak_memory.published import Published, published_values
-from measure.peak_memory.recipe import COMM, DEFAULT_COMM, PeakMemoryRecipe
+from measure.peak_memory.recipe import (
+    ATTENTION,
+    COMM,
+    DEFAULT_ATTENTION,
+    DEFAULT_COMM,
+    PeakMemoryRecipe,
+)
 from measure.records import GB, memory_observations, resolve_commit, store_artifact, write_records
 
 AREAS = ["dna-genomes"]
@@ -52,6 +58,9 @@ def _setting_text(recipe: PeakMemoryRecipe, log: dict[str, Any]) -> dict[str, st
         )
     if log.get("deepspeed_config"):
         settings["deepspeed_config"] = json.dumps(log["deepspeed_config"], sort_keys=True)
+    attention = setting.get(ATTENTION, DEFAULT_ATTENTION)
+    if attention != DEFAULT_ATTENTION:
+        settings["attention_package"] = attention
     if log["features"]["zero2_offload"]:
         comm = setting.get(COMM, DEFAULT_COMM)
         zero = (log.get("deepspeed_config") or {}).get("zero_optimization", {})
@@ -221,7 +230,9 @@ def build_records(
 def setting_label(setting: dict[str, str]) -> str:
     label = f"{setting['precision']}, {setting['update']}, {setting['length']}"
     comm = setting.get(COMM, DEFAULT_COMM)
-    return label if comm == DEFAULT_COMM else f"{label}, DeepSpeed comm {comm}"
+    label = label if comm == DEFAULT_COMM else f"{label}, DeepSpeed comm {comm}"
+    attention = setting.get(ATTENTION, DEFAULT_ATTENTION)
+    return label if attention == DEFAULT_ATTENTION else f"{label}, attention {attention}"
 
 
 def write_run_records(

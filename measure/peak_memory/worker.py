@@ -25,8 +25,14 @@ import torch
 from measure import env
 from measure.architectures import count_parameters, get_architecture
 from measure.peak_memory import estimate, train
-from measure.peak_memory.recipe import Stage
-from measure.peak_memory.stages import StageFeatures, flash_attn_version, stage_features
+from measure.peak_memory.recipe import DEFAULT_ATTENTION, Stage
+from measure.peak_memory.stages import (
+    FA4_IMPLEMENTATION,
+    StageFeatures,
+    flash_attn_version,
+    register_flash_attn_4,
+    stage_features,
+)
 
 LOG_SCHEMA = "rewire-peak-memory-log/1"
 ModelHook = Callable[[Any], None]
@@ -113,7 +119,11 @@ def run_stage(spec: dict[str, Any], *, model_hook: ModelHook | None = None) -> d
     stage = Stage(**spec["stage"])
     setting = dict(spec["setting"])
     precision = setting["precision"]
-    features = stage_features(stage, flash_attn_version())
+    features = stage_features(
+        stage, flash_attn_version(), setting.get("attention", DEFAULT_ATTENTION)
+    )
+    if features.attn_implementation == FA4_IMPLEMENTATION:
+        register_flash_attn_4()
     device = torch.device(spec.get("device", "cuda"))
     if device.type == "cuda" and device.index is None:
         device = torch.device("cuda", 0)  # the one GPU CUDA_VISIBLE_DEVICES leaves visible

@@ -73,7 +73,13 @@ def test_filters_select_models_stages_and_settings() -> None:
         for length in ("1000nt", "1000tok", "512tok")
     }
     assert parse_setting_filters(["bf16-full-1000nt"], recipe) == [
-        {"precision": "bf16", "update": "full", "length": "1000nt", "comm": "ds-default"}
+        {
+            "precision": "bf16",
+            "update": "full",
+            "length": "1000nt",
+            "comm": "ds-default",
+            "attention": "auto",
+        }
     ]
 
 
