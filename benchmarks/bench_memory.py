@@ -97,10 +97,11 @@ class Build:
     report: str
 
 
-def build(root: Path, out: Path) -> Build:
+def build(src: Path, root: Path, out: Path) -> Build:
     """`rewire build` of `root` into `out`, in a new process; its tree sampled."""
     shutil.rmtree(root / ".rewire-cache", ignore_errors=True)
-    env = {**os.environ, "PYTHONPATH": str(HERE_SRC)}
+    shutil.rmtree(out, ignore_errors=True)  # else the build's wait removing it is timed
+    env = {**os.environ, "PYTHONPATH": str(src)}
     args = [sys.executable, "-m", "rewire_site.cli", "build", "--root", str(root)]
     args += ["--out", str(out), "--release-date", RELEASE_DATE]
     peak = {"pss": 0, "rss": 0, "processes": 0}
@@ -138,11 +139,14 @@ def build(root: Path, out: Path) -> Build:
         max_rss_mb=usage.ru_maxrss / 1024,
         processes=peak["processes"],
         pages=pages,
-        report=output.strip().splitlines()[-1],
+        report=next(
+            (line for line in output.splitlines() if line.startswith("built ")),
+            output.strip().splitlines()[-1],
+        ),
     )
 
 
-def generate(root: Path, evaluations: int, seed: int) -> None:
+def generate(src: Path, root: Path, evaluations: int, seed: int) -> None:
     if (root / "records").is_dir():
         return
     command = [sys.executable, "-m", "rewire_site.synth", str(root)]
@@ -150,7 +154,7 @@ def generate(root: Path, evaluations: int, seed: int) -> None:
         [*command, "--evaluations", str(evaluations), "--seed", str(seed)],
         check=True,
         capture_output=True,
-        env={**os.environ, "PYTHONPATH": str(HERE_SRC)},
+        env={**os.environ, "PYTHONPATH": str(src)},
     )
 
 
@@ -159,19 +163,27 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=list(SIZES))
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workdir", type=Path, help="keep catalogues and sites here")
+    parser.add_argument(
+        "--src",
+        type=Path,
+        default=HERE_SRC,
+        help="the src/ folder to run (default: this tree's; for a snapshot of a commit, "
+        "`git archive <commit> | tar -x -C /tmp/snap`, then /tmp/snap/src)",
+    )
     args = parser.parse_args()
+    src = args.src.resolve()
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix="rewire-bench-"))
     workdir.mkdir(parents=True, exist_ok=True)
     loads = [os.getloadavg()[0]]
     rows = []
     for n in args.sizes:
         root = workdir / f"catalogue-{n}"
-        generate(root, n, args.seed)
+        generate(src, root, n, args.seed)
         records = sum(1 for _ in (root / "records").glob("*.yaml"))
         shutil.rmtree(root / ".rewire-cache", ignore_errors=True)
-        validation = timed(HERE_SRC, root, False, 0)
+        validation = timed(src, root, False, 0)
         loads.append(os.getloadavg()[0])
-        built = build(root, workdir / f"site-{n}")
+        built = build(src, root, workdir / f"site-{n}")
         loads.append(os.getloadavg()[0])
         print(
             f"{n} evaluations, {records} records: validation {validation.wall:.2f} s wall, "
@@ -186,7 +198,7 @@ def main() -> None:
         shutil.rmtree(workdir)
 
     print(
-        f"\n{os.cpu_count()} CPUs, load average {min(loads):.1f} to {max(loads):.1f} "
+        f"\n{src}: {os.cpu_count()} CPUs, load average {min(loads):.1f} to {max(loads):.1f} "
         "during the runs; per record = per record file"
     )
     header = (

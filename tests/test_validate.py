@@ -391,3 +391,31 @@ def test_a_repository_file_not_pinned_to_a_full_commit_is_a_warning(
     assert [(p.path.stem, p.field) for p in report.warnings] == [("fx-source", field)]
     assert fragment in report.warnings[0].message
     assert "git rev-parse" in report.warnings[0].message
+
+
+def test_the_whole_records_folder_needs_no_context_and_a_part_reads_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Validating records/ (or a folder above it) covers every record file, so the
+    folder is not walked again for records to resolve references against; validating
+    one file still resolves its references against the rest."""
+    from rewire_site import link_checks
+    from rewire_site.synth import generate_catalogue
+
+    generate_catalogue(tmp_path, 4, seed=2)
+    walked: list[Path] = []
+    original = link_checks.yaml_names
+
+    def counting(folder: Path) -> list[str]:
+        walked.append(folder)
+        return original(folder)
+
+    monkeypatch.setattr(link_checks, "yaml_names", counting)
+    for folder in (tmp_path / "records", tmp_path):
+        report = validate_paths([folder], tmp_path, cache=False)
+        assert report.ok and report.files_checked > 4, report.problems
+    assert walked == []
+    one = sorted((tmp_path / "records").glob("synth-eval-*.yaml"))[0]
+    report = validate_paths([one], tmp_path, cache=False)
+    assert report.ok and report.files_checked == 1, report.problems
+    assert walked == [tmp_path / "records"]

@@ -210,12 +210,12 @@ def _check_evaluation(
 
 
 def _context_records(
-    root: Path, selected: set[str], report: ValidationReport, store: ParseCache | None
+    root: Path, selected: set[str] | None, report: ValidationReport, store: ParseCache | None
 ) -> tuple[dict[str, RecordBase], list[RecordBase]]:
     """Records under root/records that were not selected, to resolve references against,
     and the valid parts of those that failed their model (what they refer to counts)."""
     folder = root / RECORDS_DIR
-    if not folder.is_dir():
+    if selected is None or not folder.is_dir():
         return {}, []
     extra: dict[str, RecordBase] = {}
     partial: list[RecordBase] = []
@@ -244,10 +244,14 @@ def _outgoing(record: RecordBase) -> list[tuple[str, str, str]]:
 
 
 def check_links(
-    report: ValidationReport, root: Path, selected: set[str], store: ParseCache | None = None
+    report: ValidationReport,
+    root: Path,
+    selected: set[str] | None,
+    store: ParseCache | None = None,
 ) -> None:
     """Cross-record checks over the records in `report`, and over the valid parts of
-    those that failed their model (`report.partial`)."""
+    those that failed their model (`report.partial`). `selected`: absolute paths of the
+    files validated, or None when they include every file under `root/records`."""
     universe = dict(report.records)
     context, context_partial = _context_records(root, selected, report, store)
     for record_id, record in context.items():

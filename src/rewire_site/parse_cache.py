@@ -37,10 +37,11 @@ from .problems import Problem
 CACHE_DIR = ".rewire-cache"
 PARALLEL_MIN_FILES = 400
 """Fewer files than this are parsed in this process alone."""
-CHUNKS_PER_PROCESS = 8
+CHUNKS_PER_PROCESS = 24
 """The files to parse are cut into about this many chunks per process (see
 `_parallel`): small enough to balance, large enough that handing them over is cheap."""
 CHUNK_MIN_FILES = 50
+"""Fewest files in a chunk."""
 
 Entry = tuple[Any, list[tuple[int, str, str, str]], list[str], str | None]
 """(values, problems as (line, field, message, severity), non-finite paths, modeline)."""

@@ -15,22 +15,25 @@ Stages, in order, all of them run whatever the earlier ones found:
    it names); an evaluation whose dataset its protocol does not list; a first line
    without the `yaml-language-server` modeline that links the kind's schema.
 
-Parsing is cached by content hash and spread over two processes for large catalogues
-(`parse_cache`); neither changes a result.
+Parsing is cached by content hash and spread over two processes for large catalogues,
+the per-file checks running here while the other process parses (`parse_cache`); none
+of this changes a result.
 """
 
 from __future__ import annotations
 
 import gc
 import json
+import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .config import RECORDS_DIR
 from .link_checks import ENTRY_KINDS, check_links
 from .load import line_of
 from .models import RecordBase
-from .parse_cache import ParseCache, absolute, load_files, yaml_files
+from .parse_cache import ParseCache, absolute, iter_files, yaml_files
 from .problems import Problem
 from .record_checks import FileResult, check_file, check_loaded
 
@@ -160,6 +163,17 @@ def collect(results: Iterable[FileResult], report: ValidationReport) -> None:
             report.lines[record_id] = result.lines
 
 
+def _selected(paths: Sequence[Path], files: Sequence[Path], root: Path) -> set[str] | None:
+    """Absolute paths of `files`, or None when `paths` name root/records or a folder
+    above it (every record file is then among them: no context to read)."""
+    records = absolute(root / RECORDS_DIR)
+    for path in paths:
+        folder = absolute(path)
+        if (records + os.sep).startswith(folder.rstrip(os.sep) + os.sep) and path.is_dir():
+            return None
+    return {absolute(path) for path in files}
+
+
 def validate_paths(
     paths: Sequence[Path], root: Path, *, cache: bool = True, jobs: int | None = None
 ) -> ValidationReport:
@@ -174,11 +188,13 @@ def validate_paths(
     collecting = gc.isenabled()
     gc.disable()  # the values and records hold no cycles; collection would cost 2-3x
     try:
-        loaded = load_files(files, root, cache=cache, jobs=jobs, store=store)
-        collect((check_loaded(item) for item in loaded), report)
-        del loaded
-        selected = {absolute(path) for path in files}
-        check_links(report, root, selected, store)
+        checked = {
+            item.path: check_loaded(item)
+            for item in iter_files(files, root, cache=cache, jobs=jobs, store=store)
+        }
+        collect((checked[path] for path in files), report)
+        del checked
+        check_links(report, root, _selected(paths, files, root), store)
         if store is not None:
             store.save()
     finally:

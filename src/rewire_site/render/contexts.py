@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
-from typing import TypedDict
+from typing import TYPE_CHECKING, TypedDict
 
 from markupsafe import Markup
 
@@ -29,6 +29,9 @@ from ..derive.tables import Cell, ComparisonTable, EvaluationRow, TableColumn, T
 from ..models import Protocol, Question, Source
 from .search import SearchEntry
 from .urls import root_of
+
+if TYPE_CHECKING:
+    from ..fits.contexts import FamilyCurves
 
 
 @dataclass(frozen=True)
@@ -262,6 +265,9 @@ class FamilyPage(RecordPage):
     """Each checkpoint's model facts with value as printed, unit, source and concerns."""
     configurations: tuple[Link, ...]
     papers: tuple[Link, ...]
+    memory_curves: FamilyCurves
+    """The "Does it fit on my GPU?" section: memory-curve answers and charts of this
+    family's models (fits.pages.family_curves)."""
 
 
 @dataclass(frozen=True)

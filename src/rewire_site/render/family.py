@@ -3,7 +3,9 @@ papers and the evaluations of its configurations."""
 
 from __future__ import annotations
 
+from ..derive.fits import curves
 from ..derive.model_facts import fact_rows
+from ..fits.pages import family_curves
 from ..link import Catalogue
 from ..models import Configuration, ModelFamily
 from .contexts import Fact, FamilyPage, SiteFacts
@@ -38,4 +40,5 @@ def family_page(
         fact_rows=fact_rows(f, catalogue),
         configurations=tuple(link_to(catalogue, c.id) for c in configurations),
         papers=tuple(link_to(catalogue, p) for p in f.papers),
+        memory_curves=family_curves(f, curves(catalogue), catalogue),
     )

@@ -23,6 +23,7 @@ from ..derive.filters import filter_index
 from ..derive.tables import ProtocolTables
 from ..export import SITE_URL, export_files
 from ..export.jsonld import with_json_ld
+from ..fits.pages import fits_page
 from ..link import Catalogue
 from ..models import (
     Configuration,
@@ -128,6 +129,8 @@ class SitePlan:
             return [index.filter_page(key, value, ids, self.catalogue, self.facts)]
         if kind == "chooser":
             return chooser_pages(self.catalogue, self.facts.flags, self.facts.release_id)
+        if kind == "fits":
+            return [fits_page(self.catalogue, self.facts.release_id)]
         if kind == "home":
             return [index.home_page(self.catalogue, self.facts)]
         if kind == "search":
@@ -162,7 +165,7 @@ class SitePlan:
             if not isinstance(r, Protocol)
         ]
         found += [("filter", key, value) for key, value in self.members]
-        found += [("home",), ("search",), ("downloads",), ("chooser",)]
+        found += [("home",), ("search",), ("downloads",), ("chooser",), ("fits",)]
         found += [  # light jobs last: they fill the gaps at the end
             ("api", str(i), str(i + API_CHUNK)) for i in range(0, len(self.record_ids), API_CHUNK)
         ]
