@@ -224,3 +224,23 @@ def test_every_context_field_is_shown(cls: type) -> None:
     }
     unused = [name for name in sorted(own) if not re.search(rf"\.{name}\b", source)]
     assert unused == []
+
+
+def test_the_build_writes_the_page_and_links_it(scenario: Path, tmp_path: Path) -> None:
+    from datetime import date
+
+    from rewire_site.build import build_site
+
+    out = tmp_path / "site"
+    build_site(scenario, out, release_date=date(2026, 11, 30), workers=1)
+    page = (out / FITS_PATH).read_text(encoding="utf-8")
+    assert "<h1>Does it fit on my GPU?</h1>" in page
+    assert page.count('<figure class="chart line-chart">') == 3
+    assert 'href="fits/index.html"' in (out / "index.html").read_text(encoding="utf-8")
+    gena = (out / "families" / GENA / "index.html").read_text(encoding="utf-8")
+    assert '<h2 id="memory-curves">Does it fit on my GPU?</h2>' in gena
+    assert 'href="../../fits/index.html"' in gena
+    assert "tiny BERT pre-LN (tests)" in gena and "tiny ESM (tests)" not in gena
+    # every answer's link resolves to a page of the built site
+    for href in set(re.findall(r'href="\.\./\.\./(evaluations/[^"]+)"', gena)):
+        assert (out / href).is_file(), href
