@@ -104,6 +104,8 @@ class CurveNotes:
     sizes: str
     """How a GPU size is compared (nominal size, GB of 10^9 bytes) and where the points
     were measured."""
+    measurement: tuple[str, ...]
+    """How the points were measured: each curve protocol's measurement text (Markdown)."""
     rules: str
     """How an answer is read from a curve (no interpolation, no extrapolation)."""
     lengths: str

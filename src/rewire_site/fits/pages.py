@@ -150,7 +150,11 @@ def curve_notes(found: Curves, typical_tokens: int = TYPICAL_TOKENS) -> CurveNot
         "allocator held. It is at least the allocated peak that the records give as their "
         "value (in brackets in the tables of points). Neither includes the CUDA context or "
         "other processes, which the GPU must also hold (the records say so in their "
-        "limitations), so a point close to a size may still not run on a GPU of that size."
+        "limitations), so a point close to a size may still not run on a GPU of that size. "
+        "Where the points of one model and method share a process (the measurement below "
+        "says whether they do), a point's reserved peak can include blocks the allocator "
+        "kept from that process's earlier points, and be higher than in a process of its "
+        "own: near a size, the answers err towards 'does not fit'."
     )
     gpus = sorted(
         {
@@ -203,6 +207,7 @@ def curve_notes(found: Curves, typical_tokens: int = TYPICAL_TOKENS) -> CurveNot
     return CurveNotes(
         figure=figure,
         sizes=sizes,
+        measurement=tuple(dict.fromkeys(p.measurement for p in found.protocols)),
         rules=rules,
         lengths=lengths,
         counts=counts,
