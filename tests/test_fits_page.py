@@ -55,13 +55,19 @@ def html(catalogue: Catalogue) -> str:
 
 
 def _rows(html: str, caption: str) -> list[list[str]]:
-    """Cells of the table whose caption starts with `caption`, as visible text."""
+    """Cells of the table whose caption starts with `caption`, as visible text; a cell
+    spanning n columns is repeated n times."""
     start = html.index(f">{caption}")
     table = html[start : html.index("</table>", start)]
-    return [
-        [text_of(c).replace("\n", " ").strip() for c in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", r)]
-        for r in re.findall(r"<tr>(.*?)</tr>", table, flags=re.S)
-    ]
+    rows = []
+    for row in re.findall(r"<tr>(.*?)</tr>", table, flags=re.S):
+        cells = []
+        for attrs, cell in re.findall(r"<t[hd]([^>]*)>(.*?)</t[hd]>", row):
+            span = re.search(r'colspan="(\d+)"', attrs)
+            text = text_of(cell).replace("\n", " ").strip()
+            cells += [text] * (int(span.group(1)) if span else 1)
+        rows.append(cells)
+    return rows
 
 
 def test_the_page_says_what_is_compared_and_how(html: str) -> None:
@@ -91,6 +97,14 @@ def test_full_fine_tuning_table(html: str) -> None:
     )
     assert esm[7].endswith("At 512 tokens: batch 8, the largest measured")
     assert gena[1].startswith("Batch 1: does not fit at the shortest measured length (128 tokens)")
+
+
+def test_sizes_with_the_same_answers_share_a_cell(html: str) -> None:
+    start = html.index(">Full fine-tuning: for each GPU memory size")
+    table = html[start : html.index("</table>", start)]
+    esm = re.findall(r"<tr>(.*?)</tr>", table, flags=re.S)[2]
+    # 16 | 24-40 | 48-94 | 141 GB
+    assert re.findall(r'<td(?: colspan="(\d)")?>', esm) == ["", "2", "3", ""]
 
 
 def test_not_measured_where_a_model_has_no_point(html: str) -> None:

@@ -33,6 +33,9 @@ class FitPair:
     """The longest measured length at the smallest batch."""
     batch: FitCell
     """The largest measured batch at the typical length."""
+    span: int = 1
+    """GPU sizes (table columns) this answer covers: neighbouring sizes with the same two
+    answers, resting on the same records, share one cell."""
 
 
 @dataclass(frozen=True)
@@ -42,7 +45,8 @@ class FitRow:
     family: Link
     """The model's family page."""
     cells: tuple[FitPair, ...]
-    """One per GPU size, in the order of `MethodCurves.sizes`."""
+    """In the order of `MethodCurves.sizes`, one per run of neighbouring sizes with the
+    same answers (their spans add up to the number of sizes)."""
 
 
 @dataclass(frozen=True)

@@ -95,7 +95,7 @@ def method_curves(
                     FitCell(largest.text, _evaluation_href(largest.evaluation_id), largest.state),
                 )
             )
-        rows.append(FitRow(model, Link(family.title, page_of(family)), tuple(cells)))
+        rows.append(FitRow(model, Link(family.title, page_of(family)), merge_sizes(cells)))
     lengths = sorted({p.tokens for p in points})
     point_rows = []
     for _family_id, model in models:
@@ -122,6 +122,19 @@ def method_curves(
         lengths=tuple(f"{t:,} tokens" for t in lengths),
         points=tuple(point_rows),
     )
+
+
+def merge_sizes(cells: Sequence[FitPair]) -> tuple[FitPair, ...]:
+    """Neighbouring answers that are the same (texts, states and records) as one cell
+    spanning their sizes."""
+    merged: list[FitPair] = []
+    for cell in cells:
+        last = merged[-1] if merged else None
+        if last is not None and (last.length, last.batch) == (cell.length, cell.batch):
+            merged[-1] = FitPair(last.length, last.batch, last.span + cell.span)
+        else:
+            merged.append(cell)
+    return tuple(merged)
 
 
 def _point_cell(point: Point | None) -> PointCell:
