@@ -29,20 +29,23 @@ from .tasks import DEFAULT_TASK
 PROTOCOL_ID = "gfm-guide-20261014-protocol-nt-ia3-finetune-runtime"
 DEFAULT_MODELS = ("nt-500m", "nt-2-5b")
 GPU_COUNTS = tuple(n for n in range(1, GLOBAL_BATCH + 1) if GLOBAL_BATCH % n == 0)
-STARTUP_S = 100.0
-"""Launch, model build and torch.compile, as seen on an H200 (75-175 s; an estimate)."""
+STARTUP_S = 135.0
+"""Launch to exit minus the steps, cold compile cache: 93-135 s in the 10,000-step H200 runs
+of 2026-11-30 (run 20261130-ia3-2015: start-up, first step with compilation, teardown)."""
+STARTUP_WARM_S = 33.0
+"""The same with a warm compile cache (`cache=DIR` holding an earlier run's caches): 32 s
+for NT 2.5B on one H200 (run 20261130-ia3-2315, 235 s launch to exit for 10,000 steps)."""
 STEP_MS = {("nt-500m", 1): 45.0, ("nt-500m", 2): 49.0, ("nt-2-5b", 1): 47.0, ("nt-2-5b", 2): 52.0}
 """Mean step times with `compile=default` of the 10,000-step H200 runs of 2026-11-29 (run
 20261129-ia3-2147; NT 500M on 2 GPUs: 4,000 steps), for planning only."""
 STEP_MS_CUDA_GRAPHS = {
-    ("nt-500m", 1): 15.0,
-    ("nt-500m", 2): 20.0,
-    ("nt-2-5b", 1): 21.0,
-    ("nt-2-5b", 2): 25.0,
+    ("nt-500m", 1): 8.2,
+    ("nt-500m", 2): 12.4,
+    ("nt-2-5b", 1): 20.3,
+    ("nt-2-5b", 2): 16.2,
 }
-"""Planning step times with `compile=reduce-overhead` (CUDA graphs): NT 2.5B on one H200
-measured 20.3 ms median over 1,500 steps (2026-11-30); the others are guesses scaled
-from it, to be replaced by measured means."""
+"""Mean step times with `compile=reduce-overhead` (CUDA graphs) of the 10,000-step H200 runs
+of 2026-11-30 (runs 20261130-ia3-2015 and, NT 2.5B on one GPU, 20261130-ia3-2315)."""
 DEFAULT_STEP_MS = 60.0
 DEFAULT_COMPILE = "reduce-overhead"
 
@@ -108,10 +111,19 @@ def setups(options: RunOptions) -> list[Setup]:
     return planned
 
 
+def cache_is_warm(cache_dir: str | None) -> bool:
+    """Whether a compile-cache folder already holds files (an earlier run's caches)."""
+    if cache_dir is None:
+        return False
+    folder = Path(cache_dir)
+    return folder.is_dir() and any(p.is_file() for p in folder.rglob("*"))
+
+
 def estimated_seconds(setup: Setup) -> float:
     table = STEP_MS_CUDA_GRAPHS if setup.compile == "reduce-overhead" else STEP_MS
     step = table.get((setup.arch, setup.gpus), DEFAULT_STEP_MS)
-    return STARTUP_S + setup.steps * step / 1000.0
+    startup = STARTUP_WARM_S if cache_is_warm(setup.cache_dir) else STARTUP_S
+    return startup + setup.steps * step / 1000.0
 
 
 class IA3Runtime(Recipe):

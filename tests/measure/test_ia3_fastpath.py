@@ -15,7 +15,13 @@ from ia3_runs import TARGET_STEPS, ia3_cpu_logs, steady_copy  # noqa: F401  (ses
 
 from measure.ia3.evidence import RunLog
 from measure.ia3.launch import Setup, cache_environment, parse_setup, torchrun_command
-from measure.ia3.recipe import STEP_MS_CUDA_GRAPHS, estimated_seconds, setups
+from measure.ia3.recipe import (
+    STARTUP_S,
+    STARTUP_WARM_S,
+    STEP_MS_CUDA_GRAPHS,
+    estimated_seconds,
+    setups,
+)
 from measure.ia3.records import loss_check, start_up_seconds, write
 from measure.records import resolve_commit
 from measure.registry import RunOptions
@@ -35,12 +41,24 @@ def test_reduce_overhead_is_the_default_everywhere(tmp_path: Path) -> None:
     assert {s.compile for s in planned} == {"reduce-overhead"}
     full = next(s for s in planned if (s.arch, s.gpus) == ("nt-2-5b", 1))
     assert estimated_seconds(full) == pytest.approx(
-        100.0 + 10_000 * STEP_MS_CUDA_GRAPHS[("nt-2-5b", 1)] / 1000
+        STARTUP_S + 10_000 * STEP_MS_CUDA_GRAPHS[("nt-2-5b", 1)] / 1000
     )
     chosen = setups(RunOptions(gpus=[0], settings=["compile=default", "cache=/tmp/cc"]))
     assert {(s.compile, s.cache_dir) for s in chosen} == {("default", "/tmp/cc")}
     with pytest.raises(ValueError, match="compile is reduce-overhead, default or none"):
         setups(RunOptions(gpus=[0], settings=["compile=fast"]))
+
+
+def test_a_warm_cache_folder_shortens_the_planned_start_up(tmp_path: Path) -> None:
+    cache = tmp_path / "cc"
+    cold = Setup(arch="nt-2-5b", gpus=1, cache_dir=str(cache))
+    steps = 10_000 * STEP_MS_CUDA_GRAPHS[("nt-2-5b", 1)] / 1000
+    assert estimated_seconds(cold) == pytest.approx(STARTUP_S + steps)  # no folder yet
+    (cache / "fxgraph").mkdir(parents=True)
+    assert estimated_seconds(cold) == pytest.approx(STARTUP_S + steps)  # empty folders
+    (cache / "fxgraph" / "entry").write_bytes(b"x")
+    assert estimated_seconds(cold) == pytest.approx(STARTUP_WARM_S + steps)
+    assert estimated_seconds(cold) < 5 * 60  # the goal, as planned
 
 
 def test_the_cache_folder_holds_every_compile_cache(tmp_path: Path) -> None:
