@@ -240,13 +240,19 @@ def test_every_context_field_is_shown(cls: type) -> None:
     assert unused == []
 
 
-def test_the_build_writes_the_page_and_links_it(scenario: Path, tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def out(scenario: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The scenario's site, built by the real build."""
     from datetime import date
 
     from rewire_site.build import build_site
 
-    out = tmp_path / "site"
-    build_site(scenario, out, release_date=date(2026, 11, 30), workers=1)
+    site = tmp_path_factory.mktemp("site") / "site"
+    build_site(scenario, site, release_date=date(2026, 11, 30), workers=1)
+    return site
+
+
+def test_the_build_writes_the_page_and_links_it(out: Path) -> None:
     page = (out / FITS_PATH).read_text(encoding="utf-8")
     assert "<h1>Does it fit on my GPU?</h1>" in page
     assert page.count('<figure class="chart line-chart">') == 3
@@ -258,3 +264,16 @@ def test_the_build_writes_the_page_and_links_it(scenario: Path, tmp_path: Path) 
     # every answer's link resolves to a page of the built site
     for href in set(re.findall(r'href="\.\./\.\./(evaluations/[^"]+)"', gena)):
         assert (out / href).is_file(), href
+
+
+def test_built_pages_are_strict_html_with_unique_ids(out: Path) -> None:
+    html5lib = pytest.importorskip("html5lib")
+    ns = "{http://www.w3.org/1999/xhtml}"
+    for path in (FITS_PATH, f"families/{GENA}/index.html", f"families/{NT}/index.html"):
+        parser = html5lib.HTMLParser(strict=True, namespaceHTMLElements=True)
+        tree = parser.parse((out / path).read_bytes())
+        ids = [e.get("id") for e in tree.iter() if e.get("id")]
+        assert len(ids) == len(set(ids)), path
+        for table in tree.iter(f"{ns}table"):
+            assert table.find(f"{ns}caption") is not None, path
+            assert all(th.get("scope") in ("col", "row") for th in table.iter(f"{ns}th")), path
