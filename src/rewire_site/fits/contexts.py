@@ -31,6 +31,9 @@ class FitPair:
 
     length: FitCell
     """The longest measured length at the smallest batch."""
+    long_batch: FitCell | None
+    """The longest measured length at the largest batch (None when the method has points
+    at one batch only)."""
     batch: FitCell
     """The largest measured batch at the typical length."""
     span: int = 1
@@ -86,6 +89,8 @@ class MethodCurves:
     """Column headers of the fit table: '16 GB', ..."""
     small_batch: int
     """The batch of the length answers (the smallest measured, 1)."""
+    large_batch: int | None
+    """The batch of the second length answers (the largest measured, 8), or None."""
     typical: str
     """The length of the batch answers: '512 tokens'."""
     rows: tuple[FitRow, ...]

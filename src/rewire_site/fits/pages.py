@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from ..derive.display import plural
 from ..derive.fits import (
     GPU_SIZES_GB,
+    Answer,
     Curves,
     Point,
     curves,
@@ -80,21 +81,19 @@ def method_curves(
     label, description = _method_label(found.protocols, method)
     batches = sorted({p.batch for p in points}) or [1]
     small = batches[0]
+    large = batches[-1] if len(batches) > 1 else None
     rows = []
     for family_id, model in models:
         family = catalogue.by_id[family_id]
         curve = found.curve(model, method, small)
+        long_curve = found.curve(model, method, large) if large is not None else ()
         at_length = found.at_length(model, method, typical_tokens)
         cells = []
         for size in GPU_SIZES_GB:
-            longest = longest_length(curve, size)
-            largest = largest_batch(at_length, size, typical_tokens)
-            cells.append(
-                FitPair(
-                    FitCell(longest.text, _evaluation_href(longest.evaluation_id), longest.state),
-                    FitCell(largest.text, _evaluation_href(largest.evaluation_id), largest.state),
-                )
-            )
+            longest = _cell(longest_length(curve, size))
+            wide = _cell(longest_length(long_curve, size)) if large is not None else None
+            largest = _cell(largest_batch(at_length, size, typical_tokens))
+            cells.append(FitPair(longest, wide, largest))
         rows.append(FitRow(model, Link(family.title, page_of(family)), merge_sizes(cells)))
     lengths = sorted({p.tokens for p in points})
     point_rows = []
@@ -116,6 +115,7 @@ def method_curves(
         anchor=f"fits-{method}",
         sizes=tuple(f"{s} GB" for s in GPU_SIZES_GB),
         small_batch=small,
+        large_batch=large,
         typical=f"{typical_tokens:,} tokens",
         rows=tuple(rows),
         chart=curve_chart(chart_points, f"{label}: peak reserved memory against input length"),
@@ -124,14 +124,19 @@ def method_curves(
     )
 
 
+def _cell(answer: Answer) -> FitCell:
+    return FitCell(answer.text, _evaluation_href(answer.evaluation_id), answer.state)
+
+
 def merge_sizes(cells: Sequence[FitPair]) -> tuple[FitPair, ...]:
     """Neighbouring answers that are the same (texts, states and records) as one cell
     spanning their sizes."""
     merged: list[FitPair] = []
     for cell in cells:
         last = merged[-1] if merged else None
-        if last is not None and (last.length, last.batch) == (cell.length, cell.batch):
-            merged[-1] = FitPair(last.length, last.batch, last.span + cell.span)
+        same = (last.length, last.long_batch, last.batch) if last else None
+        if last is not None and same == (cell.length, cell.long_batch, cell.batch):
+            merged[-1] = FitPair(last.length, last.long_batch, last.batch, last.span + cell.span)
         else:
             merged.append(cell)
     return tuple(merged)
