@@ -1,5 +1,12 @@
-"""Fixtures of the browser tests: a site built once per session from the real `records/`,
-served over loopback by the standard library, and Debian's Chromium driven by Playwright.
+"""Fixtures of the browser tests: a site built once per test session from a bounded
+catalogue of real records, served over loopback by the standard library, and Debian's
+Chromium driven by Playwright.
+
+The catalogue is `catalogue.txt`: a fixed list of record files of `records/`, with every
+record they refer to. Its size does not change when editors add records (the guide: a
+test must not depend on the live catalogue's size), and it holds every page type with its
+long-content cases. Under pytest-xdist the first worker builds it and the others wait for
+it (a lock in the session's shared temporary folder), so the site is built once.
 
 Browser tests carry the `browser` marker and are skipped, with the reason, when Chromium
 (`REWIRE_CHROMIUM`, else `chromium` on PATH, else `/usr/bin/chromium`) or the `playwright`
@@ -10,8 +17,11 @@ Screenshots are kept under `tests/artifacts/screenshots/` (gitignored; CI upload
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import functools
 import os
+import re
 import shutil
 import threading
 from collections.abc import Callable, Iterator
@@ -52,14 +62,94 @@ def browser_missing() -> str | None:
     return None
 
 
+CATALOGUE = Path(__file__).with_name("catalogue.txt")
+MAX_RECORDS = 400
+"""Bound of the copied catalogue: the listed records and all they refer to."""
+_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+_ARTIFACT = re.compile(r"\b(artifacts/[^\s'\"]+)")
+
+
+def listed_records() -> list[str]:
+    """Ids named by catalogue.txt, in file order."""
+    lines = CATALOGUE.read_text(encoding="utf-8").splitlines()
+    return [line.strip() for line in lines if line.strip() and not line.startswith("#")]
+
+
+def bounded_catalogue(records: Path) -> dict[str, Path]:
+    """The record files of the listed records and of every record they refer to (any
+    token of a record file that is the id of another record), by id."""
+    files = {path.stem: path for path in records.glob("*.yaml")}
+    listed = listed_records()
+    missing = [i for i in listed if i not in files]
+    assert not missing, f"{CATALOGUE.name} names records that {records} lacks: {missing}"
+    chosen: dict[str, Path] = {}
+    todo = list(listed)
+    while todo:
+        ident = todo.pop()
+        if ident in chosen:
+            continue
+        chosen[ident] = files[ident]
+        text = files[ident].read_text(encoding="utf-8")
+        todo.extend(t for t in _TOKEN.findall(text) if t in files and t not in chosen)
+    assert len(chosen) <= MAX_RECORDS, (
+        f"{CATALOGUE.name}'s records and what they refer to are {len(chosen)} records, "
+        f"more than {MAX_RECORDS}: the browser tests' catalogue is meant to stay small"
+    )
+    return chosen
+
+
+def copy_bounded_project(root: Path, project: Path) -> int:
+    """Copy the bounded catalogue of `root` (records and the artifact files they name)
+    into `project`; return how many records."""
+    chosen = bounded_catalogue(root / "records")
+    (project / "records").mkdir(parents=True)
+    for ident, path in chosen.items():
+        shutil.copy2(path, project / "records" / f"{ident}.yaml")
+        for name in _ARTIFACT.findall(path.read_text(encoding="utf-8")):
+            source = root / name
+            if source.is_file():
+                (project / name).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(source, project / name)
+    return len(chosen)
+
+
+def _shared_temp(factory: pytest.TempPathFactory, worker_id: str) -> Path:
+    """The session's temporary folder that every xdist worker sees (the one above each
+    worker's own), or the session's own without xdist."""
+    base = factory.getbasetemp()
+    return base if worker_id == "master" else base.parent
+
+
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """Hold an exclusive lock on `path` (across the xdist workers' processes)."""
+    with path.open("w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+
+
 @pytest.fixture(scope="session")
-def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The site of the real records, built once into a temporary folder."""
+def built_site(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Path:
+    """The site of the bounded catalogue, built once per test session: under xdist the
+    workers share one build in the session's common temporary folder."""
     from rewire_site.build import build_site
 
-    out = tmp_path_factory.mktemp("browser") / "site"
-    build_site(ROOT, out, release_date=RELEASE_DATE)
-    return out
+    shared = _shared_temp(tmp_path_factory, worker_id)
+    project = shared / "browser-catalogue"
+    site = project / "site"
+    done, failed = shared / "browser-catalogue.built", shared / "browser-catalogue.failed"
+    with _locked(shared / "browser-catalogue.lock"):  # the others wait while one builds
+        if failed.is_file():  # once is enough: the first test to ask shows the error
+            pytest.fail(f"the bounded site did not build: {failed.read_text()}", pytrace=False)
+        if not done.is_file():
+            try:
+                count = copy_bounded_project(ROOT, project)
+                build_site(project, site, release_date=RELEASE_DATE)
+            except BaseException as error:
+                failed.write_text(f"{type(error).__name__}: {error}"[:2000], encoding="utf-8")
+                raise
+            done.write_text(f"{count} records\n", encoding="utf-8")
+    return site
 
 
 class _Quiet(SimpleHTTPRequestHandler):
@@ -121,6 +211,16 @@ def page(browser: Any) -> Iterator[Any]:
         context.close()
 
 
+@pytest.fixture(scope="session")
+def session_page(browser: Any) -> Iterator[Any]:
+    """One 1280 px page for the whole session, for fixtures that load many pages once."""
+    context = _context(browser, viewport={"width": 1280, "height": 900})
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+
+
 @pytest.fixture
 def phone_page(browser: Any) -> Iterator[Any]:
     context = _context(
@@ -141,16 +241,38 @@ def nojs_page(browser: Any) -> Iterator[Any]:
         context.close()
 
 
+SHOT_HEIGHT = 5_000
+"""Screenshots stop this many CSS pixels down: a full-page shot of the 60,000 px protocol
+page at phone width took about 20 s of Chromium's time, and its first screens show what a
+reviewer looks for."""
+
+
 @pytest.fixture(scope="session")
-def shot() -> Callable[[Any, str], Path]:
-    """`shot(page, name)` keeps a full-page screenshot as a test artifact."""
-    if SCREENSHOTS.is_dir():
-        shutil.rmtree(SCREENSHOTS)
-    SCREENSHOTS.mkdir(parents=True)
+def shot(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Callable[[Any, str], Path]:
+    """`shot(page, name)` keeps a screenshot of the page, whole or its first SHOT_HEIGHT
+    pixels, as a test artifact. The folder is emptied once per session (not by each
+    xdist worker, which would delete the other's screenshots)."""
+    shared = _shared_temp(tmp_path_factory, worker_id)
+    with _locked(shared / "screenshots.lock"):
+        cleared = shared / "screenshots.cleared"
+        if not cleared.is_file():
+            if SCREENSHOTS.is_dir():
+                shutil.rmtree(SCREENSHOTS)
+            cleared.touch()
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
 
     def take(page: Any, name: str) -> Path:
         path = SCREENSHOTS / f"{name}.png"
-        page.screenshot(path=str(path), full_page=True, timeout=60_000)
+        height = page.evaluate("document.documentElement.scrollHeight")
+        if height <= SHOT_HEIGHT:
+            page.screenshot(path=str(path), full_page=True, timeout=60_000)
+            return path
+        size = page.viewport_size
+        page.set_viewport_size({"width": size["width"], "height": SHOT_HEIGHT})
+        try:
+            page.screenshot(path=str(path), timeout=60_000)
+        finally:
+            page.set_viewport_size(size)
         return path
 
     return take

@@ -5,7 +5,8 @@ the chart draws.
 
 Text boxes are measured with the browser's own `getBBox()`, mapped into the SVG's user
 units through the element's transform, so the test holds whatever the font; the pages are
-every page of the built site that has a chart.
+every page of the built site (the browser tests' catalogue, see conftest.py) that has a
+chart. Each page is loaded and measured once per session; the tests read the measurements.
 """
 
 from __future__ import annotations
@@ -63,21 +64,29 @@ def chart_pages(site: Path) -> list[str]:
     )
 
 
-def _charts(page: Any, site_url: str, path: str) -> list[dict[str, Any]]:
-    page.goto(site_url + path)
-    charts: list[dict[str, Any]] = page.evaluate(MEASURE)
-    assert charts, f"{path}: no chart found"
-    return charts
+Charts = dict[str, list[dict[str, Any]]]
+
+
+@pytest.fixture(scope="session")
+def measured(session_page: Any, site_url: str, built_site: Path) -> Charts:
+    """Every chart of every chart page, measured in one pass at 1280 px, by page."""
+    found: Charts = {}
+    for path in chart_pages(built_site):
+        session_page.goto(site_url + path)
+        found[path] = session_page.evaluate(MEASURE)
+    empty = [path for path, charts in found.items() if not charts]
+    assert not empty, f"no chart found on {empty}"
+    return found
 
 
 def test_some_pages_have_charts(built_site: Path) -> None:
     assert chart_pages(built_site), "the built site has no reproduction chart to measure"
 
 
-def test_no_chart_text_is_clipped(page: Any, site_url: str, built_site: Path) -> None:
+def test_no_chart_text_is_clipped(measured: Charts) -> None:
     clipped = []
-    for path in chart_pages(built_site):
-        for chart in _charts(page, site_url, path):
+    for path, charts in measured.items():
+        for chart in charts:
             for t in chart["texts"]:
                 inside = (
                     t["x"] >= -0.5
@@ -94,10 +103,10 @@ def test_no_chart_text_is_clipped(page: Any, site_url: str, built_site: Path) ->
     assert not clipped, "\n".join(clipped[:20])
 
 
-def test_bars_of_one_group_have_distinct_labels(page: Any, site_url: str, built_site: Path) -> None:
+def test_bars_of_one_group_have_distinct_labels(measured: Charts) -> None:
     repeated = []
-    for path in chart_pages(built_site):
-        for chart in _charts(page, site_url, path):
+    for path, charts in measured.items():
+        for chart in charts:
             for group in chart["groups"]:
                 labels = group["bars"]
                 dupes = sorted({label for label in labels if labels.count(label) > 1})
@@ -106,10 +115,10 @@ def test_bars_of_one_group_have_distinct_labels(page: Any, site_url: str, built_
     assert not repeated, "\n".join(repeated)
 
 
-def test_legend_lists_only_drawn_series(page: Any, site_url: str, built_site: Path) -> None:
+def test_legend_lists_only_drawn_series(measured: Charts) -> None:
     wrong = []
-    for path in chart_pages(built_site):
-        for chart in _charts(page, site_url, path):
+    for path, charts in measured.items():
+        for chart in charts:
             drawn = {c.removeprefix("bar-") for c in chart["drawn"] if c}
             if set(chart["legend"]) != drawn:
                 legend = chart["legend"]
@@ -119,11 +128,11 @@ def test_legend_lists_only_drawn_series(page: Any, site_url: str, built_site: Pa
     assert not wrong, "\n".join(wrong)
 
 
-def test_caption_names_the_charted_metric(page: Any, site_url: str, built_site: Path) -> None:
+def test_caption_names_the_charted_metric(measured: Charts) -> None:
     """A run-time chart's caption says run time, never memory (and the reverse)."""
     wrong = []
-    for path in chart_pages(built_site):
-        for chart in _charts(page, site_url, path):
+    for path, charts in measured.items():
+        for chart in charts:
             name = chart["axis"].split(" (")[0].lower()
             if not name:
                 wrong.append(f"{path} chart {chart['index']}: no axis title")

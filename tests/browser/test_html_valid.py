@@ -1,4 +1,5 @@
-"""Every built page of the real records is valid HTML and its links resolve.
+"""Every page of the site built from the browser tests' catalogue of real records (see
+conftest.py) is valid HTML and its links resolve.
 
 No browser needed: html5lib parses each page in strict mode (any parse error of the
 HTML standard fails: stray or missing end tags, duplicate attributes, bad doctype...);
@@ -29,7 +30,7 @@ def parse(path: Path) -> ET.Element:
         return parser.parse(handle)  # type: ignore[no-any-return]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")  # parsed once, though xdist interleaves modules
 def parsed(built_site: Path) -> dict[Path, ET.Element]:
     trees: dict[Path, ET.Element] = {}
     errors: list[str] = []

@@ -1,6 +1,7 @@
 """Headless Chromium through the home page, a protocol page and an evaluation page of the
-site built from the real records: sort, filter, search, follow links, keyboard only,
-phone width, JavaScript off. Screenshots go to tests/artifacts/screenshots/."""
+site built from the browser tests' catalogue of real records (conftest.py, catalogue.txt):
+sort, filter, search, follow links, keyboard only, phone width, JavaScript off; every
+page type at 375 and 1280 px and under axe. Screenshots go to tests/artifacts/screenshots/."""
 
 from __future__ import annotations
 
@@ -271,7 +272,7 @@ def overflow_candidates(site: Path, per_type: int = 4) -> dict[str, list[str]]:
 
 EVERY_TYPE = {"home", "protocols", "protocols/sorted", "evaluations", "configurations",
               "datasets", "sources", "families", "questions", "filters", "search",
-              "downloads"}  # fmt: skip
+              "downloads", "chooser", "tasks", "compare"}  # fmt: skip
 
 
 @pytest.mark.parametrize("width", [375, 1280])
