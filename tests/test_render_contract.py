@@ -11,8 +11,7 @@ template reads (`{{ page.x.y }}` compiles to `environment.getattr(obj, "y")`). T
    `tests/render_contract_undocumented.txt` (a ratchet: the list may only shrink; a new
    field without a description fails). `REWIRE_UPDATE_CONTRACT=1 pytest
    tests/test_render_contract.py` rewrites the list after fields were documented;
-3. templates read no raw record model (Pydantic) beyond the few reads listed in
-   `RAW_MODEL_READS`, which issue 13 wants gone: a new one fails.
+3. templates read no raw record model (Pydantic): a context field belongs in its place.
 """
 
 from __future__ import annotations
@@ -39,19 +38,9 @@ FIXTURE_ROOT = HERE / "fixtures" / "golden"
 BASELINE = HERE / "render_contract_undocumented.txt"
 UPDATE = os.environ.get("REWIRE_UPDATE_CONTRACT") == "1"
 
-RAW_MODEL_READS = frozenset(
-    {
-        ("Protocol", "recipe"),
-        ("Recipe", "command"),
-        ("Recipe", "estimated_minutes"),
-        ("Recipe", "hardware"),
-        ("Recipe", "id"),
-        ("Recipe", "note"),
-        ("Source", "url"),
-    }
-)
-"""(model, attribute) reads of raw records that templates still make (protocol recipe,
-source URL); a context field belongs in their place."""
+RAW_MODEL_READS: frozenset[tuple[str, str]] = frozenset()
+"""(model, attribute) reads of raw records that templates may make: none (issue 13 moved
+the last ones, protocol recipe and source URL, into context fields)."""
 
 
 @pytest.fixture(scope="module")

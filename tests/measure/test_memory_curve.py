@@ -242,3 +242,34 @@ def test_the_runner_groups_points_by_model_and_method(tmp_path: Path) -> None:
         assert len({(p.point.model.key, p.point.method) for p in group}) == 1
         first, *rest = (p.plan.estimated_seconds or 0.0 for p in group)
         assert all(first > later for later in rest)  # the process start is paid once
+
+
+def test_a_fresh_process_check_is_stored_and_cited_beside_its_point(tmp_path: Path) -> None:
+    from measure.memory_curve.records import write_run_records
+
+    (tmp_path / "records").mkdir()
+    for record_id in NEEDED:
+        source = REPO / "records" / f"{record_id}.yaml"
+        if not source.exists():
+            pytest.skip(f"catalogue record {record_id} not present")
+        shutil.copy(source, tmp_path / "records")
+    run = tmp_path / "runs" / "20261130-curves-test"
+    log = _log("tiny-gena", "full")
+    log["memory"].update(peak_allocated_bytes=2_000_000_000, peak_reserved_bytes=2_100_000_000)
+    log["environment"].update(gpu="NVIDIA H200", gpu_memory_gb=150.0)
+    log["process"].update(points=3, index=2)
+    check = json.loads(json.dumps(log))
+    check["memory"]["peak_allocated_bytes"] = 1_990_000_000
+    check["process"].update(points=1, index=0)
+    for folder, data in (("logs", log), ("check", check)):
+        (run / folder).mkdir(parents=True)
+        (run / folder / f"{log['item']}.json").write_text(json.dumps(data))
+    written = write_run_records(load_recipe(TINY), [run / "logs" / f"{log['item']}.json"], tmp_path)
+    evaluation = yaml.safe_load(written[1].read_text(encoding="utf-8"))
+    assert [a["path"].rsplit("/", 1)[1] for a in evaluation["artifacts"]] == [
+        f"{log['item']}.json",
+        f"check-{log['item']}.json",
+    ]
+    observed = {o["name"]: o["value"] for o in evaluation["results"][0]["observations"]}
+    assert observed["peak-allocated-fresh-process"] == pytest.approx(1.99)
+    assert "point 3 of 3 run in one process" in evaluation["comparison"]["aggregation"]

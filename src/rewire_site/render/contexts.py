@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, TypedDict
 from markupsafe import Markup
 
 from ..derive.concerns import Flag
-from ..derive.coverage import AreaGroup, BaselineCoverage, CatalogueCounts, ProtocolCoverage
+from ..derive.coverage import BaselineCoverage, CatalogueCounts, ProtocolCoverage
 from ..derive.evidence import CitedSource, EvidenceRow, EvidenceTable, SourceList
 from ..derive.filters import FilterIndex
 from ..derive.findings import CatalogueFinding, ClaimView, Headline
@@ -26,7 +26,6 @@ from ..derive.model_facts import FactRow
 from ..derive.readiness import Readiness
 from ..derive.reproduction import ReproductionGroup
 from ..derive.tables import Cell, ComparisonTable, EvaluationRow, TableColumn, TableRow
-from ..models import Protocol, Question, Source
 from .search import SearchEntry
 from .urls import root_of
 
@@ -161,8 +160,23 @@ class Fact:
 
 
 @dataclass(frozen=True)
+class RecipeView:
+    """A protocol's runnable recipe, as its page shows it."""
+
+    id: str
+    """Recipe id known to `rewire measure list`."""
+    command: str
+    """The command that runs it."""
+    hardware: str
+    """The hardware it needs."""
+    note: str | None
+    """What the recipe leaves open (Markdown); None without a note."""
+
+
+@dataclass(frozen=True)
 class ProtocolPage(RecordPage):
-    protocol: Protocol
+    recipe: RecipeView | None
+    """The protocol's runnable recipe; None without one (`recipe_missing` says why)."""
     comparison: ComparisonView
     results: ResultsTable
     facts: tuple[Fact, ...]
@@ -177,6 +191,12 @@ class ProtocolPage(RecordPage):
     """One per published evaluation that Rewire measurements reproduce."""
     measurements: ComparisonView | None
     """Rewire measurements in their own table (rows by setup); None without any."""
+    measurements_by_setup: bool
+    """True when the measurements table has one row per measured setup (a model and the
+    recipe's setup settings) rather than one per tested configuration."""
+    setup_keys_text: str
+    """The recipe's setup settings that make a setup, joined: 'gpus, cuda_graphs' ('' without
+    a recipe)."""
     counts_text: str
     """Both tables together: '42 recorded evaluations, 42 metric rows'."""
     headline: Headline
@@ -220,6 +240,8 @@ class EvaluationPage(RecordPage):
     """'Published result; transcribed, not reproduced.' or what a measurement is."""
     results: ResultsTable
     flags: tuple[Flag, ...]
+    flags_text: str
+    """'2 concerns', '1 concern': how many concern flags the evaluation has."""
     readiness: Readiness
     readiness_key: Hashable
     """Everything the readiness section shows: equal keys render the same HTML."""
@@ -272,14 +294,18 @@ class FamilyPage(RecordPage):
 
 @dataclass(frozen=True)
 class SourcePage(RecordPage):
-    source: Source
+    url: str
+    """Where the source is published ('Open the source')."""
     facts: tuple[Fact, ...]
     citing: tuple[Link, ...]
 
 
 @dataclass(frozen=True)
 class QuestionPage(RecordPage):
-    question: Question
+    decision: str
+    """The decision the reader faces (Markdown)."""
+    considerations: tuple[str, ...]
+    """What to weigh (Markdown each)."""
     results: EvaluationList
     protocols: tuple[Link, ...]
 
@@ -290,7 +316,8 @@ class QuestionPage(RecordPage):
 @dataclass(frozen=True)
 class HomePage(Page):
     counts: CatalogueCounts
-    areas: tuple[AreaGroup, ...]
+    areas: tuple[AreaView, ...]
+    """Protocols grouped by area, for 'Protocols by area'."""
     newest: tuple[Link, ...]
     newest_dates: tuple[str, ...]
     """`added` date of each newest record (same order)."""
@@ -304,6 +331,32 @@ class HomePage(Page):
     coverage: tuple[ProtocolCoverage, ...]
     questions: tuple[Link, ...]
     downloads: tuple[Link, ...]
+
+
+@dataclass(frozen=True)
+class ProtocolLine:
+    """One protocol in the home page's list by area."""
+
+    title: str
+    """The protocol's title."""
+    href: str
+    """Its page, relative to the site root."""
+    metric_label: str
+    """The metric it measures, e.g. 'Peak memory'."""
+    counts_text: str
+    """'4 evaluations (2 Rewire measurements)', '1 evaluation'."""
+
+
+@dataclass(frozen=True)
+class AreaView:
+    """The protocols of one area."""
+
+    area: str
+    """Area slug ('' for protocols without an area): the heading's id."""
+    label: str
+    """The area as a heading reads."""
+    protocols: tuple[ProtocolLine, ...]
+    """Its protocols, in the order derive gives."""
 
 
 @dataclass(frozen=True)
@@ -421,6 +474,8 @@ class ResultsTable:
     caption: str
     rows: tuple[ResultRowView, ...]
     evaluation_count: int
+    matching_text: str
+    """'3 matching evaluations': the filter form's count before any filter is applied."""
     counts_text: str
     """'1 evaluation · 1 result'."""
     facets: tuple[Facet, ...]
@@ -501,6 +556,8 @@ class EvaluationList:
     caption: str
     rows: tuple[EvaluationListRow, ...]
     evaluation_count: int
+    matching_text: str
+    """'3 matching evaluations': the filter form's count before any filter is applied."""
     counts_text: str
     facets: tuple[Facet, ...]
 
@@ -521,6 +578,9 @@ class EvidenceView:
     groups: tuple[EvidenceGroup, ...]
     record_review: str
     origin: str | None
+    open: bool
+    """True when the evidence table is short enough (`EVIDENCE_OPEN_ROWS` rows or fewer)
+    to show open; a longer one starts folded."""
 
 
 # ----------------------------------------------------------------- technical metadata

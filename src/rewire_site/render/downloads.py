@@ -26,13 +26,13 @@ from dataclasses import dataclass
 
 from ..derive.concerns import Flag, excluded, flags_by_evaluation
 from ..derive.coverage import ProtocolCoverage, protocol_coverage
-from ..derive.display import kind_of
 from ..derive.findings import protocol_headline
 from ..derive.reproduction import protocol_reproduction_groups
 from ..derive.tables import ProtocolTables, protocol_tables
 from ..link import Catalogue
 from ..models import Configuration, Evaluation, ModelFamily, Protocol, RecordBase, Source
 from ..release import ManifestEntry, Release
+from .urls import api_path, kind_of
 
 Flags = Mapping[str, tuple[Flag, ...]]
 
@@ -206,8 +206,9 @@ def evaluation_matrix_csv(
                     evaluation.id, evaluation.title, evaluation.configuration, name,
                     family_id, family, protocol.id, evaluation.dataset,
                     evaluation.origin.value, result.column, labels.get(result.column),
-                    protocol.metric.label, result.unit, result.direction or
-                    protocol.metric.direction, result.status, result.value,
+                    protocol.column_metric(result.column).label, result.unit,
+                    result.direction or protocol.column_metric(result.column).direction,
+                    result.status, result.value,
                     result.printed_value, result.uncertainty,
                     result.coverage.scored if result.coverage else None,
                     result.coverage.eligible if result.coverage else None,
@@ -283,10 +284,6 @@ def download_files(
 def release_file(release: Release, entries: Iterable[ManifestEntry]) -> dict[str, bytes]:
     """The release table; write it last, from every other output's manifest entry."""
     return {RELEASE_TABLE: gzip_bytes(release_csv(release, entries))}
-
-
-def api_path(kind: str, record_id: str) -> str:
-    return f"api/{kind}/{record_id}.json"
 
 
 def _json(data: object) -> bytes:

@@ -17,6 +17,7 @@ from markupsafe import Markup, escape
 
 from ..config import TEMPLATES_DIR
 from ..markdown import render_block, render_inline
+from .urls import record_path
 
 PACKAGE_ROOT = Path(__file__).resolve().parents[3]
 """The repository root when the package runs from a checkout (src layout)."""
@@ -85,7 +86,14 @@ def make_environment(template_root: Path) -> Environment:
     env.globals["fragment"] = FragmentCache()
     env.filters["md"] = render_block
     env.filters["md_inline"] = render_inline
+    env.filters["record_path"] = _record_path
     return env
+
+
+def _record_path(record_id: str, kind: str) -> str:
+    """`{{ id|record_path("source") }}`: the page of a record, from `urls.record_path`
+    (the one place page paths are made; templates write no 'sources/.../index.html')."""
+    return record_path(kind, record_id)
 
 
 class FragmentCache:

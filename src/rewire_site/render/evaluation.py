@@ -9,7 +9,7 @@ in a context is relative to the site root; templates prefix `page.root`.
 
 from __future__ import annotations
 
-from ..derive.display import ORIGIN_LABELS, display_number, missing_text
+from ..derive.display import ORIGIN_LABELS, display_number, missing_text, plural
 from ..derive.findings import claim_views, evaluation_headline
 from ..derive.readiness import readiness
 from ..derive.reproduction import evaluation_reproductions
@@ -40,6 +40,7 @@ def evaluation_page(
 ) -> EvaluationPage:
     protocol = catalogue.get(evaluation.protocol, Protocol)
     ready = readiness(evaluation, catalogue, facts.artifact_hashes)
+    flags = facts.flags.get(evaluation.id, ())
     comparison = evaluation.comparison
     setup, versions = (
         [value_fact(evaluation, f"comparison.{n}", getattr(comparison, n)) for n in names]
@@ -88,7 +89,8 @@ def evaluation_page(
             catalogue,
             facts,
         ),
-        flags=facts.flags.get(evaluation.id, ()),
+        flags=flags,
+        flags_text=plural(len(flags), "concern"),
         readiness=ready,
         readiness_key=(
             ready.checks,

@@ -18,12 +18,14 @@ from ..derive.findings import CatalogueFinding, catalogue_findings
 from ..link import Catalogue
 from ..models import Configuration, Dataset, Evaluation, Protocol, Question
 from .contexts import (
+    AreaView,
     DownloadItem,
     DownloadsPage,
     FilterPage,
     FilterRow,
     HomePage,
     Link,
+    ProtocolLine,
     SearchPage,
     SiteFacts,
     page_header,
@@ -78,7 +80,27 @@ def home_page(catalogue: Catalogue, facts: SiteFacts) -> HomePage:
             nav="home",
         ),
         counts=catalogue_counts(catalogue),
-        areas=protocols_by_area(catalogue),
+        areas=tuple(
+            AreaView(
+                group.area,
+                group.label,
+                tuple(
+                    ProtocolLine(
+                        p.title,
+                        record_path("protocol", p.id),
+                        p.metric_label,
+                        plural(p.evaluation_count, "evaluation")
+                        + (
+                            f" ({plural(p.measurement_count, 'Rewire measurement')})"
+                            if p.measurement_count
+                            else ""
+                        ),
+                    )
+                    for p in group.protocols
+                ),
+            )
+            for group in protocols_by_area(catalogue)
+        ),
         newest=tuple(Link(n.title, record_path(n.kind, n.id)) for n in newest),
         newest_dates=tuple(n.added for n in newest),
         findings=tuple(f for f in found if f.headline.measured),

@@ -135,6 +135,7 @@ def evaluation_list(
         caption=caption,
         rows=tuple(rows),
         evaluation_count=count,
+        matching_text=plural(count, "matching evaluation"),
         counts_text=f"{plural(count, 'evaluation')} · {plural(results, 'result')}",
         facets=facets_of(facts, ids),
     )

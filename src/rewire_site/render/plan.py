@@ -46,7 +46,7 @@ from .protocol import protocol_page, protocol_table, sorted_pages
 from .question import question_page
 from .search import SearchEntry, search_entries
 from .source import source_page
-from .urls import kind_of
+from .urls import api_path, kind_of
 
 API_CHUNK = 250
 """Records per job that writes their JSON files (`api/<kind>/<id>.json`)."""
@@ -150,7 +150,7 @@ class SitePlan:
             start, stop = int(job[1]), int(job[2])
             by_id = self.catalogue.by_id
             return [
-                DataFile(downloads.api_path(kind_of(r), r.id), downloads.record_json(r))
+                DataFile(api_path(kind_of(r), r.id), downloads.record_json(r))
                 for r in (by_id[i] for i in self.record_ids[start:stop])
             ]
         raise ValueError(f"unknown page job {job!r}")

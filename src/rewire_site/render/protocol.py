@@ -27,6 +27,7 @@ from ..models import (
 from .contexts import (
     Fact,
     ProtocolPage,
+    RecipeView,
     SiteFacts,
     SortedPage,
     page_header,
@@ -132,13 +133,18 @@ def protocol_page(
     index = {k: v for k, v in facts.filters.index.items() if k in shown}
     return ProtocolPage(
         **common_fields(protocol, catalogue, facts, "protocol.html"),
-        protocol=protocol,
+        recipe=(
+            RecipeView(r.id, r.command, r.hardware, r.note) if (r := protocol.recipe) else None
+        ),
         comparison=comparison_view(table.published, index),
         measurements=(
             comparison_view(table.measurements, index, MEASUREMENTS_ID)
             if table.measurements is not None
             else None
         ),
+        measurements_by_setup=table.measurements is not None
+        and bool(table.measurements.setup_keys),
+        setup_keys_text=", ".join(protocol.recipe.setup_keys) if protocol.recipe else "",
         counts_text=table.counts_text,
         results=results,
         facts=page_facts,

@@ -18,7 +18,8 @@ def question_page(
     evaluations = [catalogue.get(e, Evaluation) for e in q.evaluations]
     return QuestionPage(
         **common_fields(q, catalogue, facts, "question.html"),
-        question=q,
+        decision=q.decision,
+        considerations=tuple(q.considerations),
         results=evaluation_list(
             "Evaluations that bear on this decision", evaluations, catalogue, facts
         ),

@@ -116,12 +116,17 @@ def results_table(
         caption=caption,
         rows=views,
         evaluation_count=evaluations,
+        matching_text=plural(evaluations, "matching evaluation"),
         counts_text=f"{plural(evaluations, 'evaluation')} · {plural(len(rows), 'result')}",
         facets=facets,
         show_protocol=show_protocol,
         compact=compact,
         legend=legend,
     )
+
+
+EVIDENCE_OPEN_ROWS = 30
+"""An evidence table with this many rows or fewer shows open; a longer one starts folded."""
 
 
 def evidence_view(table: EvidenceTable, record_review: str) -> EvidenceView:
@@ -135,7 +140,9 @@ def evidence_view(table: EvidenceTable, record_review: str) -> EvidenceView:
         EvidenceGroup(cited, rows[0].shared_locator, tuple(rows)) for cited, rows in found.items()
     )
     origin = table.rows[0].origin if table.rows else None
-    return EvidenceView(table, groups, record_review, origin)
+    return EvidenceView(
+        table, groups, record_review, origin, open=len(table.rows) <= EVIDENCE_OPEN_ROWS
+    )
 
 
 def comparison_view(

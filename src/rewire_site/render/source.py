@@ -34,7 +34,7 @@ def source_page(
     )
     return SourcePage(
         **common_fields(s, catalogue, facts, "source.html"),
-        source=s,
+        url=s.url,
         facts=page_facts,
         citing=tuple(link_to(catalogue, r.id) for r in catalogue.referring(s.id)),
     )

@@ -6,7 +6,8 @@ from a local folder) and names `index.html` explicitly (it works from file:// to
 
 from __future__ import annotations
 
-from ..models import RECORD_TYPES, RecordBase
+from ..derive.display import kind_of as kind_of  # the one record type -> kind map
+from ..models import RecordBase
 
 KIND_DIRS: dict[str, str] = {
     "protocol": "protocols",
@@ -57,14 +58,6 @@ def api_path(kind: str, record_id: str) -> str:
 def root_of(page_path: str) -> str:
     """Relative prefix from a page back to the site root: '' or '../../'."""
     return "../" * page_path.count("/")
-
-
-KIND_OF_TYPE: dict[type[RecordBase], str] = {cls: kind for kind, cls in RECORD_TYPES.items()}
-
-
-def kind_of(record: RecordBase) -> str:
-    """A record's kind ('protocol', 'model_family', ...)."""
-    return KIND_OF_TYPE[type(record)]
 
 
 def page_of(record: RecordBase) -> str:
