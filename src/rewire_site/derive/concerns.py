@@ -36,7 +36,7 @@ from .comparability import (
     length_unit_stated,
     protocol_depends_on_hardware,
 )
-from .display import CitationView, cite, column_header, missing_text
+from .display import CitationView, cite, missing_text, result_header
 
 FLAG_LABELS: dict[str, str] = {
     "source_conflict": "Evidence concern",
@@ -172,14 +172,13 @@ def _gigabytes(evaluation: Evaluation, protocol: Protocol) -> list[Flag]:
 
 
 def _units(evaluation: Evaluation, protocol: Protocol) -> list[Flag]:
-    labels = {c.id: c.label for c in protocol.columns}
     flags = []
     for i, result in enumerate(evaluation.results):
         if result.unit is not None:
             continue
         why = missing_text(evaluation, f"results.{i}.unit")
         note = f" ({why.long_label}{': ' + why.note if why.note else ''})"
-        header = column_header(protocol.metric.label, labels.get(result.column, result.column))
+        header = result_header(protocol, result.column)
         flags.append(
             Flag(
                 kind=ConcernKind.unit_unstated.value,
@@ -236,7 +235,6 @@ def _reproduction(evaluation: Evaluation, protocol: Protocol, catalogue: Catalog
     if hardware_blocks(evaluation, published, protocol, catalogue) is not None:
         return []  # the hardware flag says why no agreement is judged
     by_column = {r.column: r for r in published.results}
-    labels = {c.id: c.label for c in protocol.columns}
     # An incomplete run claims no value: no tolerance would make it comparable.
     shared = [
         r.column for r in evaluation.results if r.column in by_column and r.status != "incomplete"
@@ -263,7 +261,7 @@ def _reproduction(evaluation: Evaluation, protocol: Protocol, catalogue: Catalog
         found = agreement(result.value, other.value, protocol.tolerance)
         if found.state != "disagrees":
             continue
-        header = column_header(protocol.metric.label, labels.get(result.column, result.column))
+        header = result_header(protocol, result.column)
         flags.append(
             Flag(
                 kind=ConcernKind.reproduction_disagrees.value,

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from ..link import Catalogue
-from ..models import RECORD_TYPES, Citation, Origin, RecordBase, Source
+from ..models import RECORD_TYPES, Citation, Origin, Protocol, RecordBase, Source
 from ..models.common import CitationRole, MissingReason, ReviewStatus
 
 NOT_REPORTED = "Not reported"
@@ -266,6 +266,16 @@ def _cite(citation: Citation, source: Source) -> CitationView:
 def column_header(metric_label: str, column_label: str) -> str:
     """'Peak memory (Training, ..., stage + Checkpointing (...))'."""
     return f"{metric_label} ({column_label})"
+
+
+def result_header(protocol: Protocol, column_id: str) -> str:
+    """How a result in column `column_id` of `protocol` is named wherever it is shown: the
+    column's own metric where it has one (`ResultColumn.metric`: 'MCC', not the protocol's
+    'AUC (MCC)'), else the protocol's metric and the column's label ('Peak memory
+    (Training, ...)'). A label that only repeats the metric is not repeated."""
+    metric = protocol.column_metric(column_id)
+    label = next((c.label for c in protocol.columns if c.id == column_id), column_id)
+    return metric.label if label == metric.label else column_header(metric.label, label)
 
 
 _KINDS: dict[type[RecordBase], str] = {cls: kind for kind, cls in RECORD_TYPES.items()}

@@ -25,11 +25,11 @@ from .display import (
     DIRECTION_LABELS,
     ROLE_LABELS,
     IdentityCache,
-    column_header,
     display_number,
     kind_of,
     missing_text,
     plural,
+    result_header,
     review_label,
 )
 
@@ -279,13 +279,13 @@ def _statements(
             out.append((path, label, statement_text(value), False, cited))
     if isinstance(record, Evaluation):
         protocol = catalogue.by_id.get(record.protocol)
-        metric, labels = "", {}
-        if isinstance(protocol, Protocol):
-            metric, labels = protocol.metric.label, {c.id: c.label for c in protocol.columns}
         for i, result in enumerate(record.results):
             path = f"results.{i}"
-            column = labels.get(result.column, result.column)
-            label = "Result: " + (column_header(metric, column) if metric else column)
+            label = "Result: " + (
+                result_header(protocol, result.column)
+                if isinstance(protocol, Protocol)
+                else result.column
+            )
             if result.value is None:
                 text = result.status.replace("_", " ")
             else:

@@ -99,7 +99,10 @@ def evaluation_facets(
         "origin": ((evaluation.origin.value, ORIGIN_LABELS[evaluation.origin]),),
     }
     if isinstance(protocol, Protocol):
-        out["metric"] = ((protocol.metric.id, protocol.metric.label),)
+        metrics = [protocol.column_metric(r.column) for r in evaluation.results]
+        out["metric"] = tuple(dict.fromkeys((m.id, m.label) for m in metrics)) or (
+            (protocol.metric.id, protocol.metric.label),
+        )
     return out
 
 

@@ -37,10 +37,10 @@ from .display import (
     OUT_OF_MEMORY,
     CitationView,
     cite,
-    column_header,
     display_number,
     plural,
     result_display,
+    result_header,
 )
 
 Series = Literal["published", "reproduced", "measured", "estimate"]
@@ -287,7 +287,7 @@ def pair(
     return ReproductionPair(
         column_id=column_id,
         column_label=label,
-        header=column_header(metric.label, label),
+        header=result_header(protocol, column_id),
         unit=metric.unit,
         published_value=theirs_value,
         published_display=printed_display(theirs.value, theirs.printed_value)

@@ -37,10 +37,10 @@ from .display import (
     ORIGIN_LABELS,
     CitationView,
     cite,
-    column_header,
     missing_text,
     plural,
     result_display,
+    result_header,
     review_label,
     unit_text,
 )
@@ -266,11 +266,11 @@ def comparison_table(
         TableColumn(
             id=c.id,
             label=c.label,
-            header=column_header(protocol.metric.label, c.label),
+            header=result_header(protocol, c.id),
             description=c.description,
-            unit=protocol.metric.unit,
-            direction=protocol.metric.direction,
-            direction_label=DIRECTION_LABELS[protocol.metric.direction],
+            unit=protocol.column_metric(c.id).unit,
+            direction=protocol.column_metric(c.id).direction,
+            direction_label=DIRECTION_LABELS[protocol.column_metric(c.id).direction],
         )
         for c in protocol.columns
         if c.id in used
@@ -335,7 +335,7 @@ def comparison_table(
                 )
                 for _, _, cell in cells
             ],
-            protocol.metric.direction,
+            protocol.column_metric(column_id).direction,
         )
         for (rows, index, cell), standing in zip(cells, ranking.standings, strict=True):
             ranked_count += standing.state in ("best", "ranked")
@@ -567,7 +567,7 @@ def resort(table: ComparisonTable, sort_by: str) -> ComparisonTable:
             f"cannot sort {table.protocol_id} by {sort_by!r}: shown columns are {column_ids}"
         )
     position = column_ids.index(sort_by)
-    lower = table.direction == "lower"
+    lower = table.columns[position].direction == "lower"
 
     def key(row: TableRow) -> tuple[int, float, str, str]:
         cell = row.cells[position]
@@ -648,14 +648,11 @@ def evaluation_rows(
     for evaluation in chosen:
         protocol = catalogue.get(evaluation.protocol, Protocol)
         order = {c.id: i for i, c in enumerate(protocol.columns)}
-        labels = {c.id: c.label for c in protocol.columns}
         found = flags.get(evaluation.id, ())
         dataset = catalogue.by_id.get(evaluation.dataset)
         indexed = sorted(enumerate(evaluation.results), key=lambda p: order.get(p[1].column, 0))
         for i, result in indexed:
-            out.append(
-                _evaluation_row(evaluation, i, result, protocol, labels, found, dataset, catalogue)
-            )
+            out.append(_evaluation_row(evaluation, i, result, protocol, found, dataset, catalogue))
     return tuple(out)
 
 
@@ -664,7 +661,6 @@ def _evaluation_row(
     i: int,
     result: Result,
     protocol: Protocol,
-    labels: dict[str, str],
     found: tuple[Flag, ...],
     dataset: object,
     catalogue: Catalogue,
@@ -688,15 +684,13 @@ def _evaluation_row(
         dataset_id=evaluation.dataset,
         dataset_title=dataset.title if isinstance(dataset, Dataset) else evaluation.dataset,
         column_id=result.column,
-        column_header=column_header(
-            protocol.metric.label, labels.get(result.column, result.column)
-        ),
+        column_header=result_header(protocol, result.column),
         status=_status(result),
         value=result.value,
         display=result_display(result.value, result.status),
         printed_value=result.printed_value,
         unit=result.unit or missing_text(evaluation, f"results.{i}.unit").label,
-        direction=result.direction or protocol.metric.direction,
+        direction=result.direction or protocol.column_metric(result.column).direction,
         uncertainty=result.uncertainty
         or missing_text(evaluation, f"results.{i}.uncertainty").long_label,
         coverage=coverage,

@@ -11,6 +11,7 @@ from ..derive.display import (
     missing_text,
     plural,
     result_display,
+    result_header,
     review_label,
 )
 from ..derive.evidence import SourceList, evidence_table, sources_of
@@ -109,10 +110,21 @@ def evaluation_list(
     for evaluation in sorted(evaluations, key=lambda e: e.id):
         protocol = catalogue.get(evaluation.protocol, Protocol)
         labels = {c.id: c.label for c in protocol.columns}
-        findings = "; ".join(
-            f"{result_display(r.value, r.status)} ({labels.get(r.column, r.column)})"
-            for r in evaluation.results
-        )
+        metrics = {
+            m.id: m for m in map(protocol.column_metric, (r.column for r in evaluation.results))
+        }
+        if len(metrics) == 1:  # one metric (the protocol's or its columns'): say it once
+            metric = next(iter(metrics.values()))
+            findings = f"{metric.label} ({metric.unit}): " + "; ".join(
+                f"{result_display(r.value, r.status)} ({labels.get(r.column, r.column)})"
+                for r in evaluation.results
+            )
+        else:  # columns with metrics of their own: each result names its metric
+            findings = "; ".join(
+                f"{result_display(r.value, r.status)} ({result_header(protocol, r.column)}, "
+                f"{protocol.column_metric(r.column).unit})"
+                for r in evaluation.results
+            )
         flags = facts.flags.get(evaluation.id, ())
         rows.append(
             EvaluationListRow(
@@ -121,7 +133,7 @@ def evaluation_list(
                 protocol=Link(protocol.title, record_path("protocol", protocol.id)),
                 dataset=link_to(catalogue, evaluation.dataset),
                 origin_label=ORIGIN_LABELS[evaluation.origin],
-                findings=f"{protocol.metric.label} ({protocol.metric.unit}): {findings}",
+                findings=findings,
                 flag_labels=tuple(dict.fromkeys(f.label for f in flags)),
                 facet_values=facet_values_of(facts.filters.index, [evaluation.id]),
             )

@@ -1,0 +1,98 @@
+"""Results whose protocol column carries its own metric (`ResultColumn.metric`) are named by
+that metric wherever a value is shown, never by the protocol's metric.
+
+Real case: Feng et al. (2024) protocols declare AUC as the protocol metric and give each
+column (MCC, AUC, F1, accuracy) its own metric; an MCC value was labelled "AUC (MCC)" on its
+evaluation page, in the protocol's comparison table, in the evidence table, in the matrix
+CSV and under the "metric" filter. The records are copied from `records/` (the listed
+evaluations and every record they refer to)."""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+import re
+import shutil
+from datetime import date
+from pathlib import Path
+
+import pytest
+from htmltext import flat, page_text
+
+from rewire_site.build import build_site, gather
+from rewire_site.derive.evidence import evidence_table
+from rewire_site.derive.filters import evaluation_facets
+from rewire_site.derive.tables import comparison_table, evaluation_rows
+from rewire_site.models import Evaluation, Protocol
+
+ROOT = Path(__file__).resolve().parents[1]
+MCC = "feng-2024-eval-dnabert-2-mean-5mc-mcc"
+ACCURACY = "feng-2024-eval-dnabert-2-mean-5mc-accuracy"
+OTHER_MCC = "feng-2024-eval-hyenadna-medium-160k-mean-5mc-mcc"
+PROTOCOL = "feng-2024-protocol-5mc"
+_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+
+
+def _copy_closure(ids: list[str], records: Path, into: Path) -> None:
+    files = {p.stem: p for p in records.glob("*.yaml")}
+    todo, chosen = list(ids), set[str]()
+    while todo:
+        ident = todo.pop()
+        if ident in chosen:
+            continue
+        chosen.add(ident)
+        shutil.copy2(files[ident], into / f"{ident}.yaml")
+        text = files[ident].read_text(encoding="utf-8")
+        todo.extend(t for t in _TOKEN.findall(text) if t in files and t not in chosen)
+    assert len(chosen) < 200, len(chosen)
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("column-metrics")
+    (root / "records").mkdir()
+    _copy_closure([MCC, ACCURACY, OTHER_MCC], ROOT / "records", root / "records")
+    return root
+
+
+def test_the_real_protocol_has_column_metrics_unlike_its_own(project: Path) -> None:
+    catalogue = gather(project / "records", project).catalogue
+    protocol = catalogue.get(PROTOCOL, Protocol)
+    assert protocol.metric.label == "AUC"
+    assert protocol.column_metric("mcc").label == "MCC"
+    assert protocol.column_metric("mcc").minimum == -1.0
+
+
+def test_derived_labels_name_the_columns_metric(project: Path) -> None:
+    catalogue = gather(project / "records", project).catalogue
+    protocol = catalogue.get(PROTOCOL, Protocol)
+    mcc = catalogue.get(MCC, Evaluation)
+    (row,) = evaluation_rows([mcc], catalogue)
+    assert row.column_header == "MCC"
+    table = comparison_table(protocol, catalogue)
+    headers = {c.id: c.header for c in table.columns}
+    assert headers == {"mcc": "MCC", "accuracy": "Accuracy"}
+    rows = evidence_table(mcc, catalogue).rows
+    labels = [r.property_label for r in rows if r.field_path == "results.0"]
+    assert labels and set(labels) == {"Result: MCC"}
+    assert evaluation_facets(mcc, catalogue)["metric"] == (("mcc", "MCC"),)
+    accuracy = catalogue.get(ACCURACY, Evaluation)
+    assert evaluation_facets(accuracy, catalogue)["metric"] == (("accuracy", "Accuracy"),)
+
+
+def test_built_pages_and_csv_never_call_an_mcc_value_auc(project: Path) -> None:
+    site = project / "site"
+    build_site(project, site, release_date=date(2026, 11, 30))
+    evaluation = flat(page_text(site / "evaluations" / MCC / "index.html"))
+    assert "AUC (MCC)" not in evaluation
+    assert "Result: MCC" in evaluation
+    protocol_page = flat(page_text(site / "protocols" / PROTOCOL / "index.html"))
+    assert "AUC (MCC)" not in protocol_page and "AUC (Accuracy)" not in protocol_page
+    dataset_page = flat(page_text(site / "datasets" / "feng-2024-dataset-5mc" / "index.html"))
+    assert "AUC (score)" not in dataset_page
+    assert "MCC (score)" in dataset_page
+    with gzip.open(site / "downloads" / "model-evaluation-matrix.csv.gz", "rt") as handle:
+        rows = list(csv.DictReader(io.StringIO(handle.read())))
+    metrics = {r["evaluation_id"]: r["metric"] for r in rows}
+    assert metrics[MCC] == "MCC" and metrics[ACCURACY] == "Accuracy"
