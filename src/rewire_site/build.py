@@ -201,7 +201,7 @@ def write_files(plan: SitePlan, root: Path, writer: write.OutputWriter, stats: R
         if file.is_file():
             writer.copy_file("static/" + file.relative_to(static).as_posix(), file, "static files")
     writer.write_bytes("search/index.json", search_index_json(plan.entries), "the search index")
-    chooser = stats.pages_by_job.get("chooser", [])
+    chooser = stats.pages_by_job.get("chooser", []) + stats.pages_by_job.get("fits", [])
     writer.write_bytes(SITEMAP, sitemap_file(plan.catalogue, plan.release.id, chooser), "sitemap")
     for path, data in downloads.release_file(plan.release, writer.entries()).items():
         writer.write_bytes(path, data, "the release table")

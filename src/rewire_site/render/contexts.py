@@ -208,6 +208,9 @@ class ProtocolPage(RecordPage):
     measurements' own pages."""
     notes: tuple[str, ...]
     """The protocol's reader-facing notes (Markdown)."""
+    fits: Link | None = None
+    """The "Does it fit on my GPU?" page when this protocol's points are memory curves
+    (its recipe is `derive.fits.CURVE_RECIPE`), else None."""
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from ..derive.display import (
     plural,
 )
 from ..derive.findings import protocol_headline
+from ..derive.fits import CURVE_RECIPE
 from ..derive.reproduction import protocol_reproduction_groups
 from ..derive.tables import (
     ComparisonTable,
@@ -18,6 +19,8 @@ from ..derive.tables import (
     protocol_tables,
     resort,
 )
+from ..fits.pages import FITS_PATH
+from ..fits.pages import TITLE as FITS_TITLE
 from ..link import Catalogue
 from ..models import (
     Origin,
@@ -26,6 +29,7 @@ from ..models import (
 )
 from .contexts import (
     Fact,
+    Link,
     ProtocolPage,
     RecipeView,
     SiteFacts,
@@ -160,6 +164,9 @@ def protocol_page(
         results_link_text=rows_text,
         run_minutes=recorded_run_minutes(protocol, catalogue),
         notes=reader_notes(protocol.notes),
+        fits=Link(FITS_TITLE, FITS_PATH)
+        if protocol.recipe is not None and protocol.recipe.id == CURVE_RECIPE
+        else None,
         recipe_minutes=(
             display_number(protocol.recipe.estimated_minutes)
             if protocol.recipe is not None and protocol.recipe.estimated_minutes is not None
