@@ -162,19 +162,16 @@ def main() -> None:
         "warm (parse cache)": (warm, lambda src: timed(src, root, True, 0)),
         "rewire validate command, warm": (warm, lambda src: command(src, root)),
     }
-    results: dict[str, dict[str, list[Run]]] = {}
     loads: list[float] = []
+    cold_best: dict[str, float] = {}
+    print(f"{'':32} " + "   ".join(f"{tree:<52}" for tree in trees), flush=True)
     for name, (before, run) in cases.items():
-        results[name] = {tree: [] for tree in trees}
+        by_tree: dict[str, list[Run]] = {tree: [] for tree in trees}
         for _ in range(args.repeat):
             for tree, src in trees.items():  # interleaved: both see the same load
                 before(src)
-                results[name][tree].append(run(src))
+                by_tree[tree].append(run(src))
                 loads.append(os.getloadavg()[0])
-    print(f"load average during the runs: {min(loads):.1f} to {max(loads):.1f}")
-    print(f"{'':32} " + "   ".join(f"{tree:<52}" for tree in trees))
-    cold_best: dict[str, float] = {}
-    for name, by_tree in results.items():
         cells = []
         for tree, runs in by_tree.items():
             best, text = describe(runs)
@@ -184,8 +181,16 @@ def main() -> None:
         line = f"{name:<32} " + "   ".join(cells)
         if len(trees) > 1:
             walls = [describe(runs)[0] for runs in by_tree.values()]
-            line += f"   baseline/this {walls[1] / walls[0]:4.2f}x"
-        print(line)
+            cpus = [
+                statistics.median(run.main + run.worker for run in runs)
+                for runs in by_tree.values()
+            ]
+            line += (
+                f"   baseline/this: wall {walls[1] / walls[0]:4.2f}x, "
+                f"median CPU {cpus[1] / cpus[0]:4.2f}x"
+            )
+        print(line, flush=True)
+    print(f"load average during the runs: {min(loads):.1f} to {max(loads):.1f}")
     here = cold_best["this tree"]
     print(
         f"goal: cold under {GOAL_SECONDS:.0f} s on 2 cores: "
