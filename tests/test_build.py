@@ -226,9 +226,10 @@ def test_a_record_changed_during_the_build_fails_it_and_keeps_the_site(
 def test_protocol_tables_and_chooser_pages_are_computed_once_per_build(
     project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The derive stage computes each protocol's comparison tables once for the protocol
-    pages, the evaluation matrix CSV and api/derived.json; the chooser pages are built
-    once (the sitemap takes their paths from what the build rendered)."""
+    """The derive stage computes each protocol's comparison tables, headline and
+    reproduction groups once for the protocol pages, the home page, the evaluation matrix
+    CSV and api/derived.json; the chooser pages are built once (the sitemap takes their
+    paths from what the build rendered)."""
     from rewire_site import export
     from rewire_site.render import downloads, plan, protocol
 
@@ -243,14 +244,23 @@ def test_protocol_tables_and_chooser_pages_are_computed_once_per_build(
 
         monkeypatch.setattr(module, name, wrapper)
 
-    counting(protocol, "protocol_tables")
-    counting(downloads, "protocol_tables")
+    from rewire_site.render import index
+
+    for module in (protocol, downloads):
+        counting(module, "protocol_tables")
+    for module in (plan, protocol, downloads):
+        counting(module, "protocol_headline")
+        counting(module, "protocol_reproduction_groups")
+    counting(index, "catalogue_findings")
     counting(plan, "chooser_pages")
     counting(export, "chooser_pages")
     report = build_site(project, project / "site", release_date=DAY, workers=1)
     protocols = len(list((project / "records").glob("*protocol*.yaml")))
     assert protocols >= 1
     assert calls.count("protocol_tables") == protocols
+    assert calls.count("protocol_headline") == protocols
+    assert calls.count("protocol_reproduction_groups") == protocols
+    assert calls.count("catalogue_findings") == 0  # the home page takes the headlines
     assert calls.count("chooser_pages") == 1
     sitemap = (project / "site" / "sitemap.xml").read_text()
     assert "chooser/</loc>" in sitemap  # the chooser pages the build wrote are listed

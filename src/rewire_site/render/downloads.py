@@ -26,8 +26,8 @@ from dataclasses import dataclass
 
 from ..derive.concerns import Flag, excluded, flags_by_evaluation
 from ..derive.coverage import ProtocolCoverage, protocol_coverage
-from ..derive.findings import protocol_headline
-from ..derive.reproduction import protocol_reproduction_groups
+from ..derive.findings import Headline, protocol_headline
+from ..derive.reproduction import ReproductionGroup, protocol_reproduction_groups
 from ..derive.tables import ProtocolTables, protocol_tables
 from ..link import Catalogue
 from ..models import Configuration, Evaluation, ModelFamily, Protocol, RecordBase, Source
@@ -131,11 +131,15 @@ Derived = dict[tuple[str, str], DerivedResult]
 
 
 def derived_results(
-    catalogue: Catalogue, flags: Flags, tables: Mapping[str, ProtocolTables] | None = None
+    catalogue: Catalogue,
+    flags: Flags,
+    tables: Mapping[str, ProtocolTables] | None = None,
+    reproductions: Mapping[str, Sequence[ReproductionGroup]] | None = None,
 ) -> Derived:
     """(evaluation id, column id) -> standing and verdict, from the functions every page
     table and chart uses. `tables`: each protocol's comparison tables, when the build
-    computed them already (the derive stage does, once for the pages and the files)."""
+    computed them already (the derive stage does, once for the pages and the files);
+    `reproductions` likewise, each protocol's reproduction groups."""
     standing: dict[tuple[str, str], str] = {}
     verdict: dict[tuple[str, str], str] = {}
     for protocol in catalogue.protocols():
@@ -148,7 +152,12 @@ def derived_results(
                 for cell in row.cells:
                     if cell.evaluation_id is not None:
                         standing[(cell.evaluation_id, cell.column_id)] = cell.standing
-        for group in protocol_reproduction_groups(protocol, catalogue, flags=flags):
+        groups = (
+            protocol_reproduction_groups(protocol, catalogue, flags=flags)
+            if reproductions is None
+            else reproductions[protocol.id]
+        )
+        for group in groups:
             for column in group.columns:
                 for r in column.rows:
                     verdict[(r.measured_evaluation_id, column.column_id)] = r.pair.agreement.verdict
@@ -156,13 +165,22 @@ def derived_results(
     return {k: DerivedResult(standing.get(k, ""), verdict.get(k, "")) for k in keys}
 
 
-def derived_json(catalogue: Catalogue, flags: Flags, derived: Derived | None = None) -> bytes:
+def derived_json(
+    catalogue: Catalogue,
+    flags: Flags,
+    derived: Derived | None = None,
+    headlines: Mapping[str, Headline] | None = None,
+) -> bytes:
     """`api/derived.json`: headline findings per protocol and, per result, its standing
-    and verdict (`derived`: `derived_results`, when computed already)."""
+    and verdict (`derived`: `derived_results`, and `headlines`: each protocol's headline,
+    when computed already)."""
     found = derived_results(catalogue, flags) if derived is None else derived
     protocols = []
     for protocol in sorted(catalogue.protocols(), key=lambda p: p.id):
-        headline = protocol_headline(protocol, catalogue, flags)
+        if headlines is None:
+            headline = protocol_headline(protocol, catalogue, flags)
+        else:
+            headline = headlines[protocol.id]
         protocols.append(
             {
                 "id": protocol.id,

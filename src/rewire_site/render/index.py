@@ -6,6 +6,8 @@ display.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from ..derive.coverage import (
     catalogue_counts,
     newest_records,
@@ -14,7 +16,7 @@ from ..derive.coverage import (
 )
 from ..derive.display import ORIGIN_LABELS, plural
 from ..derive.filters import FACETS, FilterIndex
-from ..derive.findings import CatalogueFinding, catalogue_findings
+from ..derive.findings import CatalogueFinding, Headline, catalogue_findings
 from ..link import Catalogue
 from ..models import Configuration, Dataset, Evaluation, Protocol, Question
 from .contexts import (
@@ -66,9 +68,19 @@ def _unmeasured_text(found: tuple[CatalogueFinding, ...]) -> str:
     )
 
 
-def home_page(catalogue: Catalogue, facts: SiteFacts) -> HomePage:
+def home_page(
+    catalogue: Catalogue, facts: SiteFacts, headlines: Mapping[str, Headline] | None = None
+) -> HomePage:
+    """The home page; `headlines`: each protocol's headline, when the derive stage
+    computed them already."""
     newest = newest_records(catalogue)
-    found = catalogue_findings(catalogue, facts.flags)
+    if headlines is None:
+        found = catalogue_findings(catalogue, facts.flags)
+    else:
+        found = tuple(
+            CatalogueFinding(p.id, p.title, headlines[p.id])
+            for p in sorted(catalogue.protocols(), key=lambda p: p.id)
+        )
     return HomePage(
         **page_header(
             "home.html",

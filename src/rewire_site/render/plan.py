@@ -20,6 +20,8 @@ from .. import release
 from ..chooser.pages import chooser_pages
 from ..derive.concerns import flags_by_evaluation
 from ..derive.filters import filter_index
+from ..derive.findings import Headline, protocol_headline
+from ..derive.reproduction import ReproductionGroup, protocol_reproduction_groups
 from ..derive.tables import ProtocolTables
 from ..export import SITE_URL, export_files
 from ..export.jsonld import with_json_ld
@@ -103,6 +105,12 @@ class SitePlan:
     tables: Mapping[str, ProtocolTables]
     """Protocol id -> its comparison tables in default order, computed once: the protocol
     pages, their sorted views, the evaluation matrix CSV and api/derived.json use them."""
+    headlines: Mapping[str, Headline]
+    """Protocol id -> its headline finding, computed once: the protocol page, the home
+    page and api/derived.json use it."""
+    reproductions: Mapping[str, tuple[ReproductionGroup, ...]]
+    """Protocol id -> its reproduction groups, computed once: the protocol page and the
+    verdicts of the evaluation matrix CSV and api/derived.json use them."""
 
     def make(self, job: Job) -> Sequence[Any]:
         """The page contexts of one job."""
@@ -110,9 +118,17 @@ class SitePlan:
         if kind == "protocol":
             protocol = self.catalogue.get(job[1], Protocol)
             table = self.tables[protocol.id]
+            page = protocol_page(
+                protocol,
+                self.catalogue,
+                self.facts,
+                table,
+                headline=self.headlines[protocol.id],
+                reproductions=self.reproductions[protocol.id],
+            )
             return [
                 with_json_ld(
-                    protocol_page(protocol, self.catalogue, self.facts, table),
+                    page,
                     protocol,
                     self.catalogue,
                     SITE_URL,
@@ -132,17 +148,21 @@ class SitePlan:
         if kind == "fits":
             return [fits_page(self.catalogue, self.facts.release_id)]
         if kind == "home":
-            return [index.home_page(self.catalogue, self.facts)]
+            return [index.home_page(self.catalogue, self.facts, self.headlines)]
         if kind == "search":
             return [index.search_page(self.entries, self.facts)]
         if kind == "downloads":
             return [index.downloads_page(self.download_items, self.facts)]
         if kind == "data":  # the gzip CSVs (but the release table) and the API index
             flags = self.facts.flags
-            derived = downloads.derived_results(self.catalogue, flags, self.tables)
+            derived = downloads.derived_results(
+                self.catalogue, flags, self.tables, self.reproductions
+            )
             found = downloads.download_files(self.catalogue, flags, derived)
             found[downloads.API_INDEX] = downloads.api_index(self.catalogue)
-            found[downloads.API_DERIVED] = downloads.derived_json(self.catalogue, flags, derived)
+            found[downloads.API_DERIVED] = downloads.derived_json(
+                self.catalogue, flags, derived, self.headlines
+            )
             # the sitemap: written after rendering, from the chooser pages written
             found.update(export_files(self.catalogue, self.facts.release_id, sitemap=False))
             return [DataFile(path, data) for path, data in sorted(found.items())]
@@ -174,10 +194,11 @@ class SitePlan:
 
 def plan_site(catalogue: Catalogue, root: Path, release_date: date | str | None) -> SitePlan:
     """The derive stage: the release, the site facts, the search index and every
-    protocol's comparison tables of `catalogue` (artifact paths relative to `root`): what
-    the page jobs need, each computed once."""
+    protocol's comparison tables, headline and reproduction groups of `catalogue`
+    (artifact paths relative to `root`): what the page jobs need, each computed once."""
     made = release.make_release(catalogue.by_id.values(), release_date)
     facts = site_facts(catalogue, root, made.id)
+    protocols = catalogue.protocols()
     return SitePlan(
         release=made,
         catalogue=catalogue,
@@ -186,5 +207,10 @@ def plan_site(catalogue: Catalogue, root: Path, release_date: date | str | None)
         members=index.filter_members(facts.filters),
         download_items=index.download_items(facts.downloads),
         record_ids=tuple(sorted(catalogue.by_id)),
-        tables={p.id: protocol_table(p, catalogue, facts) for p in catalogue.protocols()},
+        tables={p.id: protocol_table(p, catalogue, facts) for p in protocols},
+        headlines={p.id: protocol_headline(p, catalogue, facts.flags) for p in protocols},
+        reproductions={
+            p.id: tuple(protocol_reproduction_groups(p, catalogue, flags=facts.flags))
+            for p in protocols
+        },
     )

@@ -3,6 +3,8 @@ reproductions) and the comparison table pre-sorted by each column (no-JS sorting
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..derive.comparability import protocol_depends_on_hardware
 from ..derive.coverage import baseline_coverage, recorded_run_minutes
 from ..derive.display import (
@@ -10,9 +12,9 @@ from ..derive.display import (
     missing_text,
     plural,
 )
-from ..derive.findings import protocol_headline
+from ..derive.findings import Headline, protocol_headline
 from ..derive.fits import CURVE_RECIPE
-from ..derive.reproduction import protocol_reproduction_groups
+from ..derive.reproduction import ReproductionGroup, protocol_reproduction_groups
 from ..derive.tables import (
     ComparisonTable,
     ProtocolTables,
@@ -61,7 +63,12 @@ def protocol_page(
     catalogue: Catalogue,
     facts: SiteFacts,
     table: ProtocolTables | None = None,
+    *,
+    headline: Headline | None = None,
+    reproductions: Sequence[ReproductionGroup] | None = None,
 ) -> ProtocolPage:
+    """The page of `protocol`. `table`, `headline`, `reproductions`: what the derive
+    stage computed already (`render.plan`); computed here when not given."""
     evaluations = catalogue.evaluations_of(protocol.id)
     if table is None:
         table = protocol_table(protocol, catalogue, facts)
@@ -159,8 +166,14 @@ def protocol_page(
             link_to(catalogue, q.id) for q in catalogue.referring(protocol.id, Question)
         ),
         evaluations=tuple(link_to(catalogue, e.id) for e in evaluations),
-        reproductions=protocol_reproduction_groups(protocol, catalogue, flags=facts.flags),
-        headline=protocol_headline(protocol, catalogue, facts.flags),
+        reproductions=tuple(
+            protocol_reproduction_groups(protocol, catalogue, flags=facts.flags)
+            if reproductions is None
+            else reproductions
+        ),
+        headline=(
+            protocol_headline(protocol, catalogue, facts.flags) if headline is None else headline
+        ),
         results_link_text=rows_text,
         run_minutes=recorded_run_minutes(protocol, catalogue),
         notes=reader_notes(protocol.notes),
