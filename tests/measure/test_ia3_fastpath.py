@@ -15,6 +15,7 @@ from ia3_runs import TARGET_STEPS, ia3_cpu_logs, steady_copy  # noqa: F401  (ses
 
 from measure.ia3.evidence import RunLog
 from measure.ia3.launch import Setup, cache_environment, parse_setup, torchrun_command
+from measure.ia3.observations import loss_check, start_up_seconds
 from measure.ia3.recipe import (
     STARTUP_S,
     STARTUP_WARM_S,
@@ -22,7 +23,7 @@ from measure.ia3.recipe import (
     estimated_seconds,
     setups,
 )
-from measure.ia3.records import loss_check, start_up_seconds, write
+from measure.ia3.records import write
 from measure.records import resolve_commit
 from measure.registry import RunOptions
 

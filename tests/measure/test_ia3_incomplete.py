@@ -13,8 +13,9 @@ from typing import Any
 import pytest
 import yaml
 
+from measure.ia3.catalogue import DATASET, PUBLISHED
 from measure.ia3.evidence import NotConfirmed, RunLog
-from measure.ia3.records import DATASET, PUBLISHED, main, write
+from measure.ia3.records import main, write
 from measure.records import RecordExists, sha256_file
 from rewire_site.models import RECORD_ADAPTER
 

@@ -10,8 +10,9 @@ import pytest
 import yaml
 from ia3_runs import TARGET_STEPS, ia3_cpu_logs, steady_copy  # noqa: F401  (session fixture)
 
+from measure.ia3.catalogue import DATASET, PUBLISHED
 from measure.ia3.evidence import NotConfirmed, RunLog, run_time, scaling_efficiency
-from measure.ia3.records import DATASET, PUBLISHED, write
+from measure.ia3.records import write
 from measure.records import RecordExists
 
 pytestmark = pytest.mark.slow
