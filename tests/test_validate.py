@@ -419,3 +419,27 @@ def test_the_whole_records_folder_needs_no_context_and_a_part_reads_it(
     report = validate_paths([one], tmp_path, cache=False)
     assert report.ok and report.files_checked == 1, report.problems
     assert walked == [tmp_path / "records"]
+
+
+def test_a_duplicate_id_keeps_the_first_file_and_checks_its_references(tmp_path: Path) -> None:
+    """References are found with the per-file checks; for two files of one id, the
+    first (by path) is the record, and its references are the ones checked."""
+    root = tmp_path / "root"
+    shutil.copytree(Path(__file__).parent / "fixtures" / "minimal", root)
+    text = (root / "records" / "fx-config.yaml").read_text(encoding="utf-8")
+    (root / "records" / "fx-config.yaml").unlink()
+    for folder, family in (("a", "no-such-family"), ("b", "fx-family")):
+        (root / "records" / folder).mkdir()
+        changed = text.replace("family: fx-family", f"family: {family}")
+        changed = changed.replace("$schema=../schemas/", "$schema=../../schemas/")
+        (root / "records" / folder / "fx-config.yaml").write_text(changed, encoding="utf-8")
+    report = validate_paths([root / "records"], root, cache=False)
+    found = sorted((p.path.parent.name, p.field, p.message) for p in report.errors)
+    assert found == [
+        ("a", "family", "'no-such-family' refers to no record (expected the id of a model family)"),
+        (
+            "b",
+            "id",
+            f"duplicate id 'fx-config': also the id in {root / 'records' / 'a' / 'fx-config.yaml'}",
+        ),
+    ]

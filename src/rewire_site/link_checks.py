@@ -234,6 +234,11 @@ def _context_records(
     return extra, partial
 
 
+def outgoing_references(record: RecordBase) -> list[tuple[str, str, str]]:
+    """(field, target id, expected kind) of every reference of `record`."""
+    return [(ref.field, ref.target_id, ref.expected_kind) for ref in references(record)]
+
+
 def _outgoing(record: RecordBase) -> list[tuple[str, str, str]]:
     """(field, target id, expected kind) of every reference that names an id."""
     return [
@@ -262,7 +267,9 @@ def check_links(
     referenced: set[str] = set()
     outgoing: dict[str, list[tuple[str, str, str]]] = {}
     for record_id, record in universe.items():
-        refs = [(ref.field, ref.target_id, ref.expected_kind) for ref in references(record)]
+        refs = report.outgoing.get(record_id)  # found during the per-file checks
+        if refs is None:
+            refs = outgoing_references(record)
         outgoing[record_id] = refs
         referenced.update(target for _, target, _ in refs)
     partial_refs: dict[str, list[tuple[str, str, str]]] = {}
@@ -344,4 +351,4 @@ def _check_orphans(report: ValidationReport, root: Path, universe: dict[str, Rec
         )
 
 
-__all__ = ["ENTRY_KINDS", "check_links"]
+__all__ = ["ENTRY_KINDS", "check_links", "outgoing_references"]

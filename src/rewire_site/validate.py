@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .config import RECORDS_DIR
-from .link_checks import ENTRY_KINDS, check_links
+from .link_checks import ENTRY_KINDS, check_links, outgoing_references
 from .load import line_of
 from .models import RecordBase
 from .parse_cache import ParseCache, absolute, iter_files, yaml_files
@@ -66,6 +66,9 @@ class ValidationReport:
     referrers_unknown: bool = False
     """True when some file could not be read: whether a record is referred to is then
     unknown, so no 'nothing refers to' warning is given."""
+    outgoing: dict[str, list[tuple[str, str, str]]] = field(default_factory=dict)
+    """Record id -> (field, target id, expected kind) of its references, found with the
+    per-file checks (while the other process parses) for the link checks to use."""
     orphans_unknown: bool = False
     """True when records with errors kept the check for uncited artifacts from running."""
 
@@ -188,12 +191,15 @@ def validate_paths(
     collecting = gc.isenabled()
     gc.disable()  # the values and records hold no cycles; collection would cost 2-3x
     try:
-        checked = {
-            item.path: check_loaded(item)
-            for item in iter_files(files, root, cache=cache, jobs=jobs, store=store)
-        }
+        checked: dict[Path, FileResult] = {}
+        refs: dict[Path, list[tuple[str, str, str]]] = {}
+        for item in iter_files(files, root, cache=cache, jobs=jobs, store=store):
+            result = checked[item.path] = check_loaded(item)
+            if result.record is not None:
+                refs[item.path] = outgoing_references(result.record)
         collect((checked[path] for path in files), report)
-        del checked
+        report.outgoing = {record_id: refs[path] for record_id, path in report.files.items()}
+        del checked, refs
         check_links(report, root, _selected(paths, files, root), store)
         if store is not None:
             store.save()
