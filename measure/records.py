@@ -13,8 +13,9 @@ import hashlib
 import os
 import shutil
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -103,6 +104,51 @@ def store_artifact(source: Path, root: Path, run_id: str, name: str) -> Artifact
     if sha256_file(target) != digest:
         raise RecordExists(f"{relative}: exists with other content; not overwritten")
     return ArtifactFile(path=relative, sha256=digest, size_bytes=target.stat().st_size)
+
+
+def cite_artifact(
+    source: Path,
+    root: Path,
+    run_id: str,
+    name: str,
+    description: str,
+    media_type: str = "application/json",
+) -> dict[str, Any]:
+    """Store a raw file (see `store_artifact`) and return its citation as records list it:
+    path, SHA-256, description, media type and size."""
+    stored = store_artifact(source, root, run_id, name)
+    return {
+        "path": stored.path,
+        "sha256": stored.sha256,
+        "description": description,
+        "media_type": media_type,
+        "size_bytes": stored.size_bytes,
+    }
+
+
+def record_ids(run_id: str, slug: str) -> tuple[str, str]:
+    """(configuration id, evaluation id) of one measured setup of a run."""
+    return f"rewire-{run_id}-config-{slug}", f"rewire-{run_id}-eval-{slug}"
+
+
+def added_on(ended_at: str) -> str:
+    """A record's `added` date: the day its run ended (from an ISO timestamp), so that
+    measurements appear among the newest records."""
+    return date.fromisoformat(ended_at[:10]).isoformat()
+
+
+def measurement_environment(
+    environment: Mapping[str, Any], git_commit: str | None, *notes: str | None
+) -> dict[str, Any]:
+    """A log's environment as a record states it: the commit that ran (see
+    `resolve_commit`) and one note, the given notes joined with the commit note (where
+    there is one) after the first."""
+    out = dict(environment)
+    commit, commit_note = resolve_commit(str(out.get("git_commit")), git_commit)
+    out["git_commit"] = commit
+    first, *rest = notes or (None,)
+    out["note"] = " ".join(n for n in (first, commit_note, *rest) if n)
+    return out
 
 
 def record_kind_schema(kind: str) -> str:

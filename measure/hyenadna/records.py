@@ -15,12 +15,18 @@ from __future__ import annotations
 import json
 import statistics
 from collections.abc import Callable, Sequence
-from datetime import date
 from pathlib import Path
 from typing import Any
 
 from measure.hyenadna.recipe import CARDS, HyenaRecipe, ProtocolPlan
-from measure.records import GB, resolve_commit, store_artifact, write_records
+from measure.records import (
+    GB,
+    added_on,
+    cite_artifact,
+    measurement_environment,
+    record_ids,
+    write_records,
+)
 
 AREAS = ["dna-genomes"]
 CONTEXTS = ["research"]
@@ -95,28 +101,20 @@ def _gb(value: int | None) -> float:
     return round((value or 0) / GB, 4)
 
 
-def record_ids(run_id: str, slug: str) -> tuple[str, str]:
-    return f"rewire-{run_id}-config-{slug}", f"rewire-{run_id}-eval-{slug}"
-
-
 def _environment(log: dict[str, Any], git_commit: str | None, note: str | None) -> dict[str, Any]:
-    environment = dict(log["environment"])
-    commit, commit_note = resolve_commit(str(environment.get("git_commit")), git_commit)
-    environment["git_commit"] = commit
-    environment["note"] = " ".join(n for n in (environment.get("note"), commit_note, note) if n)
-    return environment
+    return measurement_environment(
+        log["environment"], git_commit, log["environment"].get("note"), note
+    )
 
 
 def _artifact(path: Path, root: Path, run_id: str) -> dict[str, Any]:
-    stored = store_artifact(path, root, run_id, path.name)
-    return {
-        "path": stored.path,
-        "sha256": stored.sha256,
-        "description": "Raw JSON log of one item: settings, allocator statistics, times and "
-        "environment",
-        "media_type": "application/json",
-        "size_bytes": stored.size_bytes,
-    }
+    return cite_artifact(
+        path,
+        root,
+        run_id,
+        path.name,
+        "Raw JSON log of one item: settings, allocator statistics, times and environment",
+    )
 
 
 def _configuration(
@@ -168,7 +166,7 @@ def _configuration(
                 "not depend on trained weights.",
             }
         },
-        "added": date.fromisoformat(log["ended_at"][:10]).isoformat(),
+        "added": added_on(log["ended_at"]),
     }
     if record["parameters"] is None:
         del record["parameters"]
@@ -229,7 +227,7 @@ def _evaluation(
         "environment": environment,
         "missing_metadata": missing,
         "limitations": limitations,
-        "added": date.fromisoformat(log["ended_at"][:10]).isoformat(),
+        "added": added_on(log["ended_at"]),
     }
 
 

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from measure.records import resolve_commit
+from measure.records import measurement_environment, resolve_commit
 
 from .catalogue import (
     AREAS,
@@ -98,24 +98,19 @@ def _commit(log: RunLog, git_commit: str | None) -> str:
 def _environment(
     log: RunLog, logs: Sequence[RunLog], machine: str, note: str | None, git_commit: str | None
 ) -> Any:
-    env = dict(log.data["environment"])
-    env["git_commit"] = _commit(log, git_commit)
-    env["command"] = str(log.data["launcher"]["command"])
-    env["started_at"] = log.data["launcher"]["started_at"]
-    env["ended_at"] = log.data["launcher"]["ended_at"]
-    notes = [f"Machine: {machine}."]
-    commit_note = resolve_commit(str(log.data["environment"]["git_commit"]), git_commit)[1]
-    if commit_note:
-        notes.append(commit_note)
-    for other, seconds in overlaps(log, logs):
-        notes.append(
-            f"Ran at the same time as {other.path.stem} ({other.gpus} GPU) on the same host "
-            f"for {seconds:.0f} s of its {log.wall_s:.0f} s."
-        )
-    if note:
-        notes.append(note)
-    env["note"] = " ".join(notes)
-    return env
+    launcher = log.data["launcher"]
+    env = {
+        **log.data["environment"],
+        "command": str(launcher["command"]),
+        "started_at": launcher["started_at"],
+        "ended_at": launcher["ended_at"],
+    }
+    overlapping = [
+        f"Ran at the same time as {other.path.stem} ({other.gpus} GPU) on the same host "
+        f"for {seconds:.0f} s of its {log.wall_s:.0f} s."
+        for other, seconds in overlaps(log, logs)
+    ]
+    return measurement_environment(env, git_commit, f"Machine: {machine}.", *overlapping, note)
 
 
 def _configuration(

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from measure.records import record_ids as measurement_ids
+
 from .data import GENERATOR_DESCRIPTION, TRAIN_FRACTION
 from .tasks import SHAPES_SOURCE, TASKS
 
@@ -38,8 +40,7 @@ LIMITATIONS = [
 
 def record_ids(run_id: str, arch: str, gpus: int) -> tuple[str, str]:
     """(configuration id, evaluation id) of one setup of a run."""
-    slug = f"{arch}-{gpus}x-h200"
-    return f"rewire-{run_id}-config-ia3-{slug}", f"rewire-{run_id}-eval-ia3-{slug}"
+    return measurement_ids(run_id, f"ia3-{arch}-{gpus}x-h200")
 
 
 def dataset_record() -> dict[str, Any]:

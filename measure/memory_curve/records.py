@@ -6,22 +6,29 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from datetime import date
 from pathlib import Path
 from typing import Any
 
 from measure.architectures import get_architecture
 from measure.memory_curve.recipe import CurveRecipe
 from measure.memory_curve.runner import FINISHED
-from measure.records import GB, memory_observations, resolve_commit, store_artifact, write_records
+from measure.records import (
+    GB,
+    added_on,
+    cite_artifact,
+    measurement_environment,
+    memory_observations,
+    write_records,
+)
+from measure.records import record_ids as measurement_ids
 
 AREAS = ["dna-genomes"]
 CONTEXTS = ["research"]
 
 
 def record_ids(run_id: str, item_key: str) -> tuple[str, str]:
-    slug = item_key.replace("--", "-")
-    return f"rewire-{run_id}-config-{slug}", f"rewire-{run_id}-eval-{slug}"
+    """(configuration id, evaluation id) of one point of a run."""
+    return measurement_ids(run_id, item_key.replace("--", "-"))
 
 
 def build_records(
@@ -39,17 +46,14 @@ def build_records(
     check_log = check[0] if check else None
     run_id, item = log["run_id"], log["item"]
     config_id, eval_id = record_ids(run_id, item)
-    environment = dict(log["environment"])
-    commit, commit_note = resolve_commit(str(environment.get("git_commit")), git_commit)
-    environment["git_commit"] = commit
-    logged = str(environment.get("note") or "")
+    logged = str(log["environment"].get("note") or "")
     if int((log.get("process") or {}).get("points", 1)) > 1:
         # the runner's slot note at commit b79cf97 still said "per point" for shared processes
         logged = logged.replace("One process per point ", "One process per model and method ")
-    environment["note"] = " ".join(n for n in (logged, commit_note, note) if n)
+    environment = measurement_environment(log["environment"], git_commit, logged, note)
     model, method, batch, tokens = log["model"], log["method"], log["batch"], log["tokens"]
     gpu = f"{environment['gpu']} ({environment['gpu_memory_gb']:.0f} GB), one GPU"
-    added = date.fromisoformat(log["ended_at"][:10]).isoformat()
+    added = added_on(log["ended_at"])
     oom = log["status"] == "out_of_memory"
     settings = {
         "method": method,
@@ -212,15 +216,14 @@ def _check(log_path: Path, root: Path, run_id: str) -> tuple[dict[str, Any], dic
         log = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    stored = store_artifact(path, root, run_id, f"check-{path.name}")
-    artifact = {
-        "path": stored.path,
-        "sha256": stored.sha256,
-        "description": "Raw JSON log of the same point re-run alone in a fresh process "
-        "(check of the shared process's per-point reset)",
-        "media_type": "application/json",
-        "size_bytes": stored.size_bytes,
-    }
+    artifact = cite_artifact(
+        path,
+        root,
+        run_id,
+        f"check-{path.name}",
+        "Raw JSON log of the same point re-run alone in a fresh process (check of the shared "
+        "process's per-point reset)",
+    )
     return log, artifact
 
 
@@ -244,15 +247,14 @@ def write_run_records(
             continue
         if (root / "records" / f"{record_ids(log['run_id'], log['item'])[1]}.yaml").exists():
             continue
-        stored = store_artifact(path, root, log["run_id"], path.name)
-        artifact = {
-            "path": stored.path,
-            "sha256": stored.sha256,
-            "description": "Raw JSON log of the point's process: settings, allocator "
-            "statistics, step times and environment",
-            "media_type": "application/json",
-            "size_bytes": stored.size_bytes,
-        }
+        artifact = cite_artifact(
+            path,
+            root,
+            log["run_id"],
+            path.name,
+            "Raw JSON log of the point's process: settings, allocator statistics, step times "
+            "and environment",
+        )
         family = families[log["model"]["key"]]
         check = _check(path, root, log["run_id"])
         records.extend(

@@ -5,7 +5,6 @@ reproduces, with the raw log as an artifact; validated, then written as new file
 from __future__ import annotations
 
 import json
-from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +19,15 @@ from measure.peak_memory.recipe import (
     DEFAULT_COMM,
     PeakMemoryRecipe,
 )
-from measure.records import GB, memory_observations, resolve_commit, store_artifact, write_records
+from measure.records import (
+    GB,
+    added_on,
+    cite_artifact,
+    measurement_environment,
+    memory_observations,
+    write_records,
+)
+from measure.records import record_ids as measurement_ids
 
 AREAS = ["dna-genomes"]
 CONTEXTS = ["research"]
@@ -28,8 +35,7 @@ CONTEXTS = ["research"]
 
 def record_ids(run_id: str, item_key: str) -> tuple[str, str]:
     """(configuration id, evaluation id) of one item of a run."""
-    slug = item_key.replace("--", "-")
-    return f"rewire-{run_id}-config-{slug}", f"rewire-{run_id}-eval-{slug}"
+    return measurement_ids(run_id, item_key.replace("--", "-"))
 
 
 def _setting_text(recipe: PeakMemoryRecipe, log: dict[str, Any]) -> dict[str, str]:
@@ -107,16 +113,15 @@ def build_records(
     added to the environment's note."""
     run_id, item = log["run_id"], log["item"]
     config_id, eval_id = record_ids(run_id, item)
-    environment = dict(log["environment"])
-    commit, commit_note = resolve_commit(str(environment.get("git_commit")), git_commit)
-    environment["git_commit"] = commit
-    notes = [environment.get("note"), commit_note, note]
-    environment["note"] = " ".join(n for n in notes if n) or None
+    environment = measurement_environment(
+        log["environment"], git_commit, log["environment"].get("note"), note
+    )
+    environment["note"] = environment["note"] or None
     model, stage, setting = log["model"], log["stage"], log["setting"]
     settings = _setting_text(recipe, log)
     describe = recipe.describe_values(setting, zero2=bool(log["features"]["zero2_offload"]))
     gpu = f"{environment['gpu']} ({environment['gpu_memory_gb']:.0f} GB), one GPU"
-    added = date.fromisoformat(log["ended_at"][:10]).isoformat()
+    added = added_on(log["ended_at"])
     oom = log["status"] == "out_of_memory"
     tokens = f"{log['tokens']} tokens"
     if log.get("nucleotides"):
@@ -262,15 +267,14 @@ def write_run_records(
         _config_id, eval_id = record_ids(log["run_id"], log["item"])
         if (root / "records" / f"{eval_id}.yaml").exists():
             continue
-        stored = store_artifact(p.log_path, root, log["run_id"], f"{p.item.key}.json")
-        artifact = {
-            "path": stored.path,
-            "sha256": stored.sha256,
-            "description": "Raw JSON log of the stage process: settings, allocator statistics, "
-            "step times, losses, estimates and environment",
-            "media_type": "application/json",
-            "size_bytes": stored.size_bytes,
-        }
+        artifact = cite_artifact(
+            p.log_path,
+            root,
+            log["run_id"],
+            f"{p.item.key}.json",
+            "Raw JSON log of the stage process: settings, allocator statistics, step times, "
+            "losses, estimates and environment",
+        )
         match = published.get((p.item.model.architecture.name, p.item.stage.id))
         records.extend(
             build_records(
