@@ -27,7 +27,7 @@ REFERENCES: dict[str, list[tuple[str, str]]] = {
     "source": [],
     "dataset": [],
     "model_family": [("papers[]", "source")],
-    "protocol": [("datasets[]", "dataset")],
+    "protocol": [("datasets[]", "dataset"), ("related[]", "protocol")],
     "configuration": [("family", "model_family")],
     "evaluation": [
         ("configuration", "configuration"),

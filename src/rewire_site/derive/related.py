@@ -14,6 +14,7 @@ from .display import kind_of
 RELATIONS: dict[tuple[str, str], tuple[str, str]] = {
     ("protocol", "datasets"): ("uses data", "used by"),
     ("protocol", "baselines"): ("baseline measurement", "baseline of"),
+    ("protocol", "related"): ("related protocol", "related protocol"),
     ("evaluation", "protocol"): ("protocol", "assessment"),
     ("evaluation", "configuration"): ("tested configuration", "system"),
     ("evaluation", "dataset"): ("uses data", "assessment"),

@@ -147,6 +147,12 @@ class Protocol(RecordBase):
         default_factory=list,
         description="Findings about the protocol, e.g. which setting explains a printed value.",
     )
+    related: list[Slug] = Field(
+        default_factory=list,
+        description="Ids of other protocols that hold the same published figure or claim in "
+        "another form (run times held as claims, and their ratio as a value a measurement can "
+        "be set beside); each protocol's page links to the other.",
+    )
 
     @model_validator(mode="after")
     def _unique_columns(self) -> Protocol:
