@@ -1,4 +1,4 @@
-"""`rewire measure`: list runnable protocols, plan and run a recipe.
+"""`rewire measure`: list runnable protocols, plan and run a recipe, write IA3 records.
 
 Importing this module imports no torch: recipes are looked up through the registry, and
 each command imports what it needs."""
@@ -161,3 +161,105 @@ def run(
     )
     code = recipe.run(options)
     raise typer.Exit(code)
+
+
+def _pairs(values: list[str] | None, option: str, usage: str) -> list[tuple[str, str]]:
+    """`LEFT=RIGHT` values of a repeated option, both sides non-empty."""
+    out: list[tuple[str, str]] = []
+    for text in values or []:
+        left, sep, right = text.partition("=")
+        if not sep or not left or not right:
+            raise typer.BadParameter(f"{text!r}: use {usage}", param_hint=option)
+        out.append((left, right))
+    return out
+
+
+@app.command("ia3-records")
+def ia3_records(
+    logs: Annotated[
+        list[Path], typer.Argument(help="Merged run logs (`python -m measure.ia3.launch` output).")
+    ],
+    run_id: Annotated[str, typer.Option("--run-id", help="e.g. 20261129-ia3-1920")],
+    machine: Annotated[str, typer.Option("--machine", help="The machine, in words.")],
+    root: Annotated[
+        Path, typer.Option("--root", help="Repository root (records/, artifacts/).")
+    ] = DEFAULT_ROOT,
+    note: Annotated[
+        str | None, typer.Option("--note", help="Conditions a reader must know.")
+    ] = None,
+    unconfirmed_as_incomplete: Annotated[
+        bool,
+        typer.Option(
+            "--unconfirmed-as-incomplete",
+            help="Write a short run that no full-length run confirms as an incomplete result "
+            "(no value; observations and a note) instead of refusing.",
+        ),
+    ] = False,
+    git_commit: Annotated[
+        str | None,
+        typer.Option(
+            "--git-commit",
+            help="Commit that ran, for logs that could not read one (device copy without .git).",
+        ),
+    ] = None,
+    confirm_with: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--confirm-with",
+            metavar="EVALUATION_ID=LOG",
+            help="A recorded full-length run (its evaluation id and merged log) that may "
+            "confirm the extrapolation of short runs of the same setup; repeatable.",
+        ),
+    ] = None,
+    attach: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--attach",
+            metavar="PATH=DESCRIPTION",
+            help="A further raw file to store and list as an artifact of every evaluation; "
+            "repeatable.",
+        ),
+    ] = None,
+    loss_check: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--loss-check",
+            metavar="LABEL=LOG",
+            help="A merged log whose per-step losses each run of the same model is compared "
+            "with (observations loss-*-difference-vs-LABEL); stored as an artifact; repeatable.",
+        ),
+    ] = None,
+) -> None:
+    """Write IA3 run-time records from merged run logs (runs made with
+    `python -m measure.ia3.launch`, e.g. by measure/ia3/h200_phases.sh on a lent GPU)."""
+    from measure.ia3.evidence import NotConfirmed
+    from measure.ia3.records import write
+    from measure.records import RecordExists
+    from rewire_site.problems import RecordsInvalid
+
+    attached = _pairs(attach, "--attach", "PATH=DESCRIPTION")
+    confirming = _pairs(confirm_with, "--confirm-with", "EVALUATION_ID=LOG")
+    compared = _pairs(loss_check, "--loss-check", "LABEL=LOG")
+    console = wide_console()
+    try:
+        written = write(
+            logs,
+            root,
+            run_id,
+            machine,
+            note=note,
+            unconfirmed_as_incomplete=unconfirmed_as_incomplete,
+            git_commit=git_commit,
+            attach=[(Path(path), what) for path, what in attached],
+            confirm_with=[(eval_id, Path(log)) for eval_id, log in confirming],
+            loss_checks=[(label, Path(log)) for label, log in compared],
+        )
+    except (NotConfirmed, RecordExists, ValueError) as error:
+        console.print(f"error: {error}", markup=False)
+        raise typer.Exit(1) from None
+    except RecordsInvalid as error:
+        for problem in error.problems:
+            console.print(str(problem), markup=False)
+        raise typer.Exit(1) from None
+    for path in written:
+        console.print(f"wrote {path}", markup=False)

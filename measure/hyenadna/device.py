@@ -3,8 +3,9 @@
 `python3 -m measure.hyenadna.device RUN_DIR [--budget S] [KEY ...]` writes each protocol's
 spec and runs its worker process, one protocol after another (KEYs: the protocols of
 `recipe.yaml`, all by default), with the logs in RUN_DIR/logs. It needs torch and PyYAML
-only (no rich, typer or pydantic); records are written afterwards where the catalogue lives:
-`rewire measure run PROTOCOL --run-id RUN_ID --records-only`.
+only (no rich, typer or pydantic), hence a standard-library command line (argparse) rather
+than `rewire measure`'s Typer app; records are written afterwards where the catalogue
+lives: `rewire measure run PROTOCOL --run-id RUN_ID --records-only`.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@
 # Setups of one phase share the host's CPUs, never a GPU; the records name runs that
 # overlapped in time. Every `wait` packs what is done so far into $OUT/ia3.tar.gz, so each
 # call brings back the logs of the phases ended by then. Records are written afterwards
-# where the catalogue lives: python -m measure.ia3.records LOGS... --run-id ... --machine ...
+# where the catalogue lives: rewire measure ia3-records LOGS... --run-id ... --machine ...
 set -uo pipefail
 LOGS=/tmp/ia3
 OUT=${OUT:-/tmp/out}

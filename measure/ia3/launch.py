@@ -1,11 +1,15 @@
 """Start one IA3 run through `torchrun` and time it from launch to exit.
 
-    python -m measure.ia3.launch --arch nt-500m --gpus 2 --steps 1000 --out runs/ia3
+    python -m measure.ia3.launch nt-500m:2:1000 [ARCH:GPUS:STEPS ...] --out runs/ia3
 
 torchrun is the process manager (`python -m torch.distributed.run --standalone`); this
 module only builds its command line, clocks the whole run (interpreter start, process
 group, model build, compilation, training, teardown) and folds that wall time into the
-worker's JSON log beside torchrun's own output. It imports no torch, so it runs anywhere.
+worker's JSON log beside torchrun's own output. It imports no torch, so it runs anywhere;
+its command line is the standard library's (argparse), not `rewire measure`'s Typer app,
+because it runs on lent GPU machines whose Python has torch but not the catalogue's
+dependencies (typer, rich, pydantic). The records are written where the catalogue lives,
+with `rewire measure ia3-records`.
 """
 
 from __future__ import annotations

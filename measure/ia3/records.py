@@ -15,10 +15,11 @@ a result of status `incomplete` with no value, whose observations hold what was 
 (steps, the wall time of the run made, step times, rates, MFU, peak memory per GPU) and
 whose note says why no 10,000-step run time is claimed.
 
-This module stores the raw logs as artifacts and writes the records (`write`, and the
-command line `main`); the records are built in `build` (configuration and evaluation),
-`results` (the run time and its note), `observations` (step times, rates, MFU, memory,
-loss checks) and `catalogue` (ids, the protocol, family, dataset and published records).
+This module stores the raw logs as artifacts and writes the records (`write`; on the
+command line `rewire measure ia3-records`); the records are built in `build`
+(configuration and evaluation), `results` (the run time and its note), `observations`
+(step times, rates, MFU, memory, loss checks) and `catalogue` (ids, the protocol, family,
+dataset and published records).
 """
 
 from __future__ import annotations
@@ -29,11 +30,11 @@ from typing import Any
 
 import yaml
 
-from measure.records import sha256_file, store_artifact, write_records
+from measure.records import cite_artifact, sha256_file, write_records
 
 from .build import build_records
 from .catalogue import DATASET, dataset_record
-from .evidence import NotConfirmed, RunLog
+from .evidence import RunLog
 from .launch import FULL_STEPS
 from .results import run_time_or_none
 
@@ -86,14 +87,7 @@ def write(
                 (other.path, "application/json", f"{other.path.stem}: run compared ({label})")
             )
     for path, media, description in files:
-        stored = store_artifact(path, root, run_id, path.name)
-        artifacts[path] = {
-            "path": stored.path,
-            "sha256": stored.sha256,
-            "description": description,
-            "media_type": media,
-            "size_bytes": stored.size_bytes,
-        }
+        artifacts[path] = cite_artifact(path, root, run_id, path.name, description, media)
     records = build_records(
         logs,
         run_id,
@@ -121,99 +115,3 @@ def _check_recorded(root: Path, eval_id: str, log: Path) -> None:
         raise ValueError(
             f"{log}: not an artifact of {eval_id} (no artifact with its SHA-256 {digest[:12]}…)"
         )
-
-
-def _pair(text: str, option: str, usage: str) -> tuple[str, str]:
-    """`LEFT=RIGHT` of a command-line option, both sides non-empty."""
-    left, sep, right = text.partition("=")
-    if not sep or not left or not right:
-        raise ValueError(f"{option} {text!r}: use {usage}")
-    return left, right
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """`python -m measure.ia3.records LOG... --run-id ID --machine TEXT`: write records."""
-    import argparse
-
-    from measure.records import RecordExists
-    from rewire_site.problems import RecordsInvalid
-
-    p = argparse.ArgumentParser(description="Write IA3 run-time records from merged run logs.")
-    p.add_argument("logs", nargs="+", type=Path, help="merged logs (measure.ia3.launch output)")
-    p.add_argument("--root", type=Path, default=Path())
-    p.add_argument("--run-id", required=True, help="e.g. 20261129-ia3-1920")
-    p.add_argument("--machine", required=True, help="the machine, in words")
-    p.add_argument("--note", default=None, help="conditions a reader must know")
-    p.add_argument(
-        "--unconfirmed-as-incomplete",
-        action="store_true",
-        help="write a short run that no full-length run confirms as an incomplete result "
-        "(no value; observations and a note) instead of refusing",
-    )
-    p.add_argument(
-        "--git-commit",
-        default=None,
-        help="commit that ran, for logs that could not read one (device copy without .git)",
-    )
-    p.add_argument(
-        "--confirm-with",
-        action="append",
-        default=[],
-        metavar="EVALUATION_ID=LOG",
-        help="a recorded full-length run (its evaluation id and merged log) that may confirm "
-        "the extrapolation of short runs of the same setup",
-    )
-    p.add_argument(
-        "--attach",
-        action="append",
-        default=[],
-        metavar="PATH=DESCRIPTION",
-        help="a further raw file to store and list as an artifact of every evaluation",
-    )
-    p.add_argument(
-        "--loss-check",
-        action="append",
-        default=[],
-        metavar="LABEL=LOG",
-        help="a merged log whose per-step losses each run of the same model is compared "
-        "with (observations loss-*-difference-vs-LABEL); stored as an artifact",
-    )
-    args = p.parse_args(argv)
-    try:
-        written = write(
-            args.logs,
-            args.root,
-            args.run_id,
-            args.machine,
-            note=args.note,
-            unconfirmed_as_incomplete=args.unconfirmed_as_incomplete,
-            git_commit=args.git_commit,
-            attach=[
-                (Path(path), what)
-                for path, what in (_pair(a, "--attach", "PATH=DESCRIPTION") for a in args.attach)
-            ],
-            confirm_with=[
-                (eval_id, Path(log))
-                for eval_id, log in (
-                    _pair(c, "--confirm-with", "EVALUATION_ID=LOG") for c in args.confirm_with
-                )
-            ],
-            loss_checks=[
-                (label, Path(log))
-                for label, log in (_pair(c, "--loss-check", "LABEL=LOG") for c in args.loss_check)
-            ],
-        )
-    except (NotConfirmed, RecordExists, ValueError) as error:
-        print(f"error: {error}")
-        return 1
-    except RecordsInvalid as error:
-        for problem in error.problems:
-            print(problem)
-        return 1
-    for path in written:
-        print(f"wrote {path}")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

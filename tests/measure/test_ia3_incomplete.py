@@ -12,11 +12,13 @@ from typing import Any
 
 import pytest
 import yaml
+from typer.testing import CliRunner, Result
 
 from measure.ia3.catalogue import DATASET, PUBLISHED
 from measure.ia3.evidence import NotConfirmed, RunLog
-from measure.ia3.records import main, write
+from measure.ia3.records import write
 from measure.records import RecordExists, sha256_file
+from rewire_site.cli import app
 from rewire_site.models import RECORD_ADAPTER
 
 REPO = Path(__file__).resolve().parents[2]
@@ -117,22 +119,28 @@ def test_commit_given_only_where_the_log_has_none(root: Path) -> None:
     }
 
 
-def test_cli_writes_incomplete_records_and_attaches_files(
-    root: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_cli_writes_incomplete_records_and_attaches_files(root: Path) -> None:
+    """`rewire measure ia3-records`, through the real entry point."""
+
+    def cli(args: list[str]) -> Result:
+        return CliRunner().invoke(app, ["measure", "ia3-records", *args], terminal_width=200)
+
     attached = CALL_1 / "nt-500m-1gpu-10000steps.stdout.txt"
     args = [str(ONE_GPU[0]), "--root", str(root), "--run-id", "20261129-ia3-test"]
     args += ["--machine", MACHINE, "--note", "Shared the host."]
-    assert main(args) == 1  # refused without the flag
-    assert "full-length run" in capsys.readouterr().out
+    refused = cli(args)
+    assert refused.exit_code == 1  # refused without the flag
+    assert "full-length run" in refused.output
     args += ["--unconfirmed-as-incomplete", "--attach", f"{attached}=cut-off run output"]
-    assert main(args) == 0
+    written = cli(args)
+    assert written.exit_code == 0, written.output
+    assert f"{EVAL_500M}.yaml" in written.output
     record = _load(root / "records" / f"{EVAL_500M}.yaml")
     assert record["artifacts"][-1]["description"] == "cut-off run output"
     assert record["environment"]["note"].endswith("Shared the host.")
-    capsys.readouterr()
-    assert main([*args[:-2], "--attach", "no-description"]) == 1
-    assert "use PATH=DESCRIPTION" in capsys.readouterr().out
+    bad = cli([*args[:-2], "--attach", "no-description"])
+    assert bad.exit_code == 2  # a usage error, before anything is read
+    assert "use PATH=DESCRIPTION" in bad.output
 
 
 def test_the_dataset_record_is_written_when_absent(tmp_path: Path) -> None:
