@@ -395,7 +395,8 @@ def protocol_headline(
         if measured
         else "; no Rewire measurement under this protocol yet."
     )
-    if groups and protocol.tolerance is not None and not agree:
+    judged = any(f.state in ("reproduced", "not_reproduced") for f in found)
+    if groups and protocol.tolerance is not None and judged and not agree:
         summary += (
             f" None agrees within the protocol's ±{display_number(protocol.tolerance * 100)}%."
         )
