@@ -13,6 +13,7 @@ from rewire_site.derive.comparability import (
     Entry,
     conditions,
     hardware_blocks,
+    input_length,
     length_unit,
     protocol_depends_on_hardware,
     ranking_value,
@@ -140,3 +141,23 @@ def test_a_fraction_and_a_percent_of_one_score_rank_on_the_metric_scale() -> Non
         "higher",
     )
     assert [s.best for s in ranking.standings] == [True, False]
+
+
+def test_results_at_different_input_lengths_are_never_ranked_together() -> None:
+    """A peak at 512 tokens and one at 1,000 tokens (or a 1k-token checkpoint and a
+    1M-token one) are not comparable: each length is its own group."""
+    at_512 = Conditions("full", "test", "peak in GB", "tokens", ANY_HARDWARE, "512 tokens")
+    at_1000 = Conditions("full", "test", "peak in GB", "tokens", ANY_HARDWARE, "1000 tokens")
+    ranking = standings(
+        [Entry(2.0, at_512), Entry(9.0, at_1000), Entry(3.0, at_512)], direction="lower"
+    )
+    assert [s.state for s in ranking.standings] == ["best", "alone", "ranked"]
+    assert ranking.standings[0].group_size == 2
+    assert "input length 512 tokens" in ranking.groups[0].text
+
+
+def test_input_length_reads_length_then_tokens_per_sequence() -> None:
+    assert input_length({"length": "1000 nt", "tokens_per_sequence": "171"}) == "1000nt"
+    assert input_length({"tokens_per_sequence": "512"}) == "512 tokens"
+    assert input_length({"length": "unstated"}) == ""
+    assert input_length({}) == ""

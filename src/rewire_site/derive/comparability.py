@@ -7,6 +7,9 @@ Two results are ranked together only when their recorded conditions match:
 - metric and scale (the column's metric and unit; values compared on the metric's own
   scale, so a percent and a fraction of one score match: `ranking_value`);
 - length unit (nucleotides or tokens), where the protocol fixes a sequence length;
+- input length, where the records state one (`length`, else `tokens_per_sequence`, in the
+  configuration's or the evaluation's settings): a peak at 512 tokens is never ranked
+  against one at 1,000 tokens, nor a 1k-token checkpoint against a 1M-token one;
 - hardware class (accelerator and count), only where the protocol declares that its
   metric depends on the hardware (`protocol_depends_on_hardware`).
 
@@ -109,6 +112,18 @@ def length_defined(protocol: Protocol, evaluation: Evaluation | None = None) -> 
     return any(_LENGTH.search(t) for t in texts)
 
 
+def input_length(settings: dict[str, str]) -> str:
+    """The input length the settings state, normalised for grouping: `length` ('1000nt'),
+    else `tokens_per_sequence` ('512 tokens'); '' when neither is stated."""
+    length = settings.get("length", "").strip()
+    if length and length.lower() not in _UNSTATED:
+        return re.sub(r"\s+", "", length)
+    tokens = settings.get("tokens_per_sequence", "").strip()
+    if tokens and tokens.lower() not in _UNSTATED:
+        return f"{tokens} tokens"
+    return ""
+
+
 def length_unit(settings: dict[str, str]) -> str | None:
     """'nucleotides', 'tokens', or None when the settings do not say."""
     if not length_unit_stated(settings):
@@ -134,6 +149,9 @@ class Conditions:
     """'nucleotides', 'tokens', 'not applicable' (no length fixed) or None."""
     hardware: str | None
     """'H200 × 2', 'any accelerator' (the protocol declares no dependence) or None."""
+    input_length: str = ""
+    """The stated input length ('1000nt', '512 tokens'), '' where the records state none
+    (the protocol's own length then applies to every result alike)."""
 
     @property
     def unstated(self) -> tuple[str, ...]:
@@ -154,6 +172,7 @@ class Conditions:
             self.metric,
             self.length_unit or "",
             self.hardware or "",
+            self.input_length,
         )
 
     @property
@@ -163,7 +182,9 @@ class Conditions:
             f"adaptation: {self.adaptation or 'not stated'}",
             f"split: {self.split or 'not stated'}",
         ]
-        if self.length_unit != NOT_APPLICABLE:
+        if self.input_length:
+            parts.append(f"input length {self.input_length}")
+        elif self.length_unit != NOT_APPLICABLE:
             parts.append(f"length in {self.length_unit or 'an unstated unit'}")
         if self.hardware != ANY_HARDWARE:
             parts.append(f"on {self.hardware or 'unstated hardware'}")
@@ -192,18 +213,16 @@ def conditions(
     # Values are compared on the metric's own scale (`ranking_value`), so a result
     # printed as a percent and one printed as a fraction match.
     metric = f"{column_metric.id} in {unit}"
-    if length_defined(protocol, evaluation):
-        settings = dict(configuration.settings if configuration is not None else {})
-        settings.update(evaluation.settings)
-        length: str | None = length_unit(settings)
-    else:
-        length = NOT_APPLICABLE
+    settings = dict(configuration.settings if configuration is not None else {})
+    settings.update(evaluation.settings)
+    defined = length_defined(protocol, evaluation)
     return Conditions(
         adaptation=_stated(evaluation.comparison.adaptation),
         split=_stated(split),
         metric=metric,
-        length_unit=length,
+        length_unit=length_unit(settings) if defined else NOT_APPLICABLE,
         hardware=hardware_class(evaluation, protocol, configuration),
+        input_length=input_length(settings),
     )
 
 

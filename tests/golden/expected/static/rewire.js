@@ -67,17 +67,25 @@
     var selects = Array.prototype.slice.call(form.querySelectorAll("select[data-facet]"));
     var status = document.querySelector('[data-filter-status-for="' + form.id + '"]');
     var count = document.querySelector('[data-filter-count-for="' + form.id + '"]');
+    /* Evaluations are counted in the tables of result rows (data-filter-count). A protocol
+       page with more than 60 published results, or with Rewire measurements only, has none
+       with rows: there the count is of the comparison table rows shown (a row is one tested
+       configuration or setup, which may hold several evaluations), and says so. */
+    var counted = targets.some(function (t) {
+      return t.hasAttribute("data-filter-count") && t.querySelector("tbody tr") !== null;
+    });
     function apply() {
       var chosen = selects.filter(function (s) { return s.value !== ""; });
       var shown = 0;
       targets.forEach(function (table) {
+        var counts = counted ? table.hasAttribute("data-filter-count") : true;
         Array.prototype.forEach.call(table.querySelectorAll("tbody tr"), function (row) {
           var ok = chosen.every(function (s) {
             var values = (row.getAttribute("data-facet-" + s.getAttribute("data-facet")) || "").split(" ");
             return values.indexOf(s.value) !== -1;
           });
           row.hidden = !ok;
-          if (ok && table.hasAttribute("data-filter-count")) { shown += 1; }
+          if (ok && counts) { shown += 1; }
         });
       });
       if (chosen.length === 0) { text(status, "Applied filters: All linked evaluations"); }
@@ -87,12 +95,13 @@
           return s.getAttribute("data-facet-label") + ": " + (option.getAttribute("data-label") || option.text);
         }).join("; "));
       }
-      text(count, shown + " matching evaluation" + (shown === 1 ? "" : "s"));
+      text(count, shown + (counted ? " matching evaluation" : " matching table row") + (shown === 1 ? "" : "s"));
     }
     selects.forEach(function (s) { s.addEventListener("change", apply); });
     form.addEventListener("reset", function () { window.setTimeout(apply, 0); });
     form.addEventListener("submit", function (event) { event.preventDefault(); apply(); });
     form.hidden = false;
+    if (!counted) { apply(); }  /* the page's own count is of result rows it does not list */
   }
 
   /* Search: the page lists every record; typing hides the ones that do not match. */
