@@ -15,7 +15,7 @@ from .concerns import Flag, excluded, flags_by_evaluation
 from .display import (
     ORIGIN_COUNT_LABELS,
     MissingText,
-    display_number,
+    display_duration_span,
     kind_of,
     missing_text,
     plural,
@@ -360,18 +360,13 @@ def recorded_run_minutes(protocol: Protocol, catalogue: Catalogue) -> str:
     run's start and end), for the page's run instructions; '' without measurements. This
     replaces a hand-written estimate that can go stale."""
     runs = [
-        (e.environment.ended_at - e.environment.started_at).total_seconds() / 60
+        (e.environment.ended_at - e.environment.started_at).total_seconds()
         for e in catalogue.evaluations_of(protocol.id)
         if e.environment is not None
     ]
     if not runs:
         return ""
-    low, high = min(runs), max(runs)
-    span = (
-        f"{display_number(low)} minutes"
-        if display_number(low) == display_number(high)
-        else f"{display_number(low)} to {display_number(high)} minutes"
-    )
+    span = display_duration_span(min(runs), max(runs))
     return (
         f"The {plural(len(runs), 'measurement')} recorded under this protocol ran for {span} "
         "each, by their recorded start and end times."

@@ -19,7 +19,7 @@ from typing import Literal
 from ..link import Catalogue
 from ..models import Evaluation, Protocol
 from ..models.evaluation import Origin
-from .display import missing_text, plural
+from .display import display_duration, missing_text, plural
 
 RequirementState = Literal["met", "unmet", "not_applicable"]
 ArtifactState = Literal["match", "mismatch", "not_hashed"]
@@ -312,11 +312,11 @@ def _run_locally(evaluation: Evaluation, protocol: Protocol) -> tuple[Requiremen
         )
     label = "Compute requirements are known"
     if env is not None:
-        minutes = (env.ended_at - env.started_at).total_seconds() / 60
+        took = display_duration((env.ended_at - env.started_at).total_seconds())
         compute = _req(
             "compute", label, "met",
             f"Computed by derive.readiness._run_locally from the run's recorded start and "
-            f"end: {env.gpu_count} × {env.gpu} for {minutes:.1f} minutes.",
+            f"end: {env.gpu_count} × {env.gpu} for {took}.",
         )  # fmt: skip
     else:
         hand = (

@@ -1,0 +1,30 @@
+"""Wall times as a reader sees them: a run of seconds never reads '0.0 minutes'."""
+
+from __future__ import annotations
+
+import pytest
+
+from rewire_site.derive.display import display_duration, display_duration_span
+
+
+@pytest.mark.parametrize(
+    ("seconds", "text"),
+    [
+        (4.0, "4 seconds"),
+        (1.0, "1 second"),
+        (0.52, "0.52 seconds"),
+        (59.4, "59.4 seconds"),
+        (60.0, "1 minute"),
+        (235.0, "3.92 minutes"),
+        (337.8, "5.63 minutes"),
+    ],
+)
+def test_display_duration(seconds: float, text: str) -> None:
+    assert display_duration(seconds) == text
+
+
+def test_display_duration_span_says_a_shared_unit_once() -> None:
+    assert display_duration_span(4.0, 4.0) == "4 seconds"
+    assert display_duration_span(4.0, 9.0) == "4 to 9 seconds"
+    assert display_duration_span(120.0, 300.0) == "2 to 5 minutes"
+    assert display_duration_span(40.0, 150.0) == "40 seconds to 2.5 minutes"
