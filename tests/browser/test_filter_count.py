@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import functools
 import re
-import shutil
 import threading
 from collections.abc import Iterator
 from datetime import date
@@ -21,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from scenarios import copy_closure
 
 pytestmark = pytest.mark.browser
 
@@ -29,21 +29,6 @@ PROTOCOL = "feng-2024-protocol-embedding-time"
 PAGE = f"protocols/{PROTOCOL}/index.html"
 PUBLISHED = 61
 """One more than MAX_RESULT_ROWS: the page lists no result rows."""
-_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
-
-
-def _copy_closure(ids: list[str], records: Path, into: Path) -> int:
-    files = {p.stem: p for p in records.glob("*.yaml")}
-    todo, chosen = list(ids), set[str]()
-    while todo:
-        ident = todo.pop()
-        if ident in chosen:
-            continue
-        chosen.add(ident)
-        shutil.copy2(files[ident], into / f"{ident}.yaml")
-        text = files[ident].read_text(encoding="utf-8")
-        todo.extend(t for t in _TOKEN.findall(text) if t in files and t not in chosen)
-    return len(chosen)
 
 
 class _Quiet(SimpleHTTPRequestHandler):
@@ -65,7 +50,7 @@ def many_results_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     assert len(evaluations) == PUBLISHED, "the live catalogue lost Feng et al.'s timings"
     project = tmp_path_factory.mktemp("many-results")
     (project / "records").mkdir()
-    assert _copy_closure(evaluations, ROOT / "records", project / "records") < 400
+    assert copy_closure(evaluations, ROOT / "records", project / "records") < 400
     site = project / "site"
     build_site(project, site, release_date=date(2026, 11, 30))
     server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(site)))

@@ -124,22 +124,29 @@ def protocol_page(
         compact=True,
         rows_of=[] if many else published if measured and table.measurements is not None else None,
     )
-    rows_text = (
-        f"The {plural(len(published), 'published result')} each have a row with coverage, "
-        "uncertainty, quote and source on their evaluation page (every value in the table "
-        "above links there) and in the model evaluation matrix CSV"
-        if many
-        else f"The {plural(len(results.rows), 'published result row')} with coverage, uncertainty "
-        "and sources"
-        + (
-            " (the measurement has its own page, linked from the measurements table)"
-            if measured == 1
-            else f" (each of the {measured} measurements has its own page, linked from the "
-            "measurements table)"
-        )
-        if measured and table.measurements is not None
-        else f"All {len(results.rows)} result rows with coverage, uncertainty and sources"
+    own_pages = (
+        " (the measurement has its own page, linked from the measurements table)"
+        if measured == 1
+        else f" (each of the {measured} measurements has its own page, linked from the "
+        "measurements table)"
     )
+    if many:
+        rows_text = (
+            f"The {plural(len(published), 'published result')} each have a row with "
+            "coverage, uncertainty, quote and source on their evaluation page (every value in "
+            "the table above links there) and in the model evaluation matrix CSV"
+        )
+    elif not published:
+        rows_text = "No published result is recorded under this protocol" + (
+            own_pages if measured else ""
+        )
+    elif measured and table.measurements is not None:
+        rows_text = (
+            f"The {plural(len(results.rows), 'published result row')} with coverage, "
+            "uncertainty and sources" + own_pages
+        )
+    else:
+        rows_text = f"All {len(results.rows)} result rows with coverage, uncertainty and sources"
     shown = {f.key for f in results.facets}
     index = {k: v for k, v in facts.filters.index.items() if k in shown}
     return ProtocolPage(
