@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from ia3_runs import ia3_cpu_logs  # noqa: F401  (one definition: the CPU runs are made once)
 
 FIXTURES = Path(__file__).parent / "fixtures"
 TINY_RECIPE = FIXTURES / "tiny_recipe.yaml"

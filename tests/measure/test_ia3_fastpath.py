@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from ia3_runs import TARGET_STEPS, ia3_cpu_logs, steady_copy  # noqa: F401  (session fixture)
+from ia3_runs import TARGET_STEPS, steady_copy
 
 from measure.ia3.evidence import RunLog
 from measure.ia3.launch import Setup, cache_environment, parse_setup, torchrun_command
@@ -81,7 +81,7 @@ def test_a_commit_is_replaced_only_where_the_log_could_not_name_the_code() -> No
 
 @pytest.mark.slow
 def test_the_loss_trace_compares_runs_step_by_step(
-    ia3_cpu_logs: dict[str, Path],  # noqa: F811
+    ia3_cpu_logs: dict[str, Path],
 ) -> None:
     full, short, two = (
         RunLog.load(ia3_cpu_logs[k], TARGET_STEPS) for k in ("full", "short", "two")
@@ -104,7 +104,7 @@ def test_the_loss_trace_compares_runs_step_by_step(
 
 @pytest.mark.slow
 def test_records_carry_loss_checks_start_up_and_the_commit(
-    ia3_cpu_logs: dict[str, Path],  # noqa: F811
+    ia3_cpu_logs: dict[str, Path],
     tmp_path: Path,
 ) -> None:
     root = tmp_path / "root"

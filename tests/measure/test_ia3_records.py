@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from ia3_runs import TARGET_STEPS, ia3_cpu_logs, steady_copy  # noqa: F401  (session fixture)
+from ia3_runs import TARGET_STEPS, steady_copy
 
 from measure.ia3.catalogue import DATASET, PUBLISHED
 from measure.ia3.evidence import NotConfirmed, RunLog, run_time, scaling_efficiency
@@ -28,7 +28,7 @@ def root(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def steady(ia3_cpu_logs: dict[str, Path], tmp_path: Path) -> dict[str, Path]:  # noqa: F811
+def steady(ia3_cpu_logs: dict[str, Path], tmp_path: Path) -> dict[str, Path]:
     """The real CPU logs with steady step times (20 ms; the 2-process runs 30 ms), and a
     full-length copy of the 2-process run ("two_full")."""
     logs = {

@@ -9,12 +9,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from ia3_runs import ia3_cpu_logs  # noqa: F401  (session fixture)
 
 pytestmark = pytest.mark.slow
 
 
-def test_two_process_run_shares_the_global_batch(ia3_cpu_logs: dict[str, Path]) -> None:  # noqa: F811
+def test_two_process_run_shares_the_global_batch(ia3_cpu_logs: dict[str, Path]) -> None:
     log = json.loads(ia3_cpu_logs["two"].read_text())
     s = log["settings"]
     assert (s["world_size"], s["per_gpu_batch"], s["global_batch"]) == (2, 4, 8)
@@ -31,7 +30,7 @@ def test_two_process_run_shares_the_global_batch(ia3_cpu_logs: dict[str, Path]) 
     assert log["loss"][0][0] == 1 and log["loss"][-1][0] == 20
 
 
-def test_one_process_run_uses_no_ddp(ia3_cpu_logs: dict[str, Path]) -> None:  # noqa: F811
+def test_one_process_run_uses_no_ddp(ia3_cpu_logs: dict[str, Path]) -> None:
     log = json.loads(ia3_cpu_logs["full"].read_text())
     assert log["settings"]["ddp"] is False
     assert log["settings"]["per_gpu_batch"] == 8
