@@ -41,28 +41,36 @@ def load_scenario(name: str) -> Catalogue:
 
 
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+_ARTIFACT = re.compile(r"\b(artifacts/[^\s'\"]+)")
 
 
-_ARTIFACT = re.compile(r"\bpath: '?(artifacts/[^'\s]+)")
-
-
-def copy_closure(ids: list[str], records: Path, into: Path) -> int:
-    """Copy the record files `ids` from `records` into `into`, with every record they
-    refer to (any token of a file that names another record file), transitively, and
-    the artifact files they cite (`path: artifacts/...`, into the folder beside `into`);
-    the number of records copied. Tests build small real sites this way from `records/`."""
+def record_closure(ids: list[str], records: Path) -> dict[str, Path]:
+    """The record files of `ids` under `records` and of every record they refer to (any
+    token of a record file that is the id of another record), transitively, by id."""
     files = {p.stem: p for p in records.glob("*.yaml")}
-    todo, chosen = list(ids), set[str]()
+    chosen: dict[str, Path] = {}
+    todo = list(ids)
     while todo:
         ident = todo.pop()
         if ident in chosen:
             continue
-        chosen.add(ident)
-        shutil.copy2(files[ident], into / f"{ident}.yaml")
+        chosen[ident] = files[ident]
         text = files[ident].read_text(encoding="utf-8")
         todo.extend(t for t in _TOKEN.findall(text) if t in files and t not in chosen)
-        for artifact in _ARTIFACT.findall(text):
-            target = into.parent / artifact
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(records.parent / artifact, target)
+    return chosen
+
+
+def copy_closure(ids: list[str], records: Path, into: Path) -> int:
+    """Copy `record_closure(ids, records)` into the folder `into`, and the artifact files
+    those records name (`artifacts/...`, into the folder beside `into`); the number of
+    records copied. Tests build small real sites this way from `records/`."""
+    chosen = record_closure(ids, records)
+    into.mkdir(parents=True, exist_ok=True)
+    for ident, path in chosen.items():
+        shutil.copy2(path, into / f"{ident}.yaml")
+        for name in _ARTIFACT.findall(path.read_text(encoding="utf-8")):
+            source = records.parent / name
+            if source.is_file():
+                (into.parent / name).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(source, into.parent / name)
     return len(chosen)

@@ -12,13 +12,12 @@ from __future__ import annotations
 import csv
 import gzip
 import io
-import re
-import shutil
 from datetime import date
 from pathlib import Path
 
 import pytest
 from htmltext import flat, page_text
+from scenarios import copy_closure
 
 from rewire_site.build import build_site, gather
 from rewire_site.derive.evidence import evidence_table
@@ -31,28 +30,13 @@ MCC = "feng-2024-eval-dnabert-2-mean-5mc-mcc"
 ACCURACY = "feng-2024-eval-dnabert-2-mean-5mc-accuracy"
 OTHER_MCC = "feng-2024-eval-hyenadna-medium-160k-mean-5mc-mcc"
 PROTOCOL = "feng-2024-protocol-5mc"
-_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
-
-
-def _copy_closure(ids: list[str], records: Path, into: Path) -> None:
-    files = {p.stem: p for p in records.glob("*.yaml")}
-    todo, chosen = list(ids), set[str]()
-    while todo:
-        ident = todo.pop()
-        if ident in chosen:
-            continue
-        chosen.add(ident)
-        shutil.copy2(files[ident], into / f"{ident}.yaml")
-        text = files[ident].read_text(encoding="utf-8")
-        todo.extend(t for t in _TOKEN.findall(text) if t in files and t not in chosen)
-    assert len(chosen) < 200, len(chosen)
 
 
 @pytest.fixture(scope="module")
 def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("column-metrics")
     (root / "records").mkdir()
-    _copy_closure([MCC, ACCURACY, OTHER_MCC], ROOT / "records", root / "records")
+    assert copy_closure([MCC, ACCURACY, OTHER_MCC], ROOT / "records", root / "records") < 200
     return root
 
 

@@ -8,11 +8,11 @@ recipe yet", which went stale when the second was measured."""
 
 from __future__ import annotations
 
-import re
 import shutil
 from pathlib import Path
 
 import pytest
+from scenarios import copy_closure
 
 from rewire_site.build import gather
 from rewire_site.derive.related import related
@@ -22,26 +22,12 @@ from rewire_site.validate import validate_paths
 ROOT = Path(__file__).resolve().parents[1]
 RUNTIME = "evidence-20261130-protocol-hyenadna-runtime"
 SPEEDUP = "evidence-20261130-protocol-hyenadna-speedup-vs-transformer"
-_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
-
-
-def _copy_closure(ids: list[str], records: Path, into: Path) -> None:
-    files = {p.stem: p for p in records.glob("*.yaml")}
-    todo, chosen = list(ids), set[str]()
-    while todo:
-        ident = todo.pop()
-        if ident in chosen:
-            continue
-        chosen.add(ident)
-        shutil.copy2(files[ident], into / f"{ident}.yaml")
-        text = files[ident].read_text(encoding="utf-8")
-        todo.extend(t for t in _TOKEN.findall(text) if t in files and t not in chosen)
 
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     (tmp_path / "records").mkdir()
-    _copy_closure([RUNTIME], ROOT / "records", tmp_path / "records")
+    copy_closure([RUNTIME], ROOT / "records", tmp_path / "records")
     for artifact in ROOT.glob("artifacts/sources/evidence-20261130-source-hyenadna-*/*"):
         target = tmp_path / artifact.relative_to(ROOT)
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -21,7 +21,6 @@ import contextlib
 import fcntl
 import functools
 import os
-import re
 import shutil
 import threading
 from collections.abc import Callable, Iterator
@@ -31,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from scenarios import copy_closure
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path(
@@ -65,8 +65,6 @@ def browser_missing() -> str | None:
 CATALOGUE = Path(__file__).with_name("catalogue.txt")
 MAX_RECORDS = 400
 """Bound of the copied catalogue: the listed records and all they refer to."""
-_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
-_ARTIFACT = re.compile(r"\b(artifacts/[^\s'\"]+)")
 
 
 def listed_records() -> list[str]:
@@ -75,42 +73,18 @@ def listed_records() -> list[str]:
     return [line.strip() for line in lines if line.strip() and not line.startswith("#")]
 
 
-def bounded_catalogue(records: Path) -> dict[str, Path]:
-    """The record files of the listed records and of every record they refer to (any
-    token of a record file that is the id of another record), by id."""
-    files = {path.stem: path for path in records.glob("*.yaml")}
-    listed = listed_records()
-    missing = [i for i in listed if i not in files]
-    assert not missing, f"{CATALOGUE.name} names records that {records} lacks: {missing}"
-    chosen: dict[str, Path] = {}
-    todo = list(listed)
-    while todo:
-        ident = todo.pop()
-        if ident in chosen:
-            continue
-        chosen[ident] = files[ident]
-        text = files[ident].read_text(encoding="utf-8")
-        todo.extend(t for t in _TOKEN.findall(text) if t in files and t not in chosen)
-    assert len(chosen) <= MAX_RECORDS, (
-        f"{CATALOGUE.name}'s records and what they refer to are {len(chosen)} records, "
+def copy_bounded_project(root: Path, project: Path) -> int:
+    """Copy the listed records of `root`, every record they refer to and the artifact
+    files they name into `project`; return how many records."""
+    files = {path.stem for path in (root / "records").glob("*.yaml")}
+    missing = [i for i in listed_records() if i not in files]
+    assert not missing, f"{CATALOGUE.name} names records that {root} lacks: {missing}"
+    count = copy_closure(listed_records(), root / "records", project / "records")
+    assert count <= MAX_RECORDS, (
+        f"{CATALOGUE.name}'s records and what they refer to are {count} records, "
         f"more than {MAX_RECORDS}: the browser tests' catalogue is meant to stay small"
     )
-    return chosen
-
-
-def copy_bounded_project(root: Path, project: Path) -> int:
-    """Copy the bounded catalogue of `root` (records and the artifact files they name)
-    into `project`; return how many records."""
-    chosen = bounded_catalogue(root / "records")
-    (project / "records").mkdir(parents=True)
-    for ident, path in chosen.items():
-        shutil.copy2(path, project / "records" / f"{ident}.yaml")
-        for name in _ARTIFACT.findall(path.read_text(encoding="utf-8")):
-            source = root / name
-            if source.is_file():
-                (project / name).parent.mkdir(parents=True, exist_ok=True)
-                shutil.copy2(source, project / name)
-    return len(chosen)
+    return count
 
 
 def _shared_temp(factory: pytest.TempPathFactory, worker_id: str) -> Path:
