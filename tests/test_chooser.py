@@ -135,3 +135,12 @@ def test_benchmark_wide_column_joins_its_task(built: list[object]) -> None:
     assert table.columns == ("Human Enhancers Cohn",)
     pairs = {(o.left.text, o.right.text) for o in page.overlaps if o.family == "HyenaDNA"}
     assert ("74.2%", "74.2%") in pairs
+
+
+def test_chooser_pages_take_their_header_from_page_header() -> None:
+    """The header fields (template, path, root, title, ...) are written once, in
+    render.contexts.page_header, as on every other page; none is filled in by hand."""
+    from header_fields import hand_written_headers
+
+    module = ROOT / "src" / "rewire_site" / "chooser" / "pages.py"
+    assert hand_written_headers(module) == []

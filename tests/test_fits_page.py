@@ -285,3 +285,12 @@ def test_built_pages_are_strict_html_with_unique_ids(out: Path) -> None:
         for table in tree.iter(f"{ns}table"):
             assert table.find(f"{ns}caption") is not None, path
             assert all(th.get("scope") in ("col", "row") for th in table.iter(f"{ns}th")), path
+
+
+def test_fits_page_takes_its_header_from_page_header() -> None:
+    """The header fields of "Does it fit on my GPU?" come from render.contexts.page_header,
+    as on every other page; none is filled in by hand."""
+    from header_fields import hand_written_headers
+
+    module = ROOT / "src" / "rewire_site" / "fits" / "pages.py"
+    assert hand_written_headers(module) == []

@@ -20,8 +20,8 @@ from ..derive.concerns import Flag, excluded
 from ..derive.display import display_number, plural
 from ..link import Catalogue
 from ..models import Configuration, Dataset, Evaluation, ModelFamily, Protocol, Result, Source
-from ..render.contexts import Link
-from ..render.urls import page_of, root_of
+from ..render.contexts import Link, page_header
+from ..render.urls import page_of
 from .contexts import (
     ChooserIndexPage,
     ComparePage,
@@ -238,13 +238,13 @@ def task_pages(catalogue: Catalogue, flags: Flags, release_id: str) -> list[Task
         heading = " = ".join(d.title for d in datasets)
         pages.append(
             TaskPage(
-                template="task.html",
-                path=path,
-                root=root_of(path),
-                title=f"Task: {heading}",
-                description=f"Every recorded result on {heading}, one table per protocol.",
-                release_id=release_id,
-                nav="",
+                **page_header(
+                    "task.html",
+                    path,
+                    f"Task: {heading}",
+                    f"Every recorded result on {heading}, one table per protocol.",
+                    release_id,
+                ),
                 heading=heading,
                 datasets=tuple(Link(d.title, page_of(d)) for d in datasets),
                 same_task=tuple(
@@ -296,13 +296,13 @@ def matrix_pages(catalogue: Catalogue, release_id: str) -> list[FamilyMatrixPage
         path = matrix_path(family.id)
         pages.append(
             FamilyMatrixPage(
-                template="family_matrix.html",
-                path=path,
-                root=root_of(path),
-                title=f"{family.name}: results by task and metric",
-                description=f"Every recorded result of {family.name}, by task and metric.",
-                release_id=release_id,
-                nav="",
+                **page_header(
+                    "family_matrix.html",
+                    path,
+                    f"{family.name}: results by task and metric",
+                    f"Every recorded result of {family.name}, by task and metric.",
+                    release_id,
+                ),
                 family=Link(family.name, page_of(family)),
                 metrics=tuple(metrics[m] for m in metric_ids),
                 rows=rows,
@@ -374,13 +374,13 @@ def compare_pages(catalogue: Catalogue, flags: Flags, release_id: str) -> list[C
         path = compare_path(left_id, right_id)
         pages.append(
             ComparePage(
-                template="compare.html",
-                path=path,
-                root=root_of(path),
-                title=f"{left.title} and {right.title}",
-                description=f"Comparable results of {left.title} and {right.title}.",
-                release_id=release_id,
-                nav="",
+                **page_header(
+                    "compare.html",
+                    path,
+                    f"{left.title} and {right.title}",
+                    f"Comparable results of {left.title} and {right.title}.",
+                    release_id,
+                ),
                 left=Link(left.title, page_of(left)),
                 right=Link(right.title, page_of(right)),
                 wins=tuple(
@@ -415,13 +415,14 @@ def chooser_pages(
     matrices = matrix_pages(catalogue, release_id)
     pairs = compare_pages(catalogue, flags, release_id)
     index = ChooserIndexPage(
-        template="chooser.html",
-        path=INDEX,
-        root=root_of(INDEX),
-        title="Choose a model: tasks, families and comparisons",
-        description="Results by task, by model family, and for two models side by side.",
-        release_id=release_id,
-        nav="chooser",
+        **page_header(
+            "chooser.html",
+            INDEX,
+            "Choose a model: tasks, families and comparisons",
+            "Results by task, by model family, and for two models side by side.",
+            release_id,
+            nav="chooser",
+        ),
         tasks=tuple(Link(p.heading, p.path) for p in tasks),
         families=tuple(Link(p.family.text, p.path) for p in matrices),
         pairs=tuple(Link(p.title, p.path) for p in pairs),

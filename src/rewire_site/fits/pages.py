@@ -18,8 +18,8 @@ from ..derive.fits import (
 from ..derive.fits_chart import curve_chart
 from ..link import Catalogue
 from ..models import ModelFamily, Protocol
-from ..render.contexts import Link
-from ..render.urls import page_of, record_path, root_of
+from ..render.contexts import Link, page_header
+from ..render.urls import page_of, record_path
 from .contexts import (
     CurveNotes,
     FamilyCurves,
@@ -249,15 +249,15 @@ def fits_page(catalogue: Catalogue, release_id: str, found: Curves | None = None
     else:
         empty = ""
     return FitsPage(
-        template="fits.html",
-        path=FITS_PATH,
-        root=root_of(FITS_PATH),
-        title=TITLE,
-        description="For a GPU memory size and a method (inference, parameter-efficient or "
-        "full fine-tuning): the longest input and the largest batch that fit, read from "
-        "measured memory curves.",
-        release_id=release_id,
-        nav="",
+        **page_header(
+            "fits.html",
+            FITS_PATH,
+            TITLE,
+            "For a GPU memory size and a method (inference, parameter-efficient or "
+            "full fine-tuning): the longest input and the largest batch that fit, read from "
+            "measured memory curves.",
+            release_id,
+        ),
         protocols=protocols,
         notes=curve_notes(found),
         methods=methods,
