@@ -80,3 +80,41 @@ def test_built_pages_and_csv_never_call_an_mcc_value_auc(project: Path) -> None:
         rows = list(csv.DictReader(io.StringIO(handle.read())))
     metrics = {r["evaluation_id"]: r["metric"] for r in rows}
     assert metrics[MCC] == "MCC" and metrics[ACCURACY] == "Accuracy"
+
+
+def test_a_protocol_with_several_column_metrics_is_named_by_them(project: Path) -> None:
+    """Feng et al.'s protocols declare AUC, but their columns are MCC, AUC, F1 and accuracy:
+    the index line, the coverage row and the comparison table name the column metrics, not
+    AUC alone; a protocol whose columns share one metric still reads as that metric."""
+    from rewire_site.derive.coverage import protocol_coverage, protocols_by_area
+    from rewire_site.derive.display import metric_dependence, protocol_metric_label
+
+    catalogue = gather(project / "records", project).catalogue
+    protocol = catalogue.get(PROTOCOL, Protocol)
+    per_column = "per column: MCC, AUC, F1 score, Accuracy"
+    assert protocol_metric_label(protocol) == per_column
+    assert metric_dependence(protocol, False) == (
+        "MCC, AUC, F1 score and Accuracy do not depend on the accelerator"
+    )
+    (summary,) = [p for g in protocols_by_area(catalogue) for p in g.protocols if p.id == PROTOCOL]
+    assert summary.metric_label == per_column
+    (row,) = [r for r in protocol_coverage(catalogue) if r.protocol_id == PROTOCOL]
+    assert (row.metric, row.unit, row.direction) == (per_column, "score", "higher")
+    table = comparison_table(protocol, catalogue)  # the copied evaluations: MCC, accuracy
+    assert table.metric_label == "MCC and Accuracy"
+    one = protocol.model_copy(update={"columns": protocol.columns[:1]})
+    assert protocol_metric_label(one) == "MCC"
+    assert metric_dependence(one, True, lower=True) == "mcc depends on the accelerator"
+
+
+def test_protocol_page_facts_and_home_list_name_the_column_metrics(project: Path) -> None:
+    site = project / "site-metrics"
+    build_site(project, site, release_date=date(2026, 11, 30))
+    page = page_text(site / "protocols" / PROTOCOL / "index.html")
+    assert "metric\nAUC (auc)" not in page
+    assert "metric\nper column: MCC (mcc), AUC (auc), F1 score (f1), Accuracy (accuracy)" in page
+    assert "MCC, AUC, F1 score and Accuracy do not depend on the accelerator" in page
+    assert "MCC and Accuracy (score, higher is better) by tested configuration" in page
+    home = flat(page_text(site / "index.html"))
+    assert "· per column: MCC, AUC, F1 score, Accuracy ·" in home
+    assert "· AUC ·" not in home

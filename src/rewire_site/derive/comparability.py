@@ -32,6 +32,7 @@ from typing import Literal
 from ..link import Catalogue
 from ..models import Configuration, Evaluation, Protocol, Result
 from ..models.scales import on_metric_scale
+from .display import metric_dependence
 
 StandingState = Literal["best", "ranked", "alone", "unstated", "excluded", "no_value"]
 
@@ -337,8 +338,8 @@ def hardware_blocks(
     if mine is not None and mine == theirs:
         return None
     return (
-        f"The protocol declares that {protocol.metric.label.lower()} depends on the "
-        f"accelerator, and this ran on {mine or 'unstated hardware'}, the published value "
+        f"The protocol declares that {metric_dependence(protocol, True, lower=True)}, "
+        f"and this ran on {mine or 'unstated hardware'}, the published value "
         f"on {theirs or 'hardware the source does not state'}."
     )
 

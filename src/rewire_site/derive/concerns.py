@@ -36,7 +36,7 @@ from .comparability import (
     length_unit_stated,
     protocol_depends_on_hardware,
 )
-from .display import CitationView, cite, missing_text, result_header
+from .display import CitationView, cite, metric_dependence, missing_text, result_header
 
 FLAG_LABELS: dict[str, str] = {
     "source_conflict": "Evidence concern",
@@ -117,15 +117,15 @@ def _hardware(
         return []
     if protocol_depends_on_hardware(protocol):
         weight = (
-            f"The protocol declares that {protocol.metric.label.lower()} depends on the "
-            "accelerator, so these results are ranked only against results on the same "
+            f"The protocol declares that {metric_dependence(protocol, True, lower=True)}, "
+            "so these results are ranked only against results on the same "
             "accelerator class, and no agreement with a value measured on other hardware is "
             "judged."
         )
     else:
         weight = (
-            f"The protocol declares that {protocol.metric.label.lower()} does not depend on "
-            "the accelerator, so this is a stated difference, not a reason to leave "
+            f"The protocol declares that {metric_dependence(protocol, False, lower=True)}, "
+            "so this is a stated difference, not a reason to leave "
             "comparisons."
         )
     return [

@@ -19,6 +19,9 @@ from .display import (
     kind_of,
     missing_text,
     plural,
+    protocol_metric_direction,
+    protocol_metric_label,
+    protocol_metric_unit,
 )
 from .reproduction import protocol_reproduction_groups
 
@@ -211,7 +214,7 @@ def protocols_by_area(catalogue: Catalogue) -> tuple[AreaGroup, ...]:
         summary = ProtocolSummary(
             protocol.id,
             protocol.title,
-            protocol.metric.label,
+            protocol_metric_label(protocol),
             len(evaluations),
             sum(e.origin == Origin.rewire_measurement for e in evaluations),
         )
@@ -331,9 +334,9 @@ def protocol_coverage(
                 protocol_id=protocol.id,
                 title=protocol.title,
                 areas=";".join(protocol.areas),
-                metric=protocol.metric.label,
-                unit=protocol.metric.unit,
-                direction=protocol.metric.direction,
+                metric=protocol_metric_label(protocol),
+                unit=protocol_metric_unit(protocol),
+                direction=protocol_metric_direction(protocol),
                 datasets=";".join(protocol.datasets),
                 columns_total=len(protocol.columns),
                 columns_with_results=sum(c.id in used for c in protocol.columns),

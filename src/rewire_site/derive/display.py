@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from ..link import Catalogue
-from ..models import RECORD_TYPES, Citation, Origin, Protocol, RecordBase, Source
+from ..models import RECORD_TYPES, Citation, Metric, Origin, Protocol, RecordBase, Source
 from ..models.common import CitationRole, MissingReason, ReviewStatus
 
 NOT_REPORTED = "Not reported"
@@ -284,6 +284,73 @@ def _cite(citation: Citation, source: Source) -> CitationView:
         role_label=ROLE_LABELS[citation.role],
         version=source.version,
     )
+
+
+PER_COLUMN = "per column: "
+
+
+def column_metrics(
+    protocol: Protocol, column_ids: Collection[str] | None = None
+) -> tuple[Metric, ...]:
+    """The metrics a protocol's results are measured in: the distinct metrics of its
+    result columns (of `column_ids` only, when given; a column's own metric, else the
+    protocol's), by id, in column order; the protocol's metric when no column is left.
+    Feng et al.'s protocols declare AUC but score their columns in MCC, AUC, F1 and
+    accuracy: four metrics, not one."""
+    found = {
+        m.id: m
+        for m in (
+            protocol.column_metric(c.id)
+            for c in protocol.columns
+            if column_ids is None or c.id in column_ids
+        )
+    }
+    return tuple(found.values()) or (protocol.metric,)
+
+
+def metric_names(metrics: Sequence[Metric]) -> str:
+    """'Peak memory', or 'MCC, AUC, F1 score and Accuracy' (labels as recorded)."""
+    labels = list(dict.fromkeys(m.label for m in metrics))
+    return labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " and " + labels[-1]
+
+
+def per_column(values: list[str]) -> str:
+    """The one value every column shares ('score'), else each distinct value, in column
+    order, as 'per column: MCC, AUC, F1 score, Accuracy'."""
+    distinct = list(dict.fromkeys(values))
+    return distinct[0] if len(distinct) == 1 else PER_COLUMN + ", ".join(distinct)
+
+
+def protocol_metric_label(protocol: Protocol) -> str:
+    """A protocol's metric wherever one line names it (index lists, coverage rows, facts):
+    the metric its columns are measured in, or 'per column: MCC, AUC, F1 score, Accuracy'
+    where they differ, never a single metric most columns do not use."""
+    return per_column([m.label for m in column_metrics(protocol)])
+
+
+def protocol_metric_unit(protocol: Protocol) -> str:
+    """The unit of a protocol's results ('score'), or 'per column: ...' where they differ."""
+    return per_column([m.unit for m in column_metrics(protocol)])
+
+
+def protocol_metric_direction(protocol: Protocol) -> str:
+    """'higher' or 'lower' when every column's metric agrees, else 'per column: ...'."""
+    return per_column([m.direction for m in column_metrics(protocol)])
+
+
+def metric_dependence(protocol: Protocol, depends: bool, *, lower: bool = False) -> str:
+    """'Peak memory depends on the accelerator' (`lower`: 'peak memory ...'), or, for a
+    protocol whose columns use several metrics, 'MCC, AUC, F1 score and Accuracy do not
+    depend on the accelerator' (labels as recorded: an acronym is not lowered)."""
+    metrics = column_metrics(protocol)
+    if len(metrics) == 1:
+        label = metrics[0].label
+        subject = label.lower() if lower else label
+        verb = "depends" if depends else "does not depend"
+    else:
+        subject = metric_names(metrics)
+        verb = "depend" if depends else "do not depend"
+    return f"{subject} {verb} on the accelerator"
 
 
 def column_header(metric_label: str, column_label: str) -> str:

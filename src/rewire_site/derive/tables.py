@@ -37,7 +37,11 @@ from .display import (
     ORIGIN_LABELS,
     CitationView,
     cite,
+    column_metrics,
+    metric_dependence,
+    metric_names,
     missing_text,
+    per_column,
     plural,
     result_display,
     result_header,
@@ -140,8 +144,12 @@ class ComparisonTable:
     protocol_id: str
     protocol_title: str
     metric_label: str
+    """The metric of the columns shown: 'Peak memory', or 'MCC, AUC, F1 score and Accuracy'
+    where columns have metrics of their own (display.column_metrics)."""
     unit: str
+    """The columns' shared unit, or 'per column: ...' where they differ."""
     direction: str
+    """'lower' or 'higher' when the columns share it, else 'per column: ...'."""
     dataset_ids: tuple[str, ...]
     dataset_titles: tuple[str, ...]
     columns: tuple[TableColumn, ...]
@@ -375,12 +383,13 @@ def comparison_table(
     sort_column = sort_by or default_sort_column(column_ids, table_rows)
     dataset_ids = tuple(dict.fromkeys(e.dataset for e in chosen))
     dataset_titles = tuple(_title(catalogue, d) for d in dataset_ids)
+    metrics = column_metrics(protocol, column_ids)  # of the columns shown
     table = ComparisonTable(
         protocol_id=protocol.id,
         protocol_title=protocol.title,
-        metric_label=protocol.metric.label,
-        unit=protocol.metric.unit,
-        direction=protocol.metric.direction,
+        metric_label=metric_names(metrics),
+        unit=per_column([m.unit for m in metrics]),
+        direction=per_column([m.direction for m in metrics]),
         dataset_ids=dataset_ids,
         dataset_titles=dataset_titles,
         columns=columns,
@@ -395,7 +404,7 @@ def comparison_table(
         short_counts_text=f"{plural(len(chosen), 'evaluation')} · {plural(result_count, 'result')}",
         row_heading="Measured setup" if setups else "Tested configuration",
         setup_keys=tuple(setup_keys) if setups else (),
-        unit_text=unit_text(protocol.metric.unit),
+        unit_text=unit_text(per_column([m.unit for m in metrics])),
         legend=tuple(
             LegendNote(label, text, len(hits), any(hits))
             for (label, text), hits in sorted(notes.items())
@@ -426,8 +435,8 @@ def _hardware_note(
         return ""
     return (
         f"Results from {', '.join(other)} rank with those from {', '.join(sorted(specified))} "
-        f"(the protocol's): the protocol declares that {protocol.metric.label.lower()} does "
-        "not depend on the accelerator."
+        f"(the protocol's): the protocol declares that "
+        f"{metric_dependence(protocol, False, lower=True)}."
     )
 
 

@@ -8,8 +8,11 @@ from collections.abc import Sequence
 from ..derive.comparability import protocol_depends_on_hardware
 from ..derive.coverage import baseline_coverage, recorded_run_minutes
 from ..derive.display import (
+    column_metrics,
     display_number,
+    metric_dependence,
     missing_text,
+    per_column,
     plural,
 )
 from ..derive.findings import Headline, protocol_headline
@@ -76,11 +79,13 @@ def protocol_page(
     if protocol.recipe is None:
         why = missing_text(protocol, "recipe")
         recipe_missing = f"{why.long_label}{': ' + why.note if why.note else ''}"
+    metrics = column_metrics(protocol)
     page_facts = (
         Fact("measurement", protocol.measurement, markdown=True),
-        Fact("metric", f"{protocol.metric.label} ({protocol.metric.id})"),
-        Fact("unit", protocol.metric.unit),
-        Fact("direction", f"{protocol.metric.direction} is better"),
+        # The metrics its columns are measured in (Feng et al.: per column MCC, AUC, ...).
+        Fact("metric", per_column([f"{m.label} ({m.id})" for m in metrics])),
+        Fact("unit", per_column([m.unit for m in metrics])),
+        Fact("direction", per_column([f"{m.direction} is better" for m in metrics])),
         value_fact(protocol, "metric_definition", protocol.metric_definition),
         value_fact(protocol, "hardware", protocol.hardware),
         Fact("version", protocol.version),
@@ -101,11 +106,11 @@ def protocol_page(
         ),
         Fact(
             "hardware dependence",
-            f"{protocol.metric.label} depends on the accelerator: results on different "
-            "accelerators are not ranked together"
+            f"{metric_dependence(protocol, True)}: results on different accelerators are "
+            "not ranked together"
             if protocol_depends_on_hardware(protocol)
-            else f"{protocol.metric.label} does not depend on the accelerator (declared by "
-            "the protocol): a hardware difference is a stated difference",
+            else f"{metric_dependence(protocol, False)} (declared by the protocol): a "
+            "hardware difference is a stated difference",
         ),
         Fact("source locator", protocol.source_locator),
     )
