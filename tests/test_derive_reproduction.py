@@ -245,3 +245,42 @@ def test_wrap_keeps_every_word_within_the_width() -> None:
     lines = wrap(text, 200)
     assert " ".join(lines) == text
     assert all(len(line) * 7.2 <= 200 for line in lines)
+
+
+def test_group_chart_names_the_metric_of_the_columns_it_draws() -> None:
+    """The chart's axis and caption name the metric of the reproduced columns (a column's
+    own metric where it has one), not the protocol's declared metric. Real records: the
+    DNABERT-2 GUE protocol (declared MCC), its EPI column given an F1 metric of its own."""
+    from pathlib import Path
+
+    from scenarios import record_closure
+
+    from rewire_site.validate import validate_paths
+
+    root = Path(__file__).resolve().parents[1]
+    published = "evidence-20261130-eval-dnabert-2-gue-plus-epi-0-published"
+    files = record_closure([published], root / "records")
+    measured = [
+        p
+        for p in (root / "records").glob("evidence-20261130-eval-dnabert-2-gue-plus-epi*.yaml")
+        if p.stem != published
+    ]
+    for path in measured:
+        files.update(record_closure([path.stem], root / "records"))
+    report = validate_paths(list(files.values()), root, cache=False)
+    assert report.ok, [str(p) for p in report.problems[:3]]
+    catalogue = Catalogue.from_records(report.records.values())
+    protocol = catalogue.get("evidence-20261130-protocol-dnabert-2-gue-fine-tuning", Protocol)
+    (group,) = protocol_reproduction_groups(protocol, catalogue)
+    assert group.chart is not None and group.chart.axis_label == "MCC (percent)"
+    f1 = protocol.metric.model_copy(update={"id": "f1", "label": "F1 score"})
+    columns = [
+        c.model_copy(update={"metric": f1}) if c.id == "epi-dataset-0" else c
+        for c in protocol.columns
+    ]
+    changed = protocol.model_copy(update={"columns": columns})
+    records = [changed if r.id == protocol.id else r for r in report.records.values()]
+    (group,) = protocol_reproduction_groups(changed, Catalogue.from_records(records))
+    assert group.chart is not None
+    assert group.chart.axis_label == "F1 score (percent)"
+    assert group.chart.caption.startswith("F1 score (percent): ")

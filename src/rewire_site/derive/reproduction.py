@@ -37,7 +37,10 @@ from .display import (
     OUT_OF_MEMORY,
     CitationView,
     cite,
+    column_metrics,
     display_number,
+    metric_names,
+    per_column,
     plural,
     result_display,
     result_header,
@@ -533,6 +536,7 @@ def reproduction_group(
         )
     else:
         summary = "No measured value to compare."
+    metrics = column_metrics(protocol, {c.column_id for c in columns})  # the chart's
     return ReproductionGroup(
         protocol_id=protocol.id,
         published_evaluation_id=published.id,
@@ -552,8 +556,8 @@ def reproduction_group(
         summary=summary,
         chart=group_chart(
             columns,
-            protocol.metric.label,
-            protocol.metric.unit,
+            metric_names(metrics),
+            per_column([m.unit for m in metrics]),
             f"{published.title}: published value and measurements",
         ),
     )
