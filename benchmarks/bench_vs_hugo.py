@@ -21,6 +21,12 @@ What it times (wall seconds of a fresh process each, process start-up included):
    output folder and a new cache folder. RSS is off (Hugo's default would write a feed of
    every page into each list); Hugo still renders its list, taxonomy and term pages and
    the sitemap, and its pages/s counts every HTML file it wrote.
+2b. `hugo`, front matter only: the same pages, layouts and front matter without the
+   prose (the body keeps its three-line preamble, no paragraphs), so the pages are about
+   half the size. Hugo's figure depends on what its pages hold: Goldmark's Markdown
+   rendering of the prose is much of its time, and Rewire's pages have no prose of that
+   length. The ratio against each variant is printed; the size-matched one compares like
+   with like in bytes written, the front-matter-only one in work per page.
 3. The plain-Jinja floor: the same templates rendered with precomputed page contexts by
    the same number of worker processes, written to disk: the build's render and write
    stage without loading, deriving or building contexts. A build cannot beat it by
@@ -50,6 +56,8 @@ from pathlib import Path
 from typing import Any
 
 RELEASE_DATE = "2026-01-01"
+BARE = "hugo-front-matter"
+"""Name of the Hugo build of the same pages without the prose."""
 HUGO_CALIBRATION_PAGES = 200
 RELATED_ROWS = 26
 """Related-record table rows per Hugo page: with the other tables and lists, about the
@@ -480,7 +488,7 @@ def show(name: str, figures: dict[str, Any]) -> None:
             f"{figures['record_page_bytes'] / 1000:.1f} KB on average"
         )
     print(
-        f"  {name:<12} {figures['pages']:>6} pages in {figures['seconds']:7.2f} s = "
+        f"  {name:<18} {figures['pages']:>6} pages in {figures['seconds']:7.2f} s = "
         f"{rate(figures):7.0f} pages/s (CPU {figures['cpu_seconds']:.1f} s){extra}"
     )
 
@@ -519,19 +527,22 @@ def main(argv: list[str] | None = None) -> int:
                 check=True, capture_output=True,
             )  # fmt: skip
         runs: list[dict[str, Any]] = []
-        hugo_site = workdir / "hugo-site"
+        hugo_site, bare_site = workdir / "hugo-site", workdir / "hugo-site-front-matter"
+        paragraphs = 0
         for attempt in range(args.repeat):
             row: dict[str, Any] = {"rewire": rewire_build(catalogue, workdir / "rewire-out")}
             if hugo:
                 if attempt == 0:
                     paragraphs = calibrate_hugo(hugo, workdir, row["rewire"]["record_page_bytes"])
                     write_hugo_site(hugo_site, args.evaluations, paragraphs, args.seed)
+                    write_hugo_site(bare_site, args.evaluations, 0, args.seed)
                 row["hugo"] = hugo_build(hugo, hugo_site, workdir / "hugo-out")
+                row[BARE] = hugo_build(hugo, bare_site, workdir / "hugo-out")
             if not args.no_floor:
                 row["floor"] = jinja_floor(catalogue, workdir / "floor-out")
             runs.append(row)
             print(f"run {attempt + 1} of {args.repeat} (load average {os.getloadavg()[0]:.1f}):")
-            for name in ("rewire", "hugo", "floor"):
+            for name in ("rewire", "hugo", BARE, "floor"):
                 if name in row:
                     show(name, row[name])
         print()
@@ -548,21 +559,41 @@ def main(argv: list[str] | None = None) -> int:
         def ratio(a: str, b: str) -> float:
             return statistics.median(rate(r[a]) / rate(r[b]) for r in runs)
 
+        def cpu_ratio(a: str, b: str) -> float:
+            return statistics.median(cpu_rate(r[a]) / cpu_rate(r[b]) for r in runs)
+
         print(f"pages/s (median of {len(runs)}): rewire {median('rewire'):.0f}", end="")
         if hugo:
-            print(f", hugo {median('hugo'):.0f}", end="")
+            print(f", hugo {median('hugo'):.0f}, {BARE} {median(BARE):.0f}", end="")
         if not args.no_floor:
             print(f", Jinja floor {median('floor'):.0f}", end="")
         print()
         if hugo:
-            print(f"ratio rewire / hugo: {ratio('rewire', 'hugo'):.2f} (goal >= 1.00)")
-            cpu_ratio = statistics.median(cpu_rate(r["rewire"]) / cpu_rate(r["hugo"]) for r in runs)
+            first = runs[0]
             print(
-                f"ratio rewire / hugo in pages per CPU-second: {cpu_ratio:.2f} (what each "
-                "would do on a machine of its own if it kept every core busy)"
+                f"  hugo: size-matched, front matter + {paragraphs} paragraphs of Markdown "
+                f"prose per page ({first['hugo']['record_page_bytes'] / 1000:.1f} KB record "
+                f"pages, as rewire's {first['rewire']['record_page_bytes'] / 1000:.1f} KB)"
+            )
+            print(
+                f"  {BARE}: the same front matter and layouts, no prose "
+                f"({first[BARE]['record_page_bytes'] / 1000:.1f} KB record pages)"
+            )
+            print("ratio rewire / hugo (goal >= 1.00)   per wall s   per CPU-s")
+            for name in ("hugo", BARE):
+                print(
+                    f"  against {name:<26} {ratio('rewire', name):>10.2f} "
+                    f"{cpu_ratio('rewire', name):>11.2f}"
+                )
+            print(
+                "  (per CPU-second: what each would do on a machine of its own if it kept "
+                "every core busy)"
             )
             if not args.no_floor:
-                print(f"ratio Jinja floor / hugo: {ratio('floor', 'hugo'):.2f}")
+                print(
+                    f"ratio Jinja floor / hugo: {ratio('floor', 'hugo'):.2f}, "
+                    f"/ {BARE}: {ratio('floor', BARE):.2f}"
+                )
         else:
             print("hugo not found on PATH: no Hugo figure (apt-get install hugo)")
         if not args.no_floor:
