@@ -161,3 +161,25 @@ def test_input_length_reads_length_then_tokens_per_sequence() -> None:
     assert input_length({"tokens_per_sequence": "512"}) == "512 tokens"
     assert input_length({"length": "unstated"}) == ""
     assert input_length({}) == ""
+
+
+def test_measurements_of_one_competitor_are_not_ranked_against_each_other() -> None:
+    """Two measurements of one configuration (or one measured setup) are one point measured
+    twice, not two competitors: best needs comparable values of two different ones, and the
+    group size counts competitors."""
+    twice = standings([Entry(25.6, FINE_TUNED, (), "a"), Entry(25.7, FINE_TUNED, (), "a")], "lower")
+    assert [s.state for s in twice.standings] == ["alone", "alone"]
+    assert twice.groups == ()
+    rivals = standings(
+        [
+            Entry(25.6, FINE_TUNED, (), "a"),
+            Entry(25.7, FINE_TUNED, (), "a"),
+            Entry(30.0, FINE_TUNED, (), "b"),
+        ],
+        "lower",
+    )
+    assert [s.state for s in rivals.standings] == ["best", "ranked", "ranked"]
+    assert rivals.standings[0].label == "best of 2 comparable"
+    # Entries that name no competitor stay competitors of each other.
+    unnamed = standings([Entry(1.0, FINE_TUNED), Entry(2.0, FINE_TUNED)], "lower")
+    assert [s.state for s in unnamed.standings] == ["best", "ranked"]

@@ -365,3 +365,32 @@ def test_a_setup_key_older_records_lack_reads_as_its_default() -> None:
     assert setup_title("NT 2.5B", keys, ("bf16", "full", "overlap"), defaults) == (
         "NT 2.5B (precision bf16, update full, deepspeed_communication overlap)"
     )
+
+
+def test_a_setup_measured_twice_is_not_its_own_competitor() -> None:
+    """Two runs of one measured setup (real records: NT 2.5B, bf16, full update, 1000
+    tokens, with checkpointing, measured in runs 20261129-193100 and 20261130-fa4-2327) are
+    two rows of one setup, one point measured twice: with no other setup comparable in the
+    column, neither is 'best of 2 comparable'."""
+    from pathlib import Path
+
+    from scenarios import record_closure
+
+    from rewire_site.link import Catalogue
+    from rewire_site.validate import validate_paths
+
+    root = Path(__file__).resolve().parents[1]
+    runs = [
+        "rewire-20261129-193100-eval-nt-2-5b-checkpointing-bf16-full-1000tok",
+        "rewire-20261130-fa4-2327-eval-nt-2-5b-checkpointing-bf16-full-1000tok",
+    ]
+    report = validate_paths(list(record_closure(runs, root / "records").values()), root)
+    assert report.ok, [str(p) for p in report.problems[:3]]
+    catalogue = Catalogue.from_records(report.records.values())
+    protocol = catalogue.get("saadat-fellay-20261015-protocol-training-peak-memory", Protocol)
+    table = protocol_tables(protocol, catalogue).measurements
+    assert table is not None
+    cells = [c for r in table.rows for c in r.cells if c.column_id == "checkpointing" and c.value]
+    assert len(cells) == 2 and len({r.configuration_title for r in table.rows}) == 1
+    assert [c.standing for c in cells] == ["no comparable result"] * 2
+    assert not any(c.best for c in cells) and table.groups == ()

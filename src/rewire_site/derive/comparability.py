@@ -16,8 +16,9 @@ Two results are ranked together only when their recorded conditions match:
 A condition that is not stated never matches anything: such a result is shown, not
 ranked, and the reason names the condition. A result that a flag takes out of comparisons
 is not ranked either. Within a group of matching results, "best" needs at least two
-values. Claims that are not one value (N of M, relative gains, "up to") are never ranked:
-they are not results of a comparison table.
+values of two different competitors (a configuration, or a measured setup: the same one
+measured again is not its own rival). Claims that are not one value (N of M, relative
+gains, "up to") are never ranked: they are not results of a comparison table.
 
 Every table, chart, CSV and JSON view calls `standings` here, so they cannot disagree.
 """
@@ -259,6 +260,10 @@ class Entry:
     conditions: Conditions
     excluded_by: tuple[str, ...] = ()
     """Labels of the flags that take the result out of comparisons."""
+    competitor: str | None = None
+    """What the result is a value of (a configuration, or a measured setup): results of
+    one competitor are that competitor measured more than once, never ranked against each
+    other. None: a competitor of its own."""
 
 
 @dataclass(frozen=True)
@@ -292,13 +297,19 @@ class Ranking:
 
 def standings(entries: Sequence[Entry], direction: str) -> Ranking:
     """Rank `entries` (one column's results) in the metric's `direction` ('lower' or
-    'higher'): a best value per group of at least two results with matching conditions."""
+    'higher'): a best value per group of results with matching conditions from at least
+    two different competitors (`Entry.competitor`: a configuration measured twice is one
+    point measured twice, not two rivals). A group's size counts competitors."""
     groups: dict[tuple[str, ...], list[int]] = {}
     for i, entry in enumerate(entries):
         if entry.value is None or entry.excluded_by or entry.conditions.unstated:
             continue
         groups.setdefault(entry.conditions.key, []).append(i)
-    ranked = {key: members for key, members in groups.items() if len(members) >= 2}
+    rivals = {
+        key: len({entries[i].competitor or f"\x00{i}" for i in members})
+        for key, members in groups.items()
+    }
+    ranked = {key: members for key, members in groups.items() if rivals[key] >= 2}
     order = sorted(ranked)
     best: dict[tuple[str, ...], float] = {}
     for key in order:
@@ -319,7 +330,7 @@ def standings(entries: Sequence[Entry], direction: str) -> Ranking:
             out.append(Standing("alone", None, 1, ""))
         else:
             state: StandingState = "best" if entry.value == best[key] else "ranked"
-            out.append(Standing(state, order.index(key), len(ranked[key]), ""))
+            out.append(Standing(state, order.index(key), rivals[key], ""))
     return Ranking(tuple(out), tuple(entries[ranked[k][0]].conditions for k in order))
 
 

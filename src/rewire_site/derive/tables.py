@@ -322,13 +322,14 @@ def comparison_table(
             result_count += 1
         evaluation_ids.setdefault((key, index), []).append(evaluation.id)
 
-    # The comparability guard ranks each column: best needs two comparable results.
+    # The comparability guard ranks each column: best needs comparable results of two
+    # different row keys (configurations, or setups).
     all_groups: list[Conditions] = []
     ranked_count = 0
     for column_id in column_ids:
         cells = [
-            (rows, index, row[column_id])
-            for rows in groups.values()
+            (key, rows, index, row[column_id])
+            for key, rows in groups.items()
             for index, row in enumerate(rows)
             if column_id in row
         ]
@@ -340,12 +341,14 @@ def comparison_table(
                     tuple(label for label in cell.flag_labels if cell.excluded)
                     if cell.excluded
                     else (),
+                    # Rows of one key are one configuration (or setup) measured again.
+                    competitor=key,
                 )
-                for _, _, cell in cells
+                for key, _, _, cell in cells
             ],
             protocol.column_metric(column_id).direction,
         )
-        for (rows, index, cell), standing in zip(cells, ranking.standings, strict=True):
+        for (_, rows, index, cell), standing in zip(cells, ranking.standings, strict=True):
             ranked_count += standing.state in ("best", "ranked")
             rows[index][column_id] = replace(
                 cell,
