@@ -16,12 +16,11 @@ from __future__ import annotations
 
 import copy
 import json
-import re
-import shutil
 from pathlib import Path
 from typing import Any
 
 import yaml
+from scenarios import copy_closure
 
 from measure.memory_curve.recipe import load_recipe
 from measure.memory_curve.records import write_run_records
@@ -69,23 +68,6 @@ POINTS: tuple[tuple[str, str, int, int, float | str, float, str], ...] = (
 RUNS = {"a": "20261130-curves-2300", "b": "20261201-curves-0100"}
 
 
-def _closure(ids: list[str]) -> set[str]:
-    """The ids and every record of records/ they refer to, transitively (any string
-    value of a record that names a record file counts)."""
-    found: set[str] = set()
-    todo = list(ids)
-    while todo:
-        record_id = todo.pop()
-        if record_id in found:
-            continue
-        found.add(record_id)
-        text = (REPO / "records" / f"{record_id}.yaml").read_text(encoding="utf-8")
-        for value in re.findall(r"[a-z0-9][a-z0-9-]{8,}", text):
-            if value not in found and (REPO / "records" / f"{value}.yaml").exists():
-                todo.append(value)
-    return found
-
-
 def _point_log(
     template: dict[str, Any],
     batch: int,
@@ -126,8 +108,7 @@ def write_scenario(root: Path) -> list[Path]:
     recipe = load_recipe(TINY)
     used = {point[0] for point in POINTS}
     start = [PROTOCOL, recipe.dataset, *(m.family for m in recipe.models if m.key in used)]
-    for record_id in sorted(_closure(start)):
-        shutil.copy(REPO / "records" / f"{record_id}.yaml", records)
+    copy_closure(start, REPO / "records", records)
     logs = root / "logs"
     written: list[Path] = []
     for run in sorted(RUNS):

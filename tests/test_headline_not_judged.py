@@ -5,9 +5,9 @@ accelerator, so agreement is not judged, and "None agrees" would read as a disag
 
 from __future__ import annotations
 
-import re
-import shutil
 from pathlib import Path
+
+from scenarios import copy_closure
 
 from rewire_site.build import gather
 from rewire_site.derive.concerns import flags_by_evaluation
@@ -17,26 +17,10 @@ from rewire_site.models import Protocol
 ROOT = Path(__file__).resolve().parents[1]
 SPEEDUP = "evidence-20261130-protocol-hyenadna-speedup-vs-transformer"
 MEASURED = "rewire-20261130-hyenadna-e1-eval-speedup"
-_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
-_ARTIFACT = re.compile(r"\b(artifacts/[^\s'\"]+)")
 
 
 def test_no_disagreement_is_said_where_nothing_was_judged(tmp_path: Path) -> None:
-    files = {p.stem: p for p in (ROOT / "records").glob("*.yaml")}
-    (tmp_path / "records").mkdir()
-    todo, chosen = [MEASURED], set[str]()
-    while todo:
-        ident = todo.pop()
-        if ident in chosen:
-            continue
-        chosen.add(ident)
-        text = files[ident].read_text(encoding="utf-8")
-        shutil.copy2(files[ident], tmp_path / "records" / f"{ident}.yaml")
-        for name in _ARTIFACT.findall(text):
-            if (ROOT / name).is_file():
-                (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-                shutil.copy2(ROOT / name, tmp_path / name)
-        todo.extend(t for t in _TOKEN.findall(text) if t in files and t not in chosen)
+    copy_closure([MEASURED], ROOT / "records", tmp_path / "records")
     catalogue = gather(tmp_path / "records", tmp_path).catalogue
     headline = protocol_headline(
         catalogue.get(SPEEDUP, Protocol), catalogue, flags_by_evaluation(catalogue)
