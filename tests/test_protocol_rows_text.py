@@ -3,8 +3,11 @@
 A protocol with more than 60 published results lists no result rows of its own (each
 value links to its evaluation page); its filter status line counted the rows listed and
 read "0 matching evaluations". A protocol with measurements only read "The 0 published
-result rows". Both pages are built from real records (Feng et al.'s embedding time, and
-the H200 memory curves), copied with what they refer to."""
+result rows", and so did one whose published evaluation holds claims, not values
+(HyenaDNA's Colab GPU fit). Without result rows the filter hides and counts the
+comparison tables' rows, with or without JavaScript: "N matching table rows". The pages
+are built from real records (Feng et al.'s embedding time, the H200 memory curves, the
+HyenaDNA Colab fit), copied with what they refer to."""
 
 from __future__ import annotations
 
@@ -21,6 +24,7 @@ from rewire_site.build import build_site
 ROOT = Path(__file__).resolve().parents[1]
 MANY = "feng-2024-protocol-embedding-time"
 MEASURED_ONLY = "rewire-20261130-protocol-gpu-memory-curves"
+CLAIMS_ONLY = "evidence-20261130-protocol-hyenadna-colab-gpu-fit"
 
 
 @pytest.fixture(scope="module")
@@ -28,10 +32,12 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     texts = {p.stem: p.read_text(encoding="utf-8") for p in (ROOT / "records").glob("*.yaml")}
     feng = sorted(k for k, t in texts.items() if f"\nprotocol: {MANY}\n" in t)[:61]
     curves = sorted(k for k, t in texts.items() if f"\nprotocol: {MEASURED_ONLY}\n" in t)[:4]
+    fit = sorted(k for k, t in texts.items() if f"\nprotocol: {CLAIMS_ONLY}\n" in t)
     assert len(feng) == 61 and len(curves) == 4, "the live catalogue lost these protocols"
+    assert len(fit) == 6, "the Colab fit protocol: one published evaluation, 5 measurements"
     project = tmp_path_factory.mktemp("rows-text")
     (project / "records").mkdir()
-    copy_closure(feng + curves, ROOT / "records", project / "records")
+    copy_closure(feng + curves + fit, ROOT / "records", project / "records")
     build_site(project, project / "site", release_date=date(2026, 11, 30))
     return project / "site"
 
@@ -40,13 +46,33 @@ def _page(site: Path, protocol: str) -> str:
     return flat(page_text(site / "protocols" / protocol / "index.html"))
 
 
-def test_many_results_count_every_evaluation_without_javascript(site: Path) -> None:
+def _table_rows(site: Path, protocol: str) -> int:
+    """Rows of the page's comparison tables (published and measurements)."""
+    html = (site / "protocols" / protocol / "index.html").read_text(encoding="utf-8")
+    tables = re.findall(r'<table id="comparison(?:-measurements)?".*?</table>', html, re.S)
+    return sum(len(re.findall(r"<tr\b", t.split("<tbody>", 1)[1])) for t in tables)
+
+
+def test_many_results_count_the_table_rows_listed_without_javascript(site: Path) -> None:
     text = _page(site, MANY)
-    assert "0 matching evaluations" not in text
-    assert re.search(r"\b61 matching evaluations\b", text)
+    rows = _table_rows(site, MANY)
+    assert 2 <= rows < 61
+    assert "matching evaluation" not in text
+    assert re.search(rf"· {rows} matching table rows\b", text), "as rewire.js counts at load"
 
 
 def test_measurements_only_protocol_says_no_published_result(site: Path) -> None:
     text = _page(site, MEASURED_ONLY)
     assert "0 published result rows" not in text
     assert "No published result is recorded under this protocol" in text
+    assert "0 matching" not in text  # (these four points share every facet: no filter)
+
+
+def test_claims_only_published_evaluation_has_no_published_rows(site: Path) -> None:
+    text = _page(site, CLAIMS_ONLY)
+    assert "0 published result rows" not in text
+    assert "No published result value is recorded under this protocol" in text
+    assert "each of the 5 measurements has its own page" in text
+    assert _table_rows(site, CLAIMS_ONLY) == 5
+    assert "· 5 matching table rows" in text
+    assert "matching evaluation" not in text

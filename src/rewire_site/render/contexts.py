@@ -478,7 +478,9 @@ class ResultsTable:
     rows: tuple[ResultRowView, ...]
     evaluation_count: int
     matching_text: str
-    """'3 matching evaluations': the filter form's count before any filter is applied."""
+    """'3 matching evaluations': the filter form's count before any filter is applied;
+    '5 matching table rows' on a protocol page that lists no result rows (the filter then
+    hides and counts its comparison tables' rows, as rewire.js does)."""
     counts_text: str
     """'1 evaluation · 1 result'."""
     facets: tuple[Facet, ...]

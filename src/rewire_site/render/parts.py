@@ -99,7 +99,6 @@ def results_of(
         facts.filters.index,
         show_protocol,
         compact=compact,
-        filtered_count=len(ids) if rows_of is not None and not rows else None,
     )
 
 

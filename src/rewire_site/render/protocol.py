@@ -4,6 +4,7 @@ reproductions) and the comparison table pre-sorted by each column (no-JS sorting
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from ..derive.comparability import protocol_depends_on_hardware
 from ..derive.coverage import baseline_coverage, recorded_run_minutes
@@ -145,6 +146,11 @@ def protocol_page(
         rows_text = "No published result is recorded under this protocol" + (
             own_pages if measured else ""
         )
+    elif not results.rows:  # published claims, not values (HyenaDNA's Colab GPU fit)
+        rows_text = (
+            "No published result value is recorded under this protocol (its claims as "
+            "printed are on the evaluation pages)" + own_pages
+        )
     elif measured and table.measurements is not None:
         rows_text = (
             f"The {plural(len(results.rows), 'published result row')} with coverage, "
@@ -152,6 +158,15 @@ def protocol_page(
         )
     else:
         rows_text = f"All {len(results.rows)} result rows with coverage, uncertainty and sources"
+    if not results.rows:
+        # No result rows listed: the filter hides and counts the comparison tables' rows
+        # (rewire.js does the same at load), never "0 matching evaluations".
+        listed = sum(
+            len(shown.rows)
+            for shown in (table.published, table.measurements)
+            if shown is not None and shown.columns  # a table without columns is not shown
+        )
+        results = replace(results, matching_text=plural(listed, "matching table row"))
     shown = {f.key for f in results.facets}
     index = {k: v for k, v in facts.filters.index.items() if k in shown}
     return ProtocolPage(

@@ -74,11 +74,10 @@ def results_table(
     show_protocol: bool = True,
     *,
     compact: bool = False,
-    filtered_count: int | None = None,
 ) -> ResultsTable:
-    """`filtered_count`: how many evaluations the filter form counts when no evaluation
-    has a row here (their rows are elsewhere: a protocol with more than 60 published
-    results, or with measurements only); with no filter applied, every one matches."""
+    """The result rows of a page. Where a protocol page lists none (more than 60 published
+    results, or none published), render.protocol sets `matching_text` to the comparison
+    table rows the filter counts instead."""
     found: dict[tuple[str, str], list[bool]] = {}
     if compact:
         for row in rows:
@@ -120,9 +119,7 @@ def results_table(
         caption=caption,
         rows=views,
         evaluation_count=evaluations,
-        matching_text=plural(
-            evaluations if filtered_count is None else filtered_count, "matching evaluation"
-        ),
+        matching_text=plural(evaluations, "matching evaluation"),
         counts_text=f"{plural(evaluations, 'evaluation')} · {plural(len(rows), 'result')}",
         facets=facets,
         show_protocol=show_protocol,
