@@ -122,3 +122,22 @@ def test_incomplete_runs_compare_no_column_and_hold_no_result_value() -> None:
     )
     (row,) = protocol_coverage(alone)
     assert (row.results, row.columns_total, row.columns_with_results) == (4, 3, 2)
+
+
+def test_recorded_run_time_of_one_measurement_and_of_several() -> None:
+    """One measurement 'ran for 30 minutes' (not '30 minutes each, by their ... times');
+    several 'ran for 5 to 30 minutes each'."""
+    from rewire_site.derive.coverage import recorded_run_minutes
+
+    one = load_scenario("reproduction")
+    (protocol,) = one.protocols()
+    assert recorded_run_minutes(protocol, one) == (
+        "The 1 measurement recorded under this protocol ran for 30 minutes, by its recorded "
+        "start and end times."
+    )
+    two = load_scenario("incomplete_run")
+    (protocol,) = two.protocols()
+    assert recorded_run_minutes(protocol, two) == (
+        "The 2 measurements recorded under this protocol ran for 5 to 30 minutes each, by "
+        "their recorded start and end times."
+    )

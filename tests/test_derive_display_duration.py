@@ -28,3 +28,11 @@ def test_display_duration_span_says_a_shared_unit_once() -> None:
     assert display_duration_span(4.0, 9.0) == "4 to 9 seconds"
     assert display_duration_span(120.0, 300.0) == "2 to 5 minutes"
     assert display_duration_span(40.0, 150.0) == "40 seconds to 2.5 minutes"
+
+
+def test_a_run_within_one_recorded_second_is_not_zero_seconds() -> None:
+    """Start and end are recorded to the second: equal stamps mean under a second."""
+    assert display_duration(0.0) == "under 1 second"
+    assert display_duration_span(0.0, 14.0) == "up to 14 seconds"
+    assert display_duration_span(0.0, 0.0) == "under 1 second"
+    assert display_duration_span(0.0, 150.0) == "up to 2.5 minutes"

@@ -200,3 +200,19 @@ def test_claims_only_have_no_value_to_replay() -> None:
     found = readiness(claims_only, catalogue, {})
     values = next(r for r in found.checks[0].requirements if r.key == "values")
     assert values.state == "unmet" and "claims only" in values.reason
+
+
+def test_a_hand_estimate_reads_as_a_duration() -> None:
+    """The recipe's hand estimate is a wall time like any other: '1 minute', '30 seconds',
+    never '1 minutes' or '0.5 minutes' (derive.display.display_duration)."""
+    catalogue = load_scenario("ia3_conflict")
+    evaluation = catalogue.get("eval-nt-500m-ia3-runtime", Evaluation)
+    protocol = catalogue.get(evaluation.protocol, Protocol)
+    assert protocol.recipe is not None
+    for minutes, text in ((1.0, "(1 minute)"), (0.5, "(30 seconds)"), (90.0, "(90 minutes)")):
+        recipe = protocol.recipe.model_copy(update={"estimated_minutes": minutes})
+        changed = protocol.model_copy(update={"recipe": recipe})
+        records = [changed if r.id == protocol.id else r for r in catalogue.by_id.values()]
+        found = readiness(evaluation, Catalogue.from_records(records), {})
+        compute = next(r for r in found.checks[2].requirements if r.key == "compute")
+        assert f"The recipe's own estimate {text} is written by hand" in compute.reason

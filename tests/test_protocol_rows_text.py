@@ -76,3 +76,12 @@ def test_claims_only_published_evaluation_has_no_published_rows(site: Path) -> N
     assert _table_rows(site, CLAIMS_ONLY) == 5
     assert "· 5 matching table rows" in text
     assert "matching evaluation" not in text
+
+
+def test_run_times_read_as_durations(site: Path) -> None:
+    """The Colab-fit page's recorded run times and its recipe's hand estimate (1.0
+    minutes in the record) read as durations: 'about 1 minute', not 'about 1 minutes'."""
+    text = _page(site, CLAIMS_ONLY)
+    assert "ran for 1 to 2 seconds each, by their recorded start and end times" in text
+    assert "about 1 minute for the whole recipe" in text
+    assert "1 minutes" not in text

@@ -370,7 +370,8 @@ def recorded_run_minutes(protocol: Protocol, catalogue: Catalogue) -> str:
     if not runs:
         return ""
     span = display_duration_span(min(runs), max(runs))
+    each = " each, by their" if len(runs) > 1 else ", by its"
     return (
-        f"The {plural(len(runs), 'measurement')} recorded under this protocol ran for {span} "
-        "each, by their recorded start and end times."
+        f"The {plural(len(runs), 'measurement')} recorded under this protocol ran for "
+        f"{span}{each} recorded start and end times."
     )

@@ -320,7 +320,8 @@ def _run_locally(evaluation: Evaluation, protocol: Protocol) -> tuple[Requiremen
         )  # fmt: skip
     else:
         hand = (
-            f" The recipe's own estimate ({recipe.estimated_minutes:g} minutes) is written by "
+            " The recipe's own estimate "
+            f"({display_duration(recipe.estimated_minutes * 60)}) is written by "
             "hand, not measured, so it does not count."
             if recipe is not None and recipe.estimated_minutes is not None
             else ""

@@ -187,6 +187,8 @@ class ProtocolPage(RecordPage):
     questions: tuple[Link, ...]
     evaluations: tuple[Link, ...]
     recipe_minutes: str
+    """The recipe record's hand estimate of its run time, read as a duration ('1 minute',
+    '2 minutes', '30 seconds'); '' without one."""
     reproductions: tuple[ReproductionGroup, ...]
     """One per published evaluation that Rewire measurements reproduce."""
     measurements: ComparisonView | None

@@ -10,6 +10,7 @@ from ..derive.comparability import protocol_depends_on_hardware
 from ..derive.coverage import baseline_coverage, recorded_run_minutes
 from ..derive.display import (
     column_metrics,
+    display_duration,
     display_number,
     metric_dependence,
     missing_text,
@@ -208,7 +209,7 @@ def protocol_page(
         if protocol.recipe is not None and protocol.recipe.id == CURVE_RECIPE
         else None,
         recipe_minutes=(
-            display_number(protocol.recipe.estimated_minutes)
+            display_duration(protocol.recipe.estimated_minutes * 60)
             if protocol.recipe is not None and protocol.recipe.estimated_minutes is not None
             else ""
         ),
