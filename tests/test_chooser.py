@@ -144,3 +144,28 @@ def test_chooser_pages_take_their_header_from_page_header() -> None:
 
     module = ROOT / "src" / "rewire_site" / "chooser" / "pages.py"
     assert hand_written_headers(module) == []
+
+
+def test_compare_pairs_are_every_pair_that_shares_two_datasets(catalogue: Catalogue) -> None:
+    """`_pairs` finds candidates per protocol instead of over every pair of
+    configurations: it must still hold every pair with shared results on two or more
+    datasets (what `compare_pages` keeps), checked against all pairs, brute force."""
+    from collections import defaultdict
+    from itertools import combinations
+
+    from rewire_site.chooser.pages import _entries, _pairs
+
+    by_config: dict[str, dict[tuple[str, str], object]] = defaultdict(dict)
+    for evaluation in catalogue.of_kind(Evaluation):
+        for entry in _entries([evaluation], catalogue):
+            if entry[1].value is not None:
+                by_config[evaluation.configuration][(evaluation.protocol, entry[1].column)] = entry
+    wanted = []
+    for left, right in combinations(sorted(by_config), 2):
+        shared = set(by_config[left]) & set(by_config[right])
+        if len({by_config[left][k][0].dataset for k in shared}) >= 2:  # type: ignore[index]
+            wanted.append((left, right))
+    assert wanted  # the imported sources compare some models on two datasets
+    found = _pairs(by_config)  # type: ignore[arg-type]
+    assert set(wanted) <= set(found)
+    assert found == sorted(found)
