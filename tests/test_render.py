@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from jinja2 import UndefinedError
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, UndefinedError
 from markupsafe import Markup, escape
 
 from rewire_site.render import Renderer, fast_escape, make_environment, render_jobs, templates_dir
@@ -47,6 +47,74 @@ def test_strict_undefined_fails_loudly(tmp_path: Path) -> None:
     renderer = _env(tmp_path, {"t.html": "{{ page.missing }}"})
     with pytest.raises(UndefinedError):
         renderer.render("t.html", {"title": "x"})
+
+
+@dataclass(frozen=True)
+class _Item:
+    label: object
+    ok: bool
+    children: tuple[_Item, ...] = ()
+
+
+FAST_PATHS = """\
+{% macro show(item) %}<b title="{{ item.label }}">{{ item.label }}</b>{% endmacro %}
+{% macro wrap() %}<div>{{ caller() }}</div>{% endmacro %}
+<h1>{{ page.title }}</h1>{{ page.meta.name }}|{{ page.meta["name"] }}|{{ page.safe }}
+{% for item in page.rows if item.ok %}{{ loop.index }}:{{ show(item) }}
+{% if loop.first %}F{% endif %}{% endfor %}
+{% for item in page.rows recursive %}<li>{{ item.label }}{{ loop(item.children) }}</li>{% endfor %}
+{% set joined = page.rows[0].label ~ page.title %}{{ joined }}|{{ page.rows|length }}
+{% call wrap() %}{{ page.rows[1].label }}{% endcall %}{{ page.number }}{{ page.none }}
+"""
+
+
+def _fast_paths_page() -> dict[str, object]:
+    leaf = _Item("<leaf & 'quote'>", True)
+    return {
+        "title": 'A "title" <b>',
+        "meta": {"name": "dict <value>"},
+        "safe": Markup("<i>safe</i>"),
+        "rows": (
+            _Item("plain", True, (leaf,)),
+            _Item(Markup("<em>markup</em>"), False),
+            _Item(3.5, True),
+            _Item("ünï <x>", True, (leaf, leaf)),
+        ),
+        "number": 42,
+        "none": None,
+    }
+
+
+def test_fast_code_generator_renders_what_jinja_renders(tmp_path: Path) -> None:
+    """`FastCodeGenerator` (inline attribute reads and escaping) gives the bytes Jinja's
+    own code generator gives: objects and dicts, Markup, numbers, None, loop filters,
+    recursive loops, macros, call blocks, `~` and filters."""
+    renderer = _env(tmp_path, {"t.html": FAST_PATHS})
+    plain = Environment(
+        loader=FileSystemLoader(str(tmp_path)),
+        autoescape=True,
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    page = _fast_paths_page()
+    want = plain.get_template("t.html").render(page=page)
+    assert "&lt;leaf &amp; &#39;quote&#39;&gt;" in want and "<em>markup</em>" in want
+    assert renderer.render("t.html", page).decode() == want
+
+
+def test_the_fast_paths_are_in_the_compiled_code(tmp_path: Path) -> None:
+    env = make_environment(tmp_path)
+    code = env.compile("{{ page.title }}", raw=True)
+    assert "_rw_escape_str(" in code and "getattr((_rw_o := " in code
+    assert "environment.getattr(l_0_page" not in code  # only as the fallback
+
+
+def test_strict_undefined_fails_loudly_on_an_object_too(tmp_path: Path) -> None:
+    renderer = _env(tmp_path, {"t.html": "{{ page.rows[0].missing }}"})
+    with pytest.raises(UndefinedError):
+        renderer.render("t.html", _fast_paths_page())
 
 
 def test_templates_dir_finds_the_project_templates() -> None:
