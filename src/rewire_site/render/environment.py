@@ -65,7 +65,9 @@ class FastCodeGenerator(CodeGenerator):
 
     @optimizeconst
     def visit_Getattr(self, node: nodes.Getattr, frame: Frame) -> None:
-        if self.environment.is_async:
+        if self.environment.is_async or "getattr" in vars(self.environment):
+            # an environment whose `getattr` is replaced (tests/test_render_contract.py
+            # records every read through it) gets Jinja's call to it
             super().visit_Getattr(node, frame)
             return
         self.write("(_rw_v if (_rw_v := getattr((_rw_o := ")
