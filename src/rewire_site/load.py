@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+import yaml_rs
 from yaml import events
 from yaml.constructor import SafeConstructor
 from yaml.nodes import ScalarNode
@@ -569,6 +570,95 @@ def _fast_values(text: str) -> Any:
         parser.dispose()
 
 
+# ---------------------------------------------------------------- native fast path
+#
+# yaml_rs (Rust) builds the values of a file about four times as fast as libyaml's
+# events do in Python (`_fast_values`), but it reads YAML 1.2 with some 1.1 forms, keeps
+# no lines, reads tags, anchors and aliases its own way, and does not say which scalars
+# were plain. It is used only for files where its values provably equal `_Builder`'s:
+# the screens below (regular expressions over the text, before yaml_rs sees it) send
+# every other file to `_fast_values`. A plain scalar can start only at the start of a
+# line (after its indentation and any `- `) or after `: ` in block context; flow
+# collections, which have other places, are screened out. At those places the screens
+# look for:
+#
+# - a plain scalar that may resolve differently: the YAML 1.1 words (`yes`, `No`, `off`,
+#   ...), `=`, `<<`, sexagesimal numbers, and any number yaml_rs reads except plain
+#   decimal integers and decimal fractions (`-12`, `0.25`): leading zeros, `+`, `_`,
+#   exponents, `0x`/`0o`/`0b`, `.inf`, `.nan` (so no non-finite value either);
+# - tags, anchors, aliases, directives (`!`, `&`, `*`, `%`), complex keys (`?`), flow
+#   collections other than `[]` and `{}`, a key that is empty or null, document markers
+#   (`---`, `...`: so one document), a line indented 40 or more columns (so nesting far
+#   below `MAX_DEPTH`);
+# - characters that YAML 1.1 and 1.2 read differently (NEL, LS, PS as line breaks, a
+#   BOM inside the text), tabs, carriage returns and control characters.
+#
+# Every screen errs on the side of the slow path (a quoted `"yes"` at a value's start
+# sends its file there too). Duplicate keys and syntax errors make yaml_rs raise; a
+# file bigger than `_NATIVE_MAX_CHARS` (so possibly over `MAX_NODES`) is not tried.
+# tests/test_load_native.py compares both paths over every record, the synthetic
+# catalogue, the bad-records corpus and mutated records.
+
+_NATIVE_MAX_CHARS = 100_000
+"""Largest text the native path reads (a node takes at least two characters)."""
+_NUMBER = (
+    r"[-+]?(?:[0-9_]*+\.?[0-9_]*+(?:[eE][-+]?[0-9_]+)?"
+    r"|0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+|\.(?:[iI][nN][fF]|[nN][aA][nN]))"
+)
+"""Every plain scalar yaml_rs reads as a number (and more)."""
+_SAFE_NUMBER = r"-?(?:0|[1-9][0-9]*|[0-9]{1,300}\.[0-9]+)"
+"""Numbers both read alike: decimal integers and finite decimal fractions."""
+_YAML11 = (
+    r"(?:[yY]es|YES|[nN]o|NO|[oO]n|ON|[oO]ff|OFF|=|<<"
+    r"|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?)"
+)
+"""Plain scalars that PyYAML resolves (or refuses) and yaml_rs reads as text."""
+_END = r"[ \t]*(?:$|#|:(?:[ \t]|$))"
+"""The end of a plain scalar on its line: end of line, a comment, or a key's colon."""
+_RISKY = rf"(?=[-+0-9._yYnNoO=<])(?:(?!{_SAFE_NUMBER}{_END}){_NUMBER}|{_YAML11}){_END}"
+_SCREEN_VALUE = re.compile(
+    rf"(?m):[ \t]++(?=[-+0-9._yYnNoO=<!&*?%\[{{])(?:[!&*?%]|[\[{{](?![\]}}])|{_RISKY})"
+)
+"""After `: `: a node the native path does not read."""
+_SCREEN_LINE = re.compile(
+    rf"(?m)\n(?:[ -]{{40}}|[ \t]*+(?:-[ \t]++)*+(?=[-+0-9._yYnNoO=<!&*?%:\[{{~])"
+    rf"(?:[!&*?%:]|[\[{{](?![\]}}])|---|\.\.\.|(?:~|null|Null|NULL)[ \t]*:(?:[ \t]|$)|{_RISKY}))"
+)
+"""At a line's start (after indentation and `- `): the same, and more."""
+_SCREEN_CHARS = re.compile(
+    r"[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]"
+)
+"""Characters outside the printable set both versions read alike."""
+_PLAIN_ASCII = bytes([0x0A, *range(0x20, 0x7F)])
+"""Line feed and printable ASCII: deleted from the bytes before `_SCREEN_CHARS` looks at
+what is left (a regular expression over every character costs 20 times more)."""
+
+
+def _printable(text: str) -> bool:
+    """True when `text` holds no character that `_SCREEN_CHARS` finds."""
+    rest = text.encode("utf-8", "surrogatepass").translate(None, _PLAIN_ASCII)
+    return not rest or not _SCREEN_CHARS.search(rest.decode("utf-8", "surrogatepass"))
+
+
+def _native_values(text: str) -> Any:
+    """The values of `text` as `_Builder` reads them, built by yaml_rs; `_Slow` where
+    the screens above cannot vouch for that, or yaml_rs refuses the text."""
+    if (
+        len(text) > _NATIVE_MAX_CHARS
+        or not _printable(text)
+        or _SCREEN_VALUE.search(text)
+        or _SCREEN_LINE.search("\n" + text)
+    ):
+        raise _Slow
+    try:
+        values = yaml_rs.loads(text, parse_datetime=False)
+    except (ValueError, TypeError, OverflowError):
+        raise _Slow from None
+    if values is None:
+        raise _Slow  # an empty file: `_Builder` says so
+    return values
+
+
 def parse_text(
     text: str, path: Path, *, lines_later: Mapping[str, int] | None = None
 ) -> LoadedFile:
@@ -578,11 +668,11 @@ def parse_text(
     line map, built only if a problem is reported later; any other file is parsed with
     the line-keeping builder at once, so its problems and lines are the same."""
     if lines_later is not None:
-        try:
-            values = _fast_values(text)
-        except _Slow:
-            pass
-        else:
+        for reader in (_native_values, _fast_values):
+            try:
+                values = reader(text)
+            except _Slow:
+                continue
             return LoadedFile(path, values, lines_later, schema=modeline_schema(text))
     builder = _Builder(text, path)
     data: Any = None
