@@ -1,4 +1,5 @@
-"""`rewire measure`: list runnable protocols, plan and run a recipe, write IA3 records.
+"""`rewire measure`: list runnable protocols, plan and run a recipe, write IA3 records, and
+the lent-GPU halves of two recipes (`ia3-launch`, `hyenadna-device`: logs only).
 
 Importing this module imports no torch: recipes are looked up through the registry, and
 each command imports what it needs."""
@@ -177,7 +178,7 @@ def _pairs(values: list[str] | None, option: str, usage: str) -> list[tuple[str,
 @app.command("ia3-records")
 def ia3_records(
     logs: Annotated[
-        list[Path], typer.Argument(help="Merged run logs (`python -m measure.ia3.launch` output).")
+        list[Path], typer.Argument(help="Merged run logs (`rewire measure ia3-launch` output).")
     ],
     run_id: Annotated[str, typer.Option("--run-id", help="e.g. 20261129-ia3-1920")],
     machine: Annotated[str, typer.Option("--machine", help="The machine, in words.")],
@@ -231,7 +232,7 @@ def ia3_records(
     ] = None,
 ) -> None:
     """Write IA3 run-time records from merged run logs (runs made with
-    `python -m measure.ia3.launch`, e.g. by measure/ia3/h200_phases.sh on a lent GPU)."""
+    `rewire measure ia3-launch`, e.g. by measure/ia3/h200_phases.sh on a lent GPU)."""
     from measure.ia3.evidence import NotConfirmed
     from measure.ia3.records import write
     from measure.records import RecordExists
@@ -263,3 +264,113 @@ def ia3_records(
         raise typer.Exit(1) from None
     for path in written:
         console.print(f"wrote {path}", markup=False)
+
+
+COMPILE_MODES = ("none", "default", "reduce-overhead")
+
+
+@app.command("ia3-launch")
+def ia3_launch(
+    setups: Annotated[
+        list[str],
+        typer.Argument(
+            metavar="ARCH:GPUS:STEPS",
+            help="Setups run one after another, e.g. nt-500m:2:1000 (GPUS divides 8).",
+        ),
+    ],
+    out: Annotated[Path, typer.Option("--out", help="Folder of the merged JSON logs.")],
+    compile_mode: Annotated[
+        str,
+        typer.Option(
+            "--compile",
+            help="torch.compile mode: none, default or reduce-overhead (CUDA graphs, the "
+            "fast path).",
+        ),
+    ] = "reduce-overhead",
+    cache_dir: Annotated[
+        str | None,
+        typer.Option(
+            "--cache-dir",
+            help="torch.compile cache folder kept across runs (TORCHINDUCTOR_CACHE_DIR).",
+        ),
+    ] = None,
+    seed: Annotated[int, typer.Option("--seed")] = 0,
+    task: Annotated[str | None, typer.Option("--task", help="Task shape (default: NT's).")] = None,
+    warmup: Annotated[int, typer.Option("--warmup", help="Steps left out of the rates.")] = 50,
+    keep_going: Annotated[
+        bool, typer.Option("--keep-going", help="Run later setups after a failure.")
+    ] = False,
+) -> None:
+    """Run IA3 setups through torchrun, each timed from launch to exit (one merged JSON log
+    per setup under --out; records afterwards with `rewire measure ia3-records`). Imports no
+    torch itself: torchrun starts measure.ia3.worker once per rank."""
+    from measure.ia3.launch import launch_all, parse_setup
+    from measure.ia3.tasks import DEFAULT_TASK
+
+    if compile_mode not in COMPILE_MODES:
+        raise typer.BadParameter(
+            f"{compile_mode!r}: use one of {', '.join(COMPILE_MODES)}", param_hint="--compile"
+        )
+    try:
+        parsed = [
+            parse_setup(
+                text,
+                compile=compile_mode,
+                task=task or DEFAULT_TASK,
+                warmup=warmup,
+                cache_dir=cache_dir,
+                seed=seed,
+            )
+            for text in setups
+        ]
+    except (ValueError, KeyError) as error:
+        raise typer.BadParameter(str(error).strip("'\""), param_hint="ARCH:GPUS:STEPS") from None
+    raise typer.Exit(launch_all(parsed, out, keep_going=keep_going))
+
+
+@app.command("hyenadna-device")
+def hyenadna_device(
+    run_dir: Annotated[
+        Path,
+        typer.Argument(
+            metavar="RUN_DIR", help="The run folder (its name is the run id); logs in logs/."
+        ),
+    ],
+    keys: Annotated[
+        list[str] | None,
+        typer.Argument(metavar="KEY", help="Protocol keys of the recipe (default: all)."),
+    ] = None,
+    budget: Annotated[float, typer.Option("--budget", help="Seconds for all protocols.")] = 420.0,
+    device: Annotated[str, typer.Option("--device", help="torch device of the workers.")] = "cuda",
+    recipe: Annotated[
+        Path | None, typer.Option("--recipe", help="Another recipe file (tests: a tiny one).")
+    ] = None,
+) -> None:
+    """Run the HyenaDNA protocols' workers on this machine's GPU, one protocol after
+    another, writing logs only (the lent-machine half of `rewire measure run`; records
+    afterwards with `rewire measure run PROTOCOL --run-id RUN_ID --records-only`). Exit
+    code: the worst worker's, 124 when the budget ran out."""
+    from measure.hyenadna.device import run_device
+    from measure.hyenadna.recipe import RECIPE_FILE, RecipeError
+
+    chosen = list(keys or [])
+    command = ["rewire", "measure", "hyenadna-device", str(run_dir), *chosen]
+    command += ["--budget", f"{budget:g}"]
+    if device != "cuda":
+        command += ["--device", device]
+    if recipe is not None:
+        command += ["--recipe", str(recipe)]
+    try:
+        code = run_device(
+            run_dir,
+            chosen,
+            budget=budget,
+            device=device,
+            recipe_file=recipe or RECIPE_FILE,
+            command=shlex.join(command),
+        )
+    except RecipeError as error:
+        raise typer.BadParameter(str(error), param_hint="--recipe") from None
+    except ValueError as error:
+        raise typer.BadParameter(str(error), param_hint="KEY") from None
+    raise typer.Exit(code)

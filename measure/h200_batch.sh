@@ -26,8 +26,8 @@ export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVL
 export PYTHONUNBUFFERED=1
 
 ia3() {  # ia3 GPUS_VISIBLE SETUP COMPILE CACHE OUTDIR
-  CUDA_VISIBLE_DEVICES=$1 python3 -m measure.ia3.launch "$2" --compile "$3" \
-    --cache-dir "$4" --out "$5" --keep-going
+  CUDA_VISIBLE_DEVICES=$1 python3 -c 'from measure.cli import app; app()' ia3-launch "$2" \
+    --compile "$3" --cache-dir "$4" --out "$5" --keep-going
 }
 
 phases() {

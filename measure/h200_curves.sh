@@ -29,7 +29,7 @@ transformers.__version__, 'peft', peft.__version__)" 2>&1 | tee "$R/versions.txt
 t0=$SECONDS
 fill=
 if [ "${FILL:-1}" = 1 ]; then  # FILL=0: the cache was filled by an earlier call
-  python3 -m measure.ia3.launch nt-2-5b:1:60 --compile reduce-overhead \
+  python3 -c 'from measure.cli import app; app()' ia3-launch nt-2-5b:1:60 --compile reduce-overhead \
     --cache-dir /tmp/ia3cache --out "$R/ia3fill" > "$R/ia3fill.txt" 2>&1 &
   fill=$!
 fi

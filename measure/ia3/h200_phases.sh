@@ -27,7 +27,8 @@ run_phases() {
     for setup in "${setups[@]}"; do
       spec=${setup%@*}
       gpus=${setup#*@}
-      CUDA_VISIBLE_DEVICES=$gpus python3 -m measure.ia3.launch "$spec" --out "$LOGS" \
+      CUDA_VISIBLE_DEVICES=$gpus python3 -c 'from measure.cli import app; app()' \
+        ia3-launch "$spec" --out "$LOGS" \
         > "$LOGS/phase$n-${spec//:/_}.txt" 2>&1 &
       pids+=($!)
     done

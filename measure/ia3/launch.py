@@ -1,20 +1,19 @@
-"""Start one IA3 run through `torchrun` and time it from launch to exit.
+"""Start IA3 runs through `torchrun` and time each from launch to exit.
 
-    python -m measure.ia3.launch nt-500m:2:1000 [ARCH:GPUS:STEPS ...] --out runs/ia3
+    rewire measure ia3-launch nt-500m:2:1000 [ARCH:GPUS:STEPS ...] --out runs/ia3
 
-torchrun is the process manager (`python -m torch.distributed.run --standalone`); this
-module only builds its command line, clocks the whole run (interpreter start, process
-group, model build, compilation, training, teardown) and folds that wall time into the
-worker's JSON log beside torchrun's own output. It imports no torch, so it runs anywhere;
-its command line is the standard library's (argparse), not `rewire measure`'s Typer app,
-because it runs on lent GPU machines whose Python has torch but not the catalogue's
-dependencies (typer, rich, pydantic). The records are written where the catalogue lives,
-with `rewire measure ia3-records`.
+(on a lent GPU machine without the console script:
+`python3 -c 'from measure.cli import app; app()' ia3-launch ...`). torchrun is the process
+manager (`python -m torch.distributed.run --standalone`); this module only builds its
+command line, clocks the whole run (interpreter start, process group, model build,
+compilation, training, teardown) and folds that wall time into the worker's JSON log beside
+torchrun's own output. It imports no torch, so it runs anywhere. The per-rank entry point
+that torchrun starts is `measure.ia3.worker` (see its docstring). The records are written
+where the catalogue lives, with `rewire measure ia3-records`.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import shlex
@@ -168,56 +167,27 @@ def cache_environment(cache_dir: str | None) -> dict[str, str]:
 def parse_setup(text: str, **defaults: Any) -> Setup:
     """`ARCH:GPUS:STEPS` -> Setup, e.g. `nt-500m:2:1000`."""
     parts = text.split(":")
-    if len(parts) != 3:
+    if len(parts) != 3 or not parts[0]:
         raise ValueError(f"setup {text!r} is not ARCH:GPUS:STEPS")
+    if not (parts[1].isdigit() and parts[2].isdigit()):
+        raise ValueError(f"setup {text!r}: GPUS and STEPS must be whole numbers")
     return Setup(arch=parts[0], gpus=int(parts[1]), steps=int(parts[2]), **defaults)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("setups", nargs="+", help="ARCH:GPUS:STEPS, run one after another")
-    p.add_argument("--out", type=Path, required=True)
-    p.add_argument(
-        "--compile",
-        default="reduce-overhead",
-        choices=["none", "default", "reduce-overhead"],
-        help="torch.compile mode (default reduce-overhead: CUDA graphs, the fast path)",
-    )
-    p.add_argument(
-        "--cache-dir",
-        default=None,
-        help="torch.compile cache folder kept across runs (TORCHINDUCTOR_CACHE_DIR)",
-    )
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--task", default=DEFAULT_TASK)
-    p.add_argument("--warmup", type=int, default=50)
-    p.add_argument("--keep-going", action="store_true", help="run later setups after a failure")
-    args = p.parse_args(argv)
-    setups = [
-        parse_setup(
-            s,
-            compile=args.compile,
-            task=args.task,
-            warmup=args.warmup,
-            cache_dir=args.cache_dir,
-            seed=args.seed,
-        )
-        for s in args.setups
-    ]
+def launch_all(setups: Sequence[Setup], out: Path, *, keep_going: bool = False) -> int:
+    """Run `setups` one after another, printing 'DONE key: wall s -> log' or 'FAILED ...'
+    for each; 0 when every one succeeded, else 1 (without `keep_going`, the first failure
+    ends the series)."""
     failed = 0
     for setup in setups:
         try:
-            path = launch(setup, args.out)
+            path = launch(setup, out)
         except RuntimeError as error:
             print(f"FAILED {error}", flush=True)
             failed += 1
-            if not args.keep_going:
+            if not keep_going:
                 return 1
             continue
-        wall = json.loads(path.read_text())["launcher"]["wall_s"]
+        wall = json.loads(path.read_text(encoding="utf-8"))["launcher"]["wall_s"]
         print(f"DONE {setup.key}: {wall:.1f} s -> {path}", flush=True)
     return 1 if failed else 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

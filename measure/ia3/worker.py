@@ -7,6 +7,12 @@ each global batch of 8 (8/N sequences; N must divide 8) with DDP averaging the g
 of the trainable parameters, and rank 0 writes one JSON log: settings, per-step times
 (rank 0's CUDA events), loss every `--log-every` steps, phase timestamps, peak memory of
 every GPU and the environment. With one process DDP is not used (nothing to average).
+
+This is the per-rank entry point, not a command for people: `launch.torchrun_command`
+writes its options and torchrun starts one copy per rank (`-m measure.ia3.worker`: torchrun
+runs a module or script per rank). Its standard-library command line (argparse) is that
+internal interface; the commands a person runs are `rewire measure`'s (Typer), here
+`rewire measure ia3-launch`.
 """
 
 from __future__ import annotations
