@@ -45,6 +45,7 @@ _QUALIFIERS = (
     ("over", "at_least"),
     ("more than", "at_least"),
 )
+_QUALIFIER_WORDS = tuple(word for word, _ in _QUALIFIERS)
 _NUMBER = re.compile(
     r"(?<![\w.])(?P<sign>[-+−]?)(?P<int>\d{1,3}(?:,\d{3})+|\d+)(?:\.(?P<frac>\d+))?"
     r"(?:[eE](?P<exp>[-+]?\d+)|\s*[x×·]\s*10(?:\^|\*\*)?(?P<pow>[-+−]?\d+|[⁰¹²³⁴⁵⁶⁷⁸⁹⁻]+))?"
@@ -90,7 +91,11 @@ def parse_printed(text: str) -> Printed | None:
         number = -number
     precision = 0.5 * 10.0 ** (-len(fraction)) * magnitude
     before = text[: match.start()].strip().lower()
-    qualifier = next((name for word, name in _QUALIFIERS if before.endswith(word)), None)
+    qualifier = (
+        next((name for word, name in _QUALIFIERS if before.endswith(word)), None)
+        if before.endswith(_QUALIFIER_WORDS)  # most texts have none: one C call says so
+        else None
+    )
     after = text[match.end() :].lstrip()
     return Printed(number, precision, qualifier, after.startswith("%"))
 
