@@ -72,7 +72,11 @@ def test_claims_only_published_evaluation_has_no_published_rows(site: Path) -> N
     text = _page(site, CLAIMS_ONLY)
     assert "0 published result rows" not in text
     assert "No published result value is recorded under this protocol" in text
-    assert "each of the 5 measurements has its own page" in text
+    assert (
+        "No published result value is recorded under this protocol (its claims as printed are "
+        "on the evaluation pages; each of the 5 measurements has its own page, linked from the "
+        "measurements table)" in text
+    )
     assert _table_rows(site, CLAIMS_ONLY) == 5
     assert "· 5 matching table rows" in text
     assert "matching evaluation" not in text

@@ -131,12 +131,13 @@ def protocol_page(
         compact=True,
         rows_of=[] if many else published if measured and table.measurements is not None else None,
     )
-    own_pages = (
-        " (the measurement has its own page, linked from the measurements table)"
+    own_text = (
+        "the measurement has its own page, linked from the measurements table"
         if measured == 1
-        else f" (each of the {measured} measurements has its own page, linked from the "
-        "measurements table)"
+        else f"each of the {measured} measurements has its own page, linked from the "
+        "measurements table"
     )
+    own_pages = f" ({own_text})"
     if many:
         rows_text = (
             f"The {plural(len(published), 'published result')} each have a row with "
@@ -150,7 +151,7 @@ def protocol_page(
     elif not results.rows:  # published claims, not values (HyenaDNA's Colab GPU fit)
         rows_text = (
             "No published result value is recorded under this protocol (its claims as "
-            "printed are on the evaluation pages)" + own_pages
+            "printed are on the evaluation pages" + (f"; {own_text})" if measured else ")")
         )
     elif measured and table.measurements is not None:
         rows_text = (
