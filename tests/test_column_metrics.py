@@ -118,3 +118,19 @@ def test_protocol_page_facts_and_home_list_name_the_column_metrics(project: Path
     home = flat(page_text(site / "index.html"))
     assert "· per column: MCC, AUC, F1 score, Accuracy ·" in home
     assert "· AUC ·" not in home
+
+
+def test_an_unmeasured_published_value_names_its_column_metric(project: Path) -> None:
+    """A protocol page's headline lists each published value; where the protocol has
+    several columns (Feng et al.: MCC, AUC, F1, accuracy), each names its column's metric,
+    not a bare '0.832 as published by ...'."""
+    from rewire_site.derive.concerns import flags_by_evaluation
+    from rewire_site.derive.findings import published_findings
+
+    catalogue = gather(project / "records", project).catalogue
+    flags = flags_by_evaluation(catalogue)
+    (mcc,) = published_findings(catalogue.get(MCC, Evaluation), catalogue, flags)
+    assert mcc.state == "unmeasured"
+    assert mcc.text.startswith("MCC: ") and "as published by" in mcc.text
+    (accuracy,) = published_findings(catalogue.get(ACCURACY, Evaluation), catalogue, flags)
+    assert accuracy.text.startswith("Accuracy: ")

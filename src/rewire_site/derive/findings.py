@@ -18,7 +18,7 @@ from ..models import Evaluation, Protocol, Source
 from ..models.evaluation import Origin
 from ..models.scales import on_metric_scale
 from .concerns import Flag, flags_by_evaluation
-from .display import display_number, plural, result_display
+from .display import display_number, plural, result_display, result_header
 from .reproduction import (
     ReproducedColumn,
     ReproductionGroup,
@@ -201,6 +201,7 @@ def published_findings(
     columns = {c.column_id: c for g in groups for c in g.columns}
     found = flags.get(evaluation.id, ())
     by = _published_by(evaluation, catalogue)
+    many_columns = len(protocol.columns) > 1
     out = []
     for result in evaluation.results:
         column = columns.get(result.column)
@@ -225,10 +226,12 @@ def published_findings(
             if result.value is not None and (result.scale or metric.scale) == metric.scale
             else result_display(value, result.status)
         )
+        # Several columns: say which one (Feng et al.: 'MCC: 0.664 as published ...').
+        column_name = f"{result_header(protocol, result.column)}: " if many_columns else ""
         out.append(
             Finding(
                 "unmeasured",
-                f"{with_unit(shown, metric.unit)} as published by {by}; no "
+                f"{column_name}{with_unit(shown, metric.unit)} as published by {by}; no "
                 f"measurement reproduces it yet.{concerns}",
                 evaluation.id,
                 result.column,
