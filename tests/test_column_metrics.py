@@ -134,3 +134,22 @@ def test_an_unmeasured_published_value_names_its_column_metric(project: Path) ->
     assert mcc.text.startswith("MCC: ") and "as published by" in mcc.text
     (accuracy,) = published_findings(catalogue.get(ACCURACY, Evaluation), catalogue, flags)
     assert accuracy.text.startswith("Accuracy: ")
+
+
+def test_score_meaning_compares_a_result_with_its_columns_metric(project: Path) -> None:
+    """The readiness check compares each result's unit and direction with its column's
+    metric: an MCC result in 'score' is not 'not percent' because the protocol's declared
+    metric (here changed to percent) says so."""
+    from rewire_site.derive.readiness import readiness
+    from rewire_site.link import Catalogue
+
+    catalogue = gather(project / "records", project).catalogue
+    protocol = catalogue.get(PROTOCOL, Protocol)
+    declared = protocol.metric.model_copy(update={"unit": "percent"})
+    changed = protocol.model_copy(update={"metric": declared})
+    records = [changed if r.id == PROTOCOL else r for r in catalogue.by_id.values()]
+    found = readiness(catalogue.get(MCC, Evaluation), Catalogue.from_records(records), {})
+    meaning = next(r for c in found.checks for r in c.requirements if r.key == "score_meaning")
+    assert "is not 'percent'" not in meaning.reason
+    # What remains is true of the record: Feng et al. state no direction.
+    assert meaning.reason == "Results.0: the source does not state which way is better."

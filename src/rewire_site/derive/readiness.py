@@ -19,7 +19,7 @@ from typing import Literal
 from ..link import Catalogue
 from ..models import Evaluation, Protocol
 from ..models.evaluation import Origin
-from .display import display_duration, missing_text, plural
+from .display import display_duration, missing_text, per_column, plural
 
 RequirementState = Literal["met", "unmet", "not_applicable"]
 ArtifactState = Literal["match", "mismatch", "not_hashed"]
@@ -206,15 +206,16 @@ def _checksums(statuses: tuple[ArtifactStatus, ...]) -> Requirement:
 
 
 def _score_meaning(evaluation: Evaluation, protocol: Protocol) -> Requirement:
-    """Code compares unit and direction strings with the protocol's metric; it cannot
-    confirm what a score means, so this requirement is never met by that comparison. The
-    reason says what the comparison found."""
+    """Code compares each result's unit and direction strings with its column's metric
+    (the column's own, else the protocol's); it cannot confirm what a score means, so this
+    requirement is never met by that comparison. The reason says what the comparison
+    found."""
     label = "Score meaning and direction are confirmed"
-    metric = protocol.metric
     problems = []
     if protocol.metric_definition is None:
         problems.append("the protocol does not define how the metric is computed")
-    for i, result in enumerate(evaluation.results):
+    metrics = [protocol.column_metric(r.column) for r in evaluation.results]
+    for i, (result, metric) in enumerate(zip(evaluation.results, metrics, strict=True)):
         if result.unit is None:
             problems.append(f"results.{i} states no unit")
         elif result.unit.strip().lower() != metric.unit.strip().lower():
@@ -227,10 +228,14 @@ def _score_meaning(evaluation: Evaluation, protocol: Protocol) -> Requirement:
             )
     if problems:
         return _req("score_meaning", label, "unmet", _sentence("; ".join(problems)))
+    own = any(m is not protocol.metric for m in metrics)
+    unit = per_column([m.unit for m in metrics] or [protocol.metric.unit])
+    direction = per_column([m.direction for m in metrics] or [protocol.metric.direction])
     return _req(
         "score_meaning", label, "unmet",
         f"Not checked: the builder only compared strings (every result states unit "
-        f"{metric.unit} and direction {metric.direction}, as the protocol's metric does); "
+        f"{unit} and direction {direction}, as "
+        f"{'its column' if own else 'the protocol'}'s metric does); "
         "nothing confirms what the score measures.",
         "not checked",
     )  # fmt: skip
