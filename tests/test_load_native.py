@@ -122,6 +122,16 @@ def test_what_the_native_path_leaves_to_the_others(text: str) -> None:
     assert builder_agrees(text)
 
 
+@pytest.mark.parametrize("header", ["|", "|-", "|+", ">", ">-", ">+", "|2", ">1-", "|+2"])
+def test_block_scalars_end_as_pyyaml_ends_them(header: str) -> None:
+    """Chomping at the end of a file and before the next field, with and without the
+    last line break (yaml_rs adds one where the file has none: such files are refused)."""
+    bodies = ["  a", "  a\n  b", "  a\n\n  b", "  a\n   b\n  c", "  a\n    b\n", "  a\n  \n"]
+    tails = ["", "\n", "\n\n", "\n  \n", " ", "\n \n  \n", "\n# c\n", "\nz: 1\n", "\n\nz: 1\n"]
+    for body, tail in itertools.product(bodies, tails):
+        assert builder_agrees(f"k: {header}\n{body}{tail}"), (body, tail)
+
+
 def corpus(tmp_path: Path) -> list[Path]:
     generate_catalogue(tmp_path, 40, seed=5)
     bad = sorted((REPO / "tests" / "bad_records").rglob("*.yaml"))
@@ -171,12 +181,14 @@ PIECES = [
 
 def mutated(text: str, rng: random.Random) -> str:
     """`text` with one to three edits an editor's slip could make: a character or a
-    YAML piece inserted, a character deleted, a line indented, outdented, repeated or
-    swapped."""
+    YAML piece inserted, a character deleted, the text cut short, a line indented,
+    outdented, repeated or swapped."""
     for _ in range(rng.randint(1, 3)):
         at = rng.randrange(len(text) + 1)
         edit = rng.random()
-        if edit < 0.3:
+        if edit < 0.05:
+            text = text[:at]  # cut short: the last line may lose its line break
+        elif edit < 0.3:
             text = text[:at] + rng.choice(CHARS) + text[at:]
         elif edit < 0.5:
             text = text[:at] + text[at + 1 :]

@@ -591,7 +591,8 @@ def _fast_values(text: str) -> Any:
 #   (`---`, `...`: so one document), a line indented 40 or more columns (so nesting far
 #   below `MAX_DEPTH`);
 # - characters that YAML 1.1 and 1.2 read differently (NEL, LS, PS as line breaks, a
-#   BOM inside the text), tabs, carriage returns and control characters.
+#   BOM inside the text), tabs, carriage returns and control characters;
+# - a last line without its line break (yaml_rs adds one to a block scalar there).
 #
 # Every screen errs on the side of the slow path (a quoted `"yes"` at a value's start
 # sends its file there too). Duplicate keys and syntax errors make yaml_rs raise; a
@@ -645,6 +646,7 @@ def _native_values(text: str) -> Any:
     the screens above cannot vouch for that, or yaml_rs refuses the text."""
     if (
         len(text) > _NATIVE_MAX_CHARS
+        or not text.endswith("\n")  # yaml_rs ends a last block scalar with a line break
         or not _printable(text)
         or _SCREEN_VALUE.search(text)
         or _SCREEN_LINE.search("\n" + text)

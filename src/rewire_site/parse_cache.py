@@ -1,15 +1,16 @@
 """Load many record files fast: a content-keyed parse cache and a second process.
 
 Parsing YAML was most of validation time (libyaml's events alone cost about 0.15 ms per
-record file in Python; `load`'s native path reads most files in a quarter of that). Three measures, none of them visible in the results:
+record file in Python; `load`'s native path reads most files in a quarter of that).
+Three measures, none of them visible in the results:
 
 - lines later: files are parsed without their line map (`load.parse_bytes(lines=False)`);
   the map is built from the file again only where a check reports a problem.
 - `ParseCache`: what `load.parse_bytes` returned for a file's bytes (values, problems),
   keyed by the SHA-256 of the bytes, in one `marshal` file under `<root>/.rewire-cache/`
   (gitignored). The file name carries a digest of the loader's source, the versions of
-  PyYAML, yaml_rs and Python, so a change to any of them starts a new cache. Only parsing is cached:
-  every check runs on every run.
+  PyYAML, yaml_rs and Python, so a change to any of them starts a new cache. Only
+  parsing is cached: every check runs on every run.
 - `iter_files`: files not in the cache are parsed in this process and a forked one
   when there are many of them, and handed to the caller as each is ready, so that the
   per-file checks run while the other process parses (`load_files`: the same as a list
