@@ -349,12 +349,11 @@ def metric_dependence(protocol: Protocol, depends: bool, *, lower: bool = False)
     protocol whose columns use several metrics, 'MCC, AUC, F1 score and Accuracy do not
     depend on the accelerator' (labels as recorded: an acronym is not lowered)."""
     metrics = column_metrics(protocol)
-    if len(metrics) == 1:
-        label = metrics[0].label
-        subject = label.lower() if lower else label
+    subject = metric_names(metrics)
+    if len({m.label for m in metrics}) == 1:
+        subject = subject.lower() if lower else subject
         verb = "depends" if depends else "does not depend"
     else:
-        subject = metric_names(metrics)
         verb = "depend" if depends else "do not depend"
     return f"{subject} {verb} on the accelerator"
 
