@@ -179,3 +179,48 @@ def test_workers_refuse_a_path_another_worker_wrote_naming_both_jobs(tmp_path: P
     assert refused.value.path == "clash.html"
     assert {refused.value.first, refused.value.second} == {"page job a", "page job z"}
     assert "clash.html: written twice in one build, first by page job " in str(refused.value)
+
+
+@pytest.fixture(scope="module")
+def synth_plan(tmp_path_factory: pytest.TempPathFactory) -> object:
+    """A small synthetic catalogue, gathered and derived as `rewire build` does."""
+    from rewire_site.build import gather
+    from rewire_site.render.plan import plan_site
+    from rewire_site.synth import generate_catalogue
+
+    root = tmp_path_factory.mktemp("synth")
+    generate_catalogue(root, 120, seed=3)
+    return plan_site(gather(root / "records", root).catalogue, root, "2026-01-01")
+
+
+def test_sorted_views_render_each_row_once_and_the_same_bytes(synth_plan: object) -> None:
+    """A protocol's sorted views share their row views and render each row once
+    (`SharedRows`); every page is byte for byte what it is when each row is rendered
+    on its own page."""
+    from dataclasses import replace
+
+    from rewire_site.render.contexts import SortedPage
+    from rewire_site.render.plan import SitePlan
+
+    assert isinstance(synth_plan, SitePlan)
+    renderer = Renderer(templates_dir(ROOT))
+    protocol = next(
+        p.id
+        for p in synth_plan.catalogue.protocols()
+        if len(synth_plan.tables[p.id].column_ids) > 2
+    )
+    pages = [p for p in synth_plan.make(("protocol", protocol)) if isinstance(p, SortedPage)]
+    assert len(pages) > 2
+    shared = pages[0].comparison.shared_rows
+    assert shared is not None and all(p.comparison.shared_rows is shared for p in pages)
+    rendered = [renderer.render(p.template, p) for p in pages]
+    rows = len(pages[0].comparison.rows)
+    assert rows > 1 and shared.hits == rows * (len(pages) - 1)
+    alone = [
+        renderer.render(p.template, replace(p, comparison=replace(p.comparison, shared_rows=None)))
+        for p in pages
+    ]
+    assert rendered == alone
+    orders = [[r.row.configuration_id for r in p.comparison.rows] for p in pages]
+    assert len({tuple(o) for o in orders}) > 1  # the views differ in order, not in rows
+    assert all(sorted(o) == sorted(orders[0]) for o in orders)

@@ -11,9 +11,9 @@ here, and that it is described; `tests/test_pages.py` that every field is shown.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, TypedDict
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from markupsafe import Markup
 
@@ -524,6 +524,31 @@ class ComparisonRowView:
     facet_values: tuple[tuple[str, str], ...]
 
 
+class SharedRows:
+    """The HTML of table rows rendered once and reused by the other pages that show the
+    same row views (a protocol's sorted views: one table in several orders, the same
+    page depth, no filter data). `shared(render, page, row)` in a template calls the
+    macro `render(page, row)` for a row view object it has not seen with this
+    `page.root`, and returns the HTML it gave before otherwise. Keyed by the row view
+    object itself (held here, so its identity is never reused), so only pages built
+    from the same view objects share rows; `render.protocol.sorted_pages` makes one per
+    protocol."""
+
+    def __init__(self) -> None:
+        self._html: dict[tuple[int, str], tuple[object, Markup]] = {}
+        self.hits = 0
+
+    def __call__(self, render: Callable[[Any, Any], Any], page: Any, row: object) -> Markup:
+        key = (id(row), page.root)
+        found = self._html.get(key)
+        if found is not None and found[0] is row:
+            self.hits += 1
+            return found[1]
+        html = Markup(render(page, row))
+        self._html[key] = (row, html)
+        return html
+
+
 @dataclass(frozen=True)
 class ComparisonView:
     """A protocol's comparison table, ready to display."""
@@ -537,6 +562,9 @@ class ComparisonView:
     ranking_text: str = ""
     """How best is chosen: among results whose recorded conditions match."""
     excluded_text: str = ""
+    shared_rows: SharedRows | None = field(default=None, compare=False)
+    """Rows rendered once for every view of this table in another order (the sorted
+    views of one protocol), or None: each row rendered here."""
 
 
 @dataclass(frozen=True)

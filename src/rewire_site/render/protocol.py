@@ -39,6 +39,7 @@ from .contexts import (
     Link,
     ProtocolPage,
     RecipeView,
+    SharedRows,
     SiteFacts,
     SortedPage,
     page_header,
@@ -52,6 +53,7 @@ from .parts import (
 )
 from .sections import (
     comparison_view,
+    resorted_view,
 )
 from .urls import record_path, sorted_path
 
@@ -224,6 +226,14 @@ def sorted_pages(
     `first` holds them in the default order (see `derive.tables.default_sort_column`).
     A table without that column keeps its default order."""
     pages = []
+    # one view of each table (no filter form on these pages), shown in each order with
+    # its rows rendered once (every sorted view is at the same depth: the same HTML)
+    published = replace(comparison_view(first.published, {}), shared_rows=SharedRows())
+    measurements = (
+        replace(comparison_view(first.measurements, {}, MEASUREMENTS_ID), shared_rows=SharedRows())
+        if first.measurements
+        else None
+    )
     for column_id in first.column_ids:
         table = _sorted(first.published, column_id)
         measured = _sorted(first.measurements, column_id) if first.measurements else None
@@ -242,8 +252,10 @@ def sorted_pages(
                 ),
                 protocol_title=protocol.title,
                 protocol_href=record_path("protocol", protocol.id),
-                comparison=comparison_view(table, {}),  # no filter form on these pages
-                measurements=(comparison_view(measured, {}, MEASUREMENTS_ID) if measured else None),
+                comparison=resorted_view(published, table),
+                measurements=(
+                    resorted_view(measurements, measured) if measurements and measured else None
+                ),
             )
         )
     return pages

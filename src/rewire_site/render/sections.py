@@ -8,6 +8,7 @@ script reads. Nothing here computes a fact about the records; `derive` does.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 
 from .. import config
 from ..derive.display import plural
@@ -148,6 +149,38 @@ def evidence_view(table: EvidenceTable, record_review: str) -> EvidenceView:
     )
 
 
+def column_views(table: ComparisonTable) -> tuple[ColumnView, ...]:
+    """The header cells of `table`: each column's sorted view, and which one it is sorted
+    by."""
+    return tuple(
+        ColumnView(
+            column=c,
+            sort_href=sorted_path(table.protocol_id, c.id),
+            sorted=c.id == table.sort_column,
+            aria_sort=(
+                ("ascending" if c.direction == "lower" else "descending")
+                if c.id == table.sort_column
+                else ""
+            ),
+        )
+        for c in table.columns
+    )
+
+
+def resorted_view(view: ComparisonView, table: ComparisonTable) -> ComparisonView:
+    """`view` shown in the order of `table`, the same table in another order (its rows
+    are the same `TableRow` objects, as `derive.tables.resort` keeps them): the row views
+    are reused, not rebuilt, so a `SharedRows` on `view` renders each row once for all
+    the orders."""
+    by_row = {id(r.row): r for r in view.rows}
+    return replace(
+        view,
+        table=table,
+        columns=column_views(table),
+        rows=tuple(by_row[id(row)] for row in table.rows),
+    )
+
+
 def comparison_view(
     table: ComparisonTable,
     facet_index: Mapping[str, Mapping[str, tuple[str, ...]]],
@@ -164,19 +197,7 @@ def comparison_view(
         )
         for i, note in enumerate(table.legend, start=1)
     )
-    columns = tuple(
-        ColumnView(
-            column=c,
-            sort_href=sorted_path(table.protocol_id, c.id),
-            sorted=c.id == table.sort_column,
-            aria_sort=(
-                ("ascending" if c.direction == "lower" else "descending")
-                if c.id == table.sort_column
-                else ""
-            ),
-        )
-        for c in table.columns
-    )
+    columns = column_views(table)
     rows = tuple(
         ComparisonRowView(
             row=row,
