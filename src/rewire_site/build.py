@@ -46,7 +46,7 @@ from .link import Catalogue
 from .problems import Problem, RecordsInvalid
 from .render import Renderer, RenderStats, downloads, render_jobs, templates_dir
 from .render.plan import SitePlan, plan_site
-from .render.pool import PARALLEL_MIN_JOBS, default_workers
+from .render.pool import PARALLEL_MIN_JOBS, Job, Tracker, default_workers
 from .render.search import search_index_json
 from .validate import find_files, validate_paths
 
@@ -181,15 +181,24 @@ def gather(folder: Path, root: Path) -> Gathered:
 
 
 def render(
-    plan: SitePlan, root: Path, writer: write.OutputWriter, workers: int | None
+    plan: SitePlan,
+    root: Path,
+    writer: write.OutputWriter,
+    workers: int | None,
+    *,
+    jobs: list[Job] | None = None,
+    tracker: Tracker | None = None,
+    renderer: Renderer | None = None,
 ) -> RenderStats:
-    """Every page job of `plan`, rendered with the templates of the project at `root`
-    and written through `writer`, by `workers` processes (default: `default_workers`)."""
-    jobs = plan.jobs()
-    renderer = Renderer(templates_dir(root))
-    renderer.warm()
+    """Every page job of `plan` (or `jobs`), rendered with the templates of the project
+    at `root` (or `renderer`) and written through `writer`, by `workers` processes
+    (default: `default_workers`). `tracker`: record each job's dependencies (serve)."""
+    jobs = plan.jobs() if jobs is None else jobs
+    if renderer is None:
+        renderer = Renderer(templates_dir(root))
+        renderer.warm()
     count = 1 if len(jobs) < PARALLEL_MIN_JOBS else workers or default_workers()
-    return render_jobs(jobs, plan.make, renderer, writer, count)
+    return render_jobs(jobs, plan.make, renderer, writer, count, tracker=tracker)
 
 
 def write_files(plan: SitePlan, root: Path, writer: write.OutputWriter, stats: RenderStats) -> int:
@@ -227,6 +236,7 @@ def build_site(
     workers: int | None = None,
     wait: bool = True,
     on_wait: Callable[[str], None] | None = None,
+    preview: bool = False,
 ) -> BuildReport:
     """Build the site of the records under `root` (or `records_dir`) into `out_dir`
     (default `root/site`): gather, derive, render, write. Raises `RecordsInvalid` when
@@ -234,7 +244,9 @@ def build_site(
     to replace and `RecordsChanged` when a record file changes during the build; the
     site is then unchanged. The previous site is removed in a background thread;
     `wait=False` returns without waiting for it (`report.removal.wait()` does).
-    `on_wait` hears why the build waits for another build into the same folder."""
+    `on_wait` hears why the build waits for another build into the same folder.
+    `preview`: a preview of unreleased records (`release.preview_release`: the date and
+    a preview marker instead of the content hash), the site `rewire serve` shows."""
     root, folder, site_dir = _paths(root, out_dir, records_dir)
     timer, started = _Timer(), os.times()
     with timer.stage("gather"):
@@ -242,7 +254,7 @@ def build_site(
         gc.collect()  # the records live until the end: out of the collector's sight
         gc.freeze()
     with timer.stage("derive"):
-        plan = plan_site(gathered.catalogue, root, release_date)
+        plan = plan_site(gathered.catalogue, root, release_date, preview=preview)
         gc.freeze()  # the derived facts too
     stats, removal = RenderStats(), write.Removal(None)
 
@@ -279,6 +291,7 @@ def build_command(
     out: Path | None,
     release_date: str | None,
     workers: int | None,
+    preview: bool = False,
 ) -> int:
     """`rewire build`: print the stage timings, or the problems as `path:line: field:
     message` lines; returns the exit status (no traceback for a problem in the input)."""
@@ -295,6 +308,7 @@ def build_command(
             release_date=release_date,
             records_dir=records,
             workers=workers,
+            preview=preview,
             wait=False,
             on_wait=lambda message: typer.echo(message, err=True),
         )

@@ -119,6 +119,12 @@ def build(
         None, "--workers", min=1, help="Render processes. Default: the CPUs available, at most 4."
     ),
     root: Path | None = typer.Option(None, "--root", help="Project root."),  # noqa: B008
+    preview: bool = typer.Option(
+        False,
+        "--preview",
+        help="A preview of unreleased records (what `rewire serve` shows): the release id "
+        "is the date and 'preview', not a content hash.",
+    ),
 ) -> None:
     """Build the static site from the records: pages, search, downloads, JSON API."""
     from .build import build_command
@@ -126,7 +132,9 @@ def build(
 
     if root is None and records is not None:  # the records named: their project, if any
         root = project_root() or project_root(records) or records.resolve().parent
-    raise typer.Exit(build_command(resolve_root(root), records, out, release_date, workers))
+    raise typer.Exit(
+        build_command(resolve_root(root), records, out, release_date, workers, preview)
+    )
 
 
 @app.command("import")

@@ -21,6 +21,10 @@ from .link import Catalogue
 from .models import Evaluation, RecordBase
 
 RELEASE_ID = re.compile(r"^\d{4}-\d{2}-\d{2}-[0-9a-f]{12}$")
+PREVIEW_SUFFIX = "preview"
+"""A preview's release id is the build date and this marker (`preview_release`)."""
+PREVIEW_CONTENT = "preview of unreleased records: no content hash"
+"""What a preview's release table gives for the content SHA-256."""
 SOURCE_DATE_EPOCH = "SOURCE_DATE_EPOCH"
 _CHUNK = 1 << 20
 
@@ -94,6 +98,24 @@ def make_release(
     return Release(f"{day}-{digest[:12]}", day, digest, len(listed))
 
 
+def preview_release(
+    record_count: int,
+    release_date: str | date | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> Release:
+    """The release of a preview (`rewire serve`, `rewire build --preview`): the build
+    date and `PREVIEW_SUFFIX` instead of a content hash, so an edit changes only the
+    pages whose inputs changed, and no page shows a release id the records do not have.
+    """
+    day = build_date(release_date, environ).isoformat()
+    return Release(f"{day}-{PREVIEW_SUFFIX}", day, PREVIEW_CONTENT, record_count)
+
+
+def is_preview(release_id: str) -> bool:
+    """True for the release id of a preview."""
+    return release_id.endswith("-" + PREVIEW_SUFFIX)
+
+
 def sha256_bytes(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
@@ -130,7 +152,13 @@ def hash_artifacts(catalogue: Catalogue, root: Path) -> dict[str, str | None]:
         for artifact in evaluation.artifacts:
             if artifact.path in hashes:
                 continue
-            path = (base / artifact.path).resolve()
-            inside = path == base or base in path.parents
-            hashes[artifact.path] = sha256_file(path) if inside and path.is_file() else None
+            hashes[artifact.path] = hash_artifact(base, artifact.path)
     return hashes
+
+
+def hash_artifact(base: Path, relative: str) -> str | None:
+    """SHA-256 of the file at `relative` under the resolved folder `base`; None when
+    there is no such file or the path leaves `base`."""
+    path = (base / relative).resolve()
+    inside = path == base or base in path.parents
+    return sha256_file(path) if inside and path.is_file() else None

@@ -1,5 +1,12 @@
-"""`rewire serve`: build the site, serve it on 127.0.0.1, rebuild when records or
-templates change.
+"""`rewire serve`: build a preview of the site, serve it on 127.0.0.1, rebuild when
+records or templates change.
+
+The site served is a preview (`rewire build --preview`: the release id is the date and
+a preview marker, and every page says it is a preview of unreleased records), rebuilt
+incrementally (`incremental.IncrementalSite`): after a record edit only the page jobs
+whose recorded inputs changed are made again and only files whose bytes changed are
+rewritten, each atomically; the result is byte-identical to a full `--preview` build. A
+template or static file change, or an unexpected error, rebuilds everything.
 
 The server is the standard library's `http.server` (threaded), serving the site folder
 by path on every request, so the atomic swap of a rebuild (write.py) is picked up at the
@@ -31,8 +38,9 @@ from .config import RECORDS_DIR, SITE_DIR, TEMPLATES_DIR, find_root
 from .problems import RecordsInvalid
 from .write import TargetRefused, check_target
 
-Builder = Callable[[], None]
-"""Builds the site into its folder; raises on failure (RecordsInvalid with problems)."""
+Builder = Callable[[set[str] | None], object]
+"""Builds the site into its folder, given the paths that changed (None: build it all);
+raises on failure (RecordsInvalid with problems)."""
 Log = Callable[[str], None]
 
 POLL_SECONDS = 0.3
@@ -168,11 +176,12 @@ class Preview:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.server.server_address[1]}/"
 
-    def build(self) -> bool:
-        """Build once; on failure print the problems and keep the last good site."""
+    def build(self, changed: set[str] | None = None) -> bool:
+        """Build once (`changed`: the paths an edit changed; None: everything); on
+        failure print the problems and keep the last good site."""
         started = time.perf_counter()
         try:
-            self.builder()
+            self.builder(changed)
         except RecordsInvalid as exc:
             self._failed(str(exc), [str(p) for p in exc.problems])
             return False
@@ -198,7 +207,7 @@ class Preview:
         for changed in changes(self.watched, self._stop, self._watching):
             names = ", ".join(sorted(Path(p).name for p in changed)[:5])
             self.log(f"changed: {names}; rebuilding")
-            self.build()
+            self.build(changed)
 
     def start(self, timeout: float = 30.0) -> None:
         """Watch, then serve, in background threads (the first build is the caller's).
@@ -225,15 +234,41 @@ class Preview:
             thread.join(timeout=5)
 
 
-def site_builder(root: Path, records: Path, site_dir: Path) -> Builder:
-    """The real build (build.py), as a zero-argument function."""
+class PreviewBuilder:
+    """The preview build: a full `--preview` build the first time (or `changed=None`),
+    then incremental rebuilds of the paths that changed (`incremental.IncrementalSite`);
+    `log` hears what each rebuild made, `last` keeps it."""
 
-    def build() -> None:
-        from .build import build_site
+    def __init__(
+        self,
+        root: Path,
+        records: Path,
+        site_dir: Path,
+        log: Log = print,
+        release_date: str | None = None,
+    ) -> None:
+        from .incremental import IncrementalSite, Outcome
 
-        build_site(root, site_dir, records_dir=records)
+        self.site = IncrementalSite(root, records, site_dir, release_date=release_date, log=log)
+        self.log = log
+        self.last: Outcome | None = None
 
-    return build
+    def __call__(self, changed: set[str] | None = None) -> None:
+        outcome = self.site.build() if changed is None else self.site.update(changed)
+        self.last = outcome
+        if outcome.jobs or outcome.full:
+            self.log(outcome.line())
+
+
+def site_builder(
+    root: Path,
+    records: Path,
+    site_dir: Path,
+    log: Log = print,
+    release_date: str | None = None,
+) -> PreviewBuilder:
+    """The builder `rewire serve` uses (`PreviewBuilder`)."""
+    return PreviewBuilder(root, records, site_dir, log, release_date)
 
 
 def serve_command(
@@ -254,7 +289,11 @@ def serve_command(
     try:
         check_target(site_dir)  # never serve (or replace) a folder rewire did not build
         preview = Preview(
-            site_dir, watched, site_builder(project, records_dir, site_dir), port, poll or None
+            site_dir,
+            watched,
+            site_builder(project, records_dir, site_dir, log=typer.echo),
+            port,
+            poll or None,
         )
     except (TargetRefused, PortUnavailable) as error:
         typer.echo(f"rewire serve: {error}", err=True)
@@ -278,6 +317,7 @@ def serve_command(
 __all__ = [
     "PortUnavailable",
     "Preview",
+    "PreviewBuilder",
     "have_watchfiles",
     "listen",
     "poll_changes",

@@ -10,7 +10,7 @@ one job in `jobs` and one branch in `make` that calls its context builder.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -18,8 +18,8 @@ from typing import Any
 
 from .. import release
 from ..chooser.pages import chooser_pages
-from ..derive.concerns import flags_by_evaluation
-from ..derive.filters import filter_index
+from ..derive.concerns import Flag, flags_by_evaluation
+from ..derive.filters import FilterIndex, filter_index
 from ..derive.findings import Headline, protocol_headline
 from ..derive.reproduction import ReproductionGroup, protocol_reproduction_groups
 from ..derive.tables import ProtocolTables
@@ -73,17 +73,35 @@ def shared_titles(records: Iterable[RecordBase]) -> frozenset[str]:
 def site_facts(catalogue: Catalogue, root: Path, release_id: str) -> SiteFacts:
     """What every page may need, computed once: concern flags, filter facets, the
     artifact hashes (files under `root`), download links, shared titles."""
-    filters = filter_index(catalogue)
+    return facts_of(
+        release_id,
+        flags_by_evaluation(catalogue),
+        release.hash_artifacts(catalogue, root),
+        filter_index(catalogue),
+        index.filter_hrefs,
+        shared_titles(catalogue.by_id.values()),
+    )
+
+
+def facts_of(
+    release_id: str,
+    flags: Mapping[str, tuple[Flag, ...]],
+    artifact_hashes: Mapping[str, str | None],
+    filters: FilterIndex,
+    hrefs: Callable[[FilterIndex], Mapping[tuple[str, str], str]],
+    titles: frozenset[str],
+) -> SiteFacts:
+    """`SiteFacts` from its parts (`rewire serve` recomputes them part by part)."""
     links = tuple(Link(d.label, d.path) for d in (*downloads.DOWNLOADS, *downloads.EXPORTS))
     return SiteFacts(
         release_id=release_id,
-        flags=flags_by_evaluation(catalogue),
-        artifact_hashes=release.hash_artifacts(catalogue, root),
+        flags=flags,
+        artifact_hashes=artifact_hashes,
         filters=filters,
-        filter_hrefs=index.filter_hrefs(filters),
+        filter_hrefs=hrefs(filters),
         downloads=links,
         release_download=Link(downloads.RELEASE_LINK_TEXT, downloads.RELEASE_PAGE),
-        shared_titles=shared_titles(catalogue.by_id.values()),
+        shared_titles=titles,
     )
 
 
@@ -192,11 +210,18 @@ class SitePlan:
         return found
 
 
-def plan_site(catalogue: Catalogue, root: Path, release_date: date | str | None) -> SitePlan:
+def plan_site(
+    catalogue: Catalogue, root: Path, release_date: date | str | None, *, preview: bool = False
+) -> SitePlan:
     """The derive stage: the release, the site facts, the search index and every
     protocol's comparison tables, headline and reproduction groups of `catalogue`
-    (artifact paths relative to `root`): what the page jobs need, each computed once."""
-    made = release.make_release(catalogue.by_id.values(), release_date)
+    (artifact paths relative to `root`): what the page jobs need, each computed once.
+    `preview`: the release of a preview (`release.preview_release`), no content hash."""
+    made = (
+        release.preview_release(len(catalogue.by_id), release_date)
+        if preview
+        else release.make_release(catalogue.by_id.values(), release_date)
+    )
     facts = site_facts(catalogue, root, made.id)
     protocols = catalogue.protocols()
     return SitePlan(

@@ -13,7 +13,7 @@ import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from ..release import ManifestEntry
 from ..write import OutputWriter
@@ -24,6 +24,16 @@ Job = tuple[str, ...]
 MakePages = Callable[[Job], Sequence[Any]]
 """Builds the page contexts of a job (each has `.template` and `.path`), or the
 `DataFile`s it writes as they are."""
+
+
+class Tracker(Protocol):
+    """Records what a job reads (`rewire serve`'s dependency recorder,
+    `incremental.track.Recorder`): `start` before the job is made, `stop` after its
+    pages are rendered returns the keys it read."""
+
+    def start(self) -> None: ...
+
+    def stop(self) -> frozenset[Any]: ...
 
 
 @dataclass(frozen=True)
@@ -44,6 +54,10 @@ class RenderStats:
     """Files no template made (`DataFile`s)."""
     pages_by_job: dict[str, list[str]] = field(default_factory=dict)
     """Job kind ('record', 'chooser', ...) -> paths of the pages its jobs rendered."""
+    deps: dict[Job, frozenset[Any]] = field(default_factory=dict)
+    """Job -> the dependency keys it read (only with a `Tracker`)."""
+    outputs: dict[Job, tuple[str, ...]] = field(default_factory=dict)
+    """Job -> the paths it wrote (only with a `Tracker`)."""
     context_seconds: float = 0.0
     render_seconds: float = 0.0
     write_seconds: float = 0.0
@@ -54,6 +68,8 @@ class RenderStats:
         self.data_files.extend(other.data_files)
         for kind, paths in other.pages_by_job.items():
             self.pages_by_job.setdefault(kind, []).extend(paths)
+        self.deps.update(other.deps)
+        self.outputs.update(other.outputs)
         self.context_seconds += other.context_seconds
         self.render_seconds += other.render_seconds
         self.write_seconds += other.write_seconds
@@ -84,6 +100,7 @@ def _run(indices: Sequence[int]) -> RenderStats:
     make: MakePages = _STATE["make"]
     renderer: Renderer = _STATE["renderer"]
     writer: OutputWriter = _STATE["writer"].for_process()
+    tracker: Tracker | None = _STATE["tracker"]
     stats = RenderStats()
     # What earlier batches left (caches of markdown, fragments, citations) lives until
     # the end: out of the collector's sight, or each full collection walks it again.
@@ -93,6 +110,8 @@ def _run(indices: Sequence[int]) -> RenderStats:
     for index in indices:
         t0 = clock()
         job = jobs[index]
+        if tracker is not None:
+            tracker.start()
         pages = make(job)
         t1 = clock()
         rendered = [
@@ -102,6 +121,9 @@ def _run(indices: Sequence[int]) -> RenderStats:
             for page in pages
         ]
         t2 = clock()
+        if tracker is not None:
+            stats.deps[job] = tracker.stop()
+            stats.outputs[job] = tuple(path for path, _, _ in rendered)
         by = "page job " + " ".join(job)
         paths = stats.pages_by_job.setdefault(job[0], [])
         for path, data, written in rendered:
@@ -121,15 +143,17 @@ def render_jobs(
     writer: OutputWriter,
     workers: int = 1,
     chunk: int | None = None,
+    tracker: Tracker | None = None,
 ) -> RenderStats:
     """Build, render and write the pages of every job through `writer`.
 
     With `workers` > 1 the jobs run in a pool of forked processes that inherit the
     catalogue, the derived facts and the compiled templates; each writes its own files
     (through its own `writer.for_process()`) and returns their entries, which `writer`
-    adopts. The files are the same bytes whatever the split.
+    adopts. The files are the same bytes whatever the split. With a `tracker`, the
+    stats also give each job's dependency keys and the paths it wrote (`rewire serve`).
     """
-    _STATE.update(jobs=jobs, make=make, renderer=renderer, writer=writer)
+    _STATE.update(jobs=jobs, make=make, renderer=renderer, writer=writer, tracker=tracker)
     if chunk is None:  # about 8 batches per worker, at most 64 jobs each
         chunk = max(1, min(64, -(-len(jobs) // (8 * max(1, workers)))))
     batches = [list(range(i, min(i + chunk, len(jobs)))) for i in range(0, len(jobs), chunk)]

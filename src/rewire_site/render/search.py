@@ -8,6 +8,7 @@ entries are written as `search/index.json`, sorted, so the same records give the
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..link import Catalogue
@@ -58,22 +59,26 @@ def model_names(record: RecordBase, catalogue: Catalogue) -> tuple[str, ...]:
 
 def search_entries(catalogue: Catalogue) -> tuple[SearchEntry, ...]:
     """Every record, ordered by kind (as in KIND_DIRS), then title, then id."""
-    entries = []
-    for record in catalogue.by_id.values():
-        kind = kind_of(record)
-        entries.append(
-            SearchEntry(
-                kind=kind,
-                kind_label=KIND_LABELS[kind],
-                id=record.id,
-                title=record.title,
-                path=record_path(kind, record.id),
-                models=model_names(record, catalogue),
-            )
-        )
+    return ordered_entries(search_entry(r, catalogue) for r in catalogue.by_id.values())
+
+
+def search_entry(record: RecordBase, catalogue: Catalogue) -> SearchEntry:
+    """The search index entry of one record."""
+    kind = kind_of(record)
+    return SearchEntry(
+        kind=kind,
+        kind_label=KIND_LABELS[kind],
+        id=record.id,
+        title=record.title,
+        path=record_path(kind, record.id),
+        models=model_names(record, catalogue),
+    )
+
+
+def ordered_entries(entries: Iterable[SearchEntry]) -> tuple[SearchEntry, ...]:
+    """`entries` ordered by kind (as in KIND_DIRS), then title, then id."""
     order = {kind: i for i, kind in enumerate(KIND_ORDER)}
-    entries.sort(key=lambda e: (order[e.kind], e.title.lower(), e.id))
-    return tuple(entries)
+    return tuple(sorted(entries, key=lambda e: (order[e.kind], e.title.lower(), e.id)))
 
 
 def search_index_json(entries: tuple[SearchEntry, ...]) -> bytes:

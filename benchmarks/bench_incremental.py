@@ -1,0 +1,153 @@
+"""Incremental preview benchmark (`rewire serve`'s editor loop): the 10,000-evaluation
+synthetic catalogue (`rewire_site.synth`), one full preview build that records each page
+job's dependencies, then one edit each of an evaluation, a configuration, a protocol and
+a source, each applied through `IncrementalSite.update` (what serve runs when a file
+changes). Prints, per edit: seconds, page jobs re-made, files rewritten, derived items
+recomputed and CPU seconds (the machine may be busy: CPU time does not grow with load).
+
+    python benchmarks/bench_incremental.py                  # 10,000 evaluations
+    python benchmarks/bench_incremental.py --compare        # and compare every file with
+                                                            # a full `--preview` build
+    python benchmarks/bench_incremental.py --evaluations 1000 --profile edit.prof
+
+The catalogue is generated into a temporary folder (or `--catalogue DIR`, copied first,
+so it is never edited in place).
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import os
+import re
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from datetime import date
+from pathlib import Path
+
+from rewire_site.build import build_site
+from rewire_site.incremental import IncrementalSite
+from rewire_site.synth import generate_catalogue
+
+RELEASE_DATE = date(2026, 1, 1)
+GOAL_SECONDS = 1.0
+"""The goal for a one-evaluation edit (issue 13, Hugo's editor loop)."""
+
+
+def _edit(path: Path, change: Callable[[str], str]) -> None:
+    text = path.read_text(encoding="utf-8")
+    edited = change(text)
+    if edited == text:
+        raise SystemExit(f"benchmark edit changed nothing in {path}")
+    path.write_text(edited, encoding="utf-8")
+
+
+def _evaluation(text: str) -> str:
+    """The first result value, its printed value and its quote + 0.01."""
+    printed = re.search(r"\n  printed_value: '([0-9.]+)'\n", text)
+    assert printed is not None
+    old = printed.group(1)
+    new = f"{float(old) + 0.01:.2f}"
+    text = re.sub(r"\n  value: [0-9.]+\n", f"\n  value: {new}\n", text, count=1)
+    text = text.replace(f"printed_value: '{old}'", f"printed_value: '{new}'", 1)
+    return text.replace(f"reaching {old} ", f"reaching {new} ", 1)
+
+
+EDITS: list[tuple[str, str, Callable[[str], str]]] = [
+    ("evaluation (a result value)", "synth-eval-000042", _evaluation),
+    (
+        "configuration (reported name)",
+        "synth-config-00042",
+        lambda t: re.sub(r"reported_name: (.*)", r"reported_name: \1 (edited)", t, count=1),
+    ),
+    (
+        "protocol (title)",
+        "synth-protocol-0042",
+        lambda t: t.replace("title: Synthetic protocol 42", "title: Edited protocol 42", 1),
+    ),
+    (
+        "source (title)",
+        "synth-source-00042",
+        lambda t: t.replace("title: Synthetic source 42", "title: Edited source 42", 1),
+    ),
+]
+
+
+def compare_sites(a: Path, b: Path) -> list[str]:
+    """Paths that differ between two sites (missing on one side, or other bytes)."""
+
+    def files(root: Path) -> dict[str, Path]:
+        return {p.relative_to(root).as_posix(): p for p in root.rglob("*") if p.is_file()}
+
+    left, right = files(a), files(b)
+    return sorted(
+        p
+        for p in left.keys() | right.keys()
+        if p not in left or p not in right or left[p].read_bytes() != right[p].read_bytes()
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--evaluations", type=int, default=10_000)
+    parser.add_argument("--catalogue", type=Path, help="a generated catalogue to copy")
+    parser.add_argument("--compare", action="store_true", help="byte-compare each edit")
+    parser.add_argument("--profile", type=Path, help="cProfile of the evaluation edit")
+    parser.add_argument("--workers", type=int, default=None)
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="rewire-bench-incremental-") as tmp:
+        project = Path(tmp) / "project"
+        if args.catalogue is not None:
+            shutil.copytree(args.catalogue, project, ignore=shutil.ignore_patterns("site"))
+        else:
+            generate_catalogue(project, args.evaluations)
+        records = project / "records"
+        print(f"catalogue: {len(list(records.glob('*.yaml')))} records in {project}")
+        site = IncrementalSite(
+            project,
+            records,
+            project / "site",
+            release_date=RELEASE_DATE,
+            workers=args.workers,
+            log=lambda line: print(line, file=sys.stderr),
+        )
+        cpu = time.process_time()
+        first = site.build()
+        print(f"initial: {first.line()} ({len(site.deps)} jobs tracked)")
+        failed = 0
+        for label, record_id, change in EDITS:
+            _edit(records / f"{record_id}.yaml", change)
+            profile = (
+                cProfile.Profile() if args.profile and label.startswith("evaluation") else None
+            )
+            cpu = time.process_time()
+            if profile is not None:
+                profile.enable()
+            outcome = site.update([records / f"{record_id}.yaml"])
+            if profile is not None:
+                profile.disable()
+                profile.dump_stats(args.profile)
+            cpu = time.process_time() - cpu
+            print(
+                f"{label:32} {outcome.seconds:6.3f} s (CPU {cpu:.3f} s): {outcome.jobs} jobs "
+                f"re-made, {len(outcome.written)} files rewritten, {outcome.removed} removed, "
+                f"{outcome.derived} derived items recomputed, {outcome.changed_keys} keys"
+            )
+            if args.compare:
+                reference = Path(tmp) / "reference"
+                build_site(project, reference, release_date=RELEASE_DATE, preview=True)
+                differ = compare_sites(project / "site", reference)
+                failed += bool(differ)
+                print(
+                    f"  byte comparison with a full --preview build: {len(differ)} differ"
+                    + (f" ({', '.join(differ[:5])})" if differ else "")
+                )
+        return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("PYTHONHASHSEED", "0")
+    raise SystemExit(main())

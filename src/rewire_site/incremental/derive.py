@@ -1,0 +1,224 @@
+"""Incremental derive: the site plan of a preview, recomputed only where the recorded
+inputs of a derived fact changed.
+
+Per evaluation: concern flags and filter facets; per record: its search entry; per
+protocol: comparison tables, headline and reproduction groups; per artifact path: the
+SHA-256 (re-hashed when an evaluation that cites it changes). Each is computed through a
+tracking view of the catalogue (`track.py`) and keeps the keys it read; an edit
+recomputes the items whose keys meet the changed keys, then the cheap whole-site
+assemblies (filter index, links, members, shared titles, search order) from the items.
+Every derived fact whose value changed adds its own key (`('flags', id)`, `('table',
+protocol)`...) to the changed keys the page jobs are checked against.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Hashable, Iterable, Mapping
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import Any, Generic, TypeVar
+
+from .. import release
+from ..derive.concerns import Flag, flags
+from ..derive.filters import FACETS, FilterIndex, evaluation_facets
+from ..derive.findings import protocol_headline
+from ..derive.reproduction import protocol_reproduction_groups
+from ..link import Catalogue
+from ..models import Evaluation
+from ..render import index
+from ..render.plan import API_CHUNK, SitePlan, facts_of, shared_titles
+from ..render.protocol import protocol_table
+from ..render.search import SearchEntry, ordered_entries, search_entry
+from .track import ANY, Key, Recorder, TrackingCatalogue, tracked_facts
+
+V = TypeVar("V")
+Facets = dict[str, tuple[tuple[str, str], ...]]
+
+
+@dataclass(frozen=True)
+class Item(Generic[V]):
+    """A derived value and the dependency keys it read."""
+
+    value: V
+    keys: frozenset[Key]
+
+
+def diff(tag: str, old: Mapping[Any, Any], new: Mapping[Any, Any]) -> set[Key]:
+    """`(tag, key)` for every key whose value differs (or is only on one side), and
+    `(tag, ANY)` when there is any."""
+    found: set[Key] = {(tag, k) for k in old.keys() ^ new.keys()}
+    found.update((tag, k) for k in old.keys() & new.keys() if old[k] != new[k])
+    if found:
+        found.add((tag, ANY))
+    return found
+
+
+def _api_slices(ids: tuple[str, ...]) -> dict[tuple[str, str], tuple[str, ...]]:
+    return {
+        (str(i), str(i + API_CHUNK)): ids[i : i + API_CHUNK] for i in range(0, len(ids), API_CHUNK)
+    }
+
+
+class Derived:
+    """The derived facts of one preview and their recorded inputs, kept between edits."""
+
+    def __init__(self, root: Path, release_date: date | str | None = None) -> None:
+        self.root = root.resolve()
+        self.day = release.build_date(release_date)
+        """Fixed when serving starts: an edit after midnight changes no page."""
+        self.recorder = Recorder()
+        self.flags: dict[str, Item[tuple[Flag, ...]]] = {}
+        self.facets: dict[str, Item[Facets]] = {}
+        self.entries: dict[str, Item[SearchEntry]] = {}
+        self.protocols: dict[str, Item[tuple[Any, Any, tuple[Any, ...]]]] = {}
+        self.hashes: dict[str, str | None] = {}
+        self.plan: SitePlan | None = None
+        self.recomputed = 0
+        """Items recomputed by the last `derive`."""
+
+    def _item(self, own: str, compute: Callable[[], V]) -> Item[V]:
+        self.recomputed += 1
+        value, keys = self.recorder.run(compute)
+        return Item(value, keys | {("id", own)})
+
+    def _refresh(
+        self,
+        items: dict[str, Item[V]],
+        wanted: Iterable[Hashable],
+        changed: set[Key] | None,
+        compute: Callable[[Any], V],
+        name: Callable[[Any], str],
+    ) -> dict[str, Item[V]]:
+        fresh: dict[str, Item[V]] = {}
+        for thing in wanted:
+            key = name(thing)
+            item = items.get(key)
+            if item is None or changed is None or not item.keys.isdisjoint(changed):
+                item = self._item(key, functools.partial(compute, thing))
+            fresh[key] = item
+        return fresh
+
+    def derive(
+        self, catalogue: Catalogue, changed: set[Key] | None, changed_ids: Iterable[str] = ()
+    ) -> tuple[SitePlan, set[Key]]:
+        """The plan of `catalogue`; `changed`: the record keys an edit changed (None:
+        compute everything). Returns the plan and every changed key, derived ones too."""
+        self.recomputed = 0
+        out: set[Key] = set(changed or ())
+        seen = TrackingCatalogue(catalogue, self.recorder)
+        evaluations = catalogue.of_kind(Evaluation)
+        old = self.plan
+
+        by_id = self._refresh(
+            self.flags, evaluations, changed, lambda e: flags(e, seen), lambda e: e.id
+        )
+        new_flags = {k: i.value for k, i in by_id.items()}
+        if old is not None:
+            out |= diff("flags", old.facts.flags, new_flags)
+        self.flags = by_id
+
+        self.facets = self._refresh(
+            self.facets, evaluations, changed, lambda e: evaluation_facets(e, seen), lambda e: e.id
+        )
+        filters = self._filter_index()
+        hashes = self._hashes(evaluations, set(changed_ids), changed is None)
+        titles = shared_titles(catalogue.by_id.values())
+        facts = facts_of(
+            release.preview_release(0, self.day).id,
+            new_flags,
+            hashes,
+            filters,
+            index.filter_hrefs,
+            titles,
+        )
+        members = index.filter_members(filters)
+        self.entries = self._refresh(
+            self.entries,
+            catalogue.by_id.values(),
+            changed,
+            lambda r: search_entry(r, seen),
+            lambda r: r.id,
+        )
+        entries = ordered_entries(i.value for i in self.entries.values())
+        record_ids = tuple(sorted(catalogue.by_id))
+        if old is not None:
+            for key, facet_index in filters.index.items():
+                out |= diff(f"facet:{key}", old.facts.filters.index[key], facet_index)
+                out |= diff(f"label:{key}", old.facts.filters.labels[key], filters.labels[key])
+            out |= diff("artifact", old.facts.artifact_hashes, hashes)
+            out |= diff("href", old.facts.filter_hrefs, facts.filter_hrefs)
+            out |= diff("members", old.members, members)
+            out |= diff("shared", dict.fromkeys(old.facts.shared_titles), dict.fromkeys(titles))
+            out |= diff("api", _api_slices(old.record_ids), _api_slices(record_ids))
+            if old.entries != entries:
+                out.add(("entries",))
+
+        tracked = tracked_facts(facts, self.recorder)
+
+        def protocol_facts(protocol: Any) -> tuple[Any, Any, tuple[Any, ...]]:
+            return (
+                protocol_table(protocol, seen, tracked),
+                protocol_headline(protocol, seen, tracked.flags),
+                tuple(protocol_reproduction_groups(protocol, seen, flags=tracked.flags)),
+            )
+
+        self.protocols = self._refresh(
+            self.protocols,
+            catalogue.protocols(),
+            None if changed is None else changed | out,
+            protocol_facts,
+            lambda p: p.id,
+        )
+        tables = {k: i.value[0] for k, i in self.protocols.items()}
+        headlines = {k: i.value[1] for k, i in self.protocols.items()}
+        reproductions = {k: i.value[2] for k, i in self.protocols.items()}
+        if old is not None:
+            out |= diff("table", old.tables, tables)
+            out |= diff("headline", old.headlines, headlines)
+            out |= diff("reproduction", old.reproductions, reproductions)
+        plan = SitePlan(
+            release=release.preview_release(len(catalogue.by_id), self.day),
+            catalogue=catalogue,
+            facts=facts,
+            entries=entries,
+            members=members,
+            download_items=index.download_items(facts.downloads),
+            record_ids=record_ids,
+            tables=tables,
+            headlines=headlines,
+            reproductions=reproductions,
+        )
+        self.plan = plan
+        return plan, out
+
+    def _filter_index(self) -> FilterIndex:
+        """The filter index from each evaluation's facets, as `derive.filters` makes it
+        (evaluations in id order: the first label of a value is kept)."""
+        found: dict[str, dict[str, tuple[str, ...]]] = {key: {} for key, _ in FACETS}
+        labels: dict[str, dict[str, str]] = {key: {} for key, _ in FACETS}
+        for evaluation_id, item in self.facets.items():
+            for key, pairs in item.value.items():
+                found[key][evaluation_id] = tuple(t for t, _ in pairs)
+                for value, label in pairs:
+                    labels[key].setdefault(value, label)
+        return FilterIndex(found, labels)
+
+    def _hashes(
+        self, evaluations: list[Evaluation], changed: set[str], everything: bool
+    ) -> dict[str, str | None]:
+        """Artifact path -> SHA-256, as `release.hash_artifacts` gives it; a path is
+        hashed again when an evaluation that cites it changed."""
+        again = {a.path for e in evaluations if everything or e.id in changed for a in e.artifacts}
+        hashes: dict[str, str | None] = {}
+        for evaluation in evaluations:
+            for artifact in evaluation.artifacts:
+                path = artifact.path
+                if path in hashes:
+                    continue
+                if path in again or path not in self.hashes:
+                    self.hashes[path] = release.hash_artifact(self.root, path)
+                    again.discard(path)
+                hashes[path] = self.hashes[path]
+        return hashes

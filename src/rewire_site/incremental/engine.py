@@ -1,0 +1,235 @@
+"""The incremental preview (`rewire serve`): one full preview build that records what
+each page job read, then, on each edit, only the jobs whose inputs changed.
+
+`IncrementalSite.build()` gathers, derives (`derive.Derived`, tracked) and renders every
+job in the render pool with a `track.Recorder`, through the builder's atomic swap, and
+keeps each job's dependency keys, the paths it wrote and the manifest of every file.
+`IncrementalSite.update(paths)`:
+
+1. gather: re-read the changed record files (`gather.Records.apply`); an edit with
+   errors raises `RecordsInvalid` and leaves the site and this state as they were;
+2. derive: recompute the derived facts whose recorded inputs changed;
+3. render: the dirty jobs (new jobs, and jobs whose keys meet the changed keys), made
+   and rendered in this process; a file is written (atomically) only when its SHA-256
+   differs from the manifest's; files of jobs that no longer exist, or that a job no
+   longer writes, are removed;
+4. write: the search index, the sitemap and the release table when they change.
+
+The result is byte-identical to `rewire build --preview` of the same records (tested:
+tests/test_incremental.py). A template or static file change, or an unexpected error in
+the incremental path, rebuilds everything (`build`), and says so.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+
+from .. import write
+from ..build import render as render_all
+from ..build import write_files
+from ..config import TEMPLATES_DIR
+from ..export import SITEMAP, sitemap_file
+from ..problems import RecordsInvalid
+from ..render import Renderer, downloads, templates_dir
+from ..render.plan import SitePlan
+from ..render.pool import DataFile, Job
+from ..render.search import search_index_json
+from ..validate import validate_paths
+from .derive import Derived
+from .gather import Records
+from .output import Manifest, remove_files, update_file
+from .track import Key, Recorder, tracked_plan
+
+Log = Callable[[str], None]
+Built = tuple[Manifest, dict[Job, frozenset[Key]], dict[Job, tuple[str, ...]], frozenset[str]]
+"""What a full build keeps: the manifest, each job's keys and paths, the release files."""
+
+
+@dataclass
+class Outcome:
+    """What one build or update did."""
+
+    full: bool
+    """True for a full build."""
+    seconds: float
+    jobs: int
+    """Page jobs made."""
+    written: list[str] = field(default_factory=list)
+    """Files written (for an update: only those whose bytes changed)."""
+    removed: int = 0
+    changed_keys: int = 0
+    derived: int = 0
+    """Derived items recomputed."""
+    why: str = ""
+
+    def line(self) -> str:
+        what = "full preview build" if self.full else "incremental rebuild"
+        why = f" ({self.why})" if self.why else ""
+        return (
+            f"{what}{why} in {self.seconds:.2f} s: {self.jobs} job(s) made, "
+            f"{len(self.written)} file(s) written, {self.removed} removed"
+        )
+
+
+class IncrementalSite:
+    """A preview site and what each of its files was made from."""
+
+    def __init__(
+        self,
+        root: Path,
+        records_dir: Path,
+        site_dir: Path,
+        *,
+        release_date: date | str | None = None,
+        workers: int | None = None,
+        log: Log = print,
+    ) -> None:
+        self.root = root.resolve()
+        self.records_dir = records_dir.resolve()
+        self.site_dir = site_dir.absolute()
+        self.release_date = release_date
+        self.workers = workers
+        self.log = log
+        self.records: Records | None = None
+        self.derived = Derived(self.root, release_date)
+        self.plan: SitePlan | None = None
+        self.deps: dict[Job, frozenset[Key]] = {}
+        self.outputs: dict[Job, tuple[str, ...]] = {}
+        self.manifest: Manifest = {}
+        self.release_paths: frozenset[str] = frozenset()
+        self.renderer: Renderer | None = None
+        self.pending: set[Path] = set()
+        """Record files changed by edits not yet applied (an edit with errors)."""
+
+    # ------------------------------------------------------------ full build
+
+    def build(self, why: str = "") -> Outcome:
+        """A full preview build, recording every job's dependencies."""
+        started = time.perf_counter()
+        report = validate_paths([self.records_dir], self.root)
+        if not report.ok:
+            raise RecordsInvalid(report.problems)
+        records = Records.from_report(self.root, report)
+        derived = Derived(self.root, self.derived.day)
+        plan, _ = derived.derive(records.catalogue, None)
+        recorder = Recorder()
+        tracked = tracked_plan(plan, recorder)
+        renderer = Renderer(templates_dir(self.root))
+        renderer.warm()
+        jobs = plan.jobs()
+
+        def build_into(
+            writer: write.OutputWriter,
+        ) -> tuple[Manifest, dict[Job, frozenset[Key]], dict[Job, tuple[str, ...]], frozenset[str]]:
+            stats = render_all(
+                tracked,
+                self.root,
+                writer,
+                self.workers,
+                jobs=jobs,
+                tracker=recorder,
+                renderer=renderer,
+            )
+            write_files(plan, self.root, writer, stats)
+            release = downloads.release_file(plan.release, ())
+            manifest = {e.path: e for e in writer.entries()}
+            return manifest, stats.deps, stats.outputs, frozenset(release)
+
+        manifest, deps, outputs, release_paths = write.atomic_write_site(build_into, self.site_dir)
+        self.records, self.derived, self.plan = records, derived, plan
+        self.deps, self.outputs, self.manifest = deps, outputs, manifest
+        self.release_paths, self.renderer = release_paths, renderer
+        self.pending.clear()
+        return Outcome(True, time.perf_counter() - started, len(jobs), sorted(manifest), why=why)
+
+    # ------------------------------------------------------------ an edit
+
+    def update(self, changed: Iterable[str | Path]) -> Outcome:
+        """Apply the changed files: records incrementally; anything else (templates,
+        static files), a first build or an unexpected error: a full build."""
+        paths = {Path(p).parent.resolve() / Path(p).name for p in changed}
+        templates = self.root / TEMPLATES_DIR
+        other = [p for p in paths if not p.is_relative_to(self.records_dir)]
+        if self.records is None:
+            return self.build("no previous build")
+        if any(p.is_relative_to(templates) for p in other):
+            return self.build("templates changed")
+        records = {p for p in paths if p.suffix == ".yaml" and p.is_relative_to(self.records_dir)}
+        if not records and not self.pending:
+            return Outcome(False, 0.0, 0)
+        try:
+            return self._update(records)
+        except RecordsInvalid:
+            self.pending |= records
+            raise
+        except Exception as error:
+            self.log(f"incremental rebuild failed ({type(error).__name__}: {error}); full build")
+            return self.build(f"after {type(error).__name__}")
+
+    def _update(self, paths: set[Path]) -> Outcome:
+        started = time.perf_counter()
+        assert self.records is not None and self.plan is not None and self.renderer is not None
+        records = self.records
+        change = records.apply(paths | self.pending)
+        self.pending.clear()
+        plan, keys = self.derived.derive(records.catalogue, change.keys, change.ids)
+        jobs = plan.jobs()
+        dirty = [j for j in jobs if j not in self.deps or not self.deps[j].isdisjoint(keys)]
+        alive = set(jobs)
+        gone = [j for j in self.deps if j not in alive]
+        recorder = Recorder()
+        tracked = tracked_plan(plan, recorder)
+        produced: dict[str, bytes] = {}
+        stale: set[str] = set()
+        for job in dirty:
+            recorder.start()
+            try:
+                pages = tracked.make(job)
+                made = [
+                    (p.path, p.data)
+                    if isinstance(p, DataFile)
+                    else (p.path, self.renderer.render(p.template, p))
+                    for p in pages
+                ]
+            finally:
+                self.deps[job] = recorder.stop()
+            stale.update(self.outputs.get(job, ()))
+            self.outputs[job] = tuple(path for path, _ in made)
+            for path, data in made:
+                key = write.OutputWriter.normalise(path)
+                if key in produced:
+                    raise write.DoubleWrite(key, "another page job", "page job " + " ".join(job))
+                produced[key] = data
+        for job in gone:
+            stale.update(self.outputs.pop(job, ()))
+            self.deps.pop(job, None)
+        written = [
+            p for p, data in produced.items() if update_file(self.site_dir, self.manifest, p, data)
+        ]
+        removed = remove_files(self.site_dir, self.manifest, stale - produced.keys())
+        chooser = [*self.outputs.get(("chooser",), ()), *self.outputs.get(("fits",), ())]
+        site_files = {
+            "search/index.json": search_index_json(plan.entries),
+            SITEMAP: sitemap_file(plan.catalogue, plan.release.id, chooser),
+        }
+        for path, data in site_files.items():
+            if update_file(self.site_dir, self.manifest, path, data):
+                written.append(path)
+        listed = [e for p, e in sorted(self.manifest.items()) if p not in self.release_paths]
+        for path, data in downloads.release_file(plan.release, listed).items():
+            if update_file(self.site_dir, self.manifest, path, data):
+                written.append(path)
+        self.plan = plan
+        return Outcome(
+            False,
+            time.perf_counter() - started,
+            len(dirty),
+            written,
+            removed,
+            len(keys),
+            self.derived.recomputed,
+        )

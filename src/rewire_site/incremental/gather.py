@@ -1,0 +1,191 @@
+"""Incremental gather: the record files of a preview, kept between edits; an edit
+re-reads and re-checks only the files that changed, and the links that involve them.
+
+Checks on an edit: the per-file checks of each changed file (`record_checks`: YAML,
+model, file name == id, completeness), a duplicate id, and the reference checks
+(`link_checks`) of the changed records and of every record that refers to a changed or
+vanished id (a dangling reference, a wrong kind, results that no longer fit their
+protocol's columns). An edit with errors changes nothing here: `RecordsInvalid` with
+every problem, and the files stay pending until a later edit makes them valid.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .. import link_checks
+from ..link import Catalogue, Reference, references
+from ..models import Evaluation, RecordBase
+from ..problems import Problem, RecordsInvalid
+from ..record_checks import check_file
+from ..validate import ValidationReport
+from .track import ANY, Key
+
+
+@dataclass(frozen=True)
+class Change:
+    """What an edit changed in the records."""
+
+    ids: frozenset[str]
+    """Ids added, removed or whose content changed."""
+    keys: set[Key]
+    """Their dependency keys: ('id', ...), ('kind', ...), ('ref', ...) and the ANY keys."""
+
+
+@dataclass
+class Records:
+    """Every valid record file of a preview, by path, and the catalogue they make."""
+
+    root: Path
+    """The project root (artifact paths are relative to it)."""
+    catalogue: Catalogue
+    files: dict[str, str]
+    """Record file (as a string) -> record id."""
+    lines: dict[str, Mapping[str, int]] = field(default_factory=dict)
+    """Record id -> field path -> line (for the problems of a later edit)."""
+
+    @classmethod
+    def from_report(cls, root: Path, report: ValidationReport) -> Records:
+        files = {str(path): record_id for record_id, path in report.files.items()}
+        catalogue = Catalogue.from_records(report.records.values())
+        return cls(root, catalogue, files, dict(report.lines))
+
+    def apply(self, paths: Iterable[Path]) -> Change:
+        """Re-read `paths` (changed, added or deleted record files) and update the
+        catalogue; `RecordsInvalid` (nothing changed) when an edit has errors."""
+        old = self.catalogue
+        files = dict(self.files)
+        fresh: dict[str, RecordBase] = {}
+        lines: dict[str, Mapping[str, int]] = {}
+        problems: list[Problem] = []
+        for path in sorted(set(paths)):
+            name = str(path)
+            files.pop(name, None)
+            if not path.is_file():
+                continue
+            result = check_file(path)
+            problems += [p for p in result.problems if p.severity == "error"]
+            if result.record is not None:
+                files[name] = result.record.id
+                fresh[name] = result.record
+                lines[result.record.id] = result.lines
+        owner: dict[str, str] = {}
+        for name in sorted(files):
+            record_id = files[name]
+            if record_id in owner:
+                second = name if name in fresh else owner[record_id]
+                problems.append(
+                    Problem(
+                        Path(second),
+                        1,
+                        "id",
+                        f"duplicate id '{record_id}': also the id in "
+                        f"{owner[record_id] if second == name else name}",
+                    )
+                )
+            owner.setdefault(record_id, name)
+        if problems:
+            raise RecordsInvalid(sorted(problems, key=_order))
+        by_id: dict[str, RecordBase] = {}
+        for name in sorted(files):
+            record_id = files[name]
+            record = fresh.get(name)
+            if record is None:
+                record = old.by_id[record_id]
+            elif record == old.by_id.get(record_id):
+                record = old.by_id[record_id]  # the same content: keep the object
+            by_id[record_id] = record
+        changed = frozenset(
+            i for i in old.by_id.keys() | by_id.keys() if old.by_id.get(i) is not by_id.get(i)
+        )
+        catalogue, keys = _updated(old, by_id, changed)
+        all_lines = {**self.lines, **lines}
+        problems = _link_problems(self.root, catalogue, old, changed, owner, all_lines)
+        if problems:
+            raise RecordsInvalid(sorted(problems, key=_order))
+        self.catalogue, self.files = catalogue, files
+        self.lines = {i: all_lines[i] for i in by_id if i in all_lines}
+        return Change(changed, keys)
+
+
+def _order(problem: Problem) -> tuple[str, int, str, str]:
+    return (str(problem.path), problem.line, problem.field, problem.message)
+
+
+def _updated(
+    old: Catalogue, by_id: dict[str, RecordBase], changed: frozenset[str]
+) -> tuple[Catalogue, set[Key]]:
+    """The catalogue of `by_id`, made from `old` by replacing the `changed` ids, exactly
+    as `Catalogue.from_records` would make it, and the keys that changed."""
+    keys: set[Key] = set()
+    referrers: defaultdict[str, list[Reference]] = defaultdict(list, old.referrers)
+    by_kind = dict(old._by_kind)
+    added: dict[str, list[Reference]] = defaultdict(list)
+    targets: set[str] = set()
+    for record_id in sorted(changed):
+        keys.add(("id", record_id))
+        before, after = old.by_id.get(record_id), by_id.get(record_id)
+        for record in (before, after):
+            if record is None:
+                continue
+            kind = type(record)
+            keys.add(("kind", kind.__name__))
+            members = [r for r in by_kind.get(kind, []) if r.id != record_id]
+            if record is after:
+                bisect.insort(members, record, key=lambda r: r.id)
+            by_kind[kind] = members
+        if before is not None:
+            targets.update(ref.target_id for ref in references(before))
+        if after is not None:
+            for ref in references(after):
+                added[ref.target_id].append(ref)
+                targets.add(ref.target_id)
+    for target in targets:
+        refs = [r for r in old.referrers.get(target, []) if r.source_id not in changed]
+        refs += added.get(target, [])
+        refs.sort(key=lambda r: r.source_id)
+        if refs != old.referrers.get(target, []):
+            keys.add(("ref", target))
+        if refs:
+            referrers[target] = refs
+        else:
+            referrers.pop(target, None)
+    if changed:
+        keys.add(("id", ANY))
+    if any(k[0] == "ref" for k in keys):
+        keys.add(("ref", ANY))
+    by_kind = {k: v for k, v in by_kind.items() if v}
+    return Catalogue(by_id=by_id, referrers=referrers, _by_kind=by_kind), keys
+
+
+def _link_problems(
+    root: Path,
+    new: Catalogue,
+    old: Catalogue,
+    changed: frozenset[str],
+    owner: Mapping[str, str],
+    lines: Mapping[str, Mapping[str, int]],
+) -> list[Problem]:
+    """The reference checks of the changed records and of the records that refer to a
+    changed or vanished id."""
+    checked: set[str] = {i for i in changed if i in new.by_id}
+    for record_id in changed:
+        for catalogue in (old, new):
+            checked.update(r.source_id for r in catalogue.referrers.get(record_id, []))
+    checked &= new.by_id.keys()
+    report = ValidationReport()
+    hashes = link_checks._Hashes(root)
+    for record_id in sorted(checked):
+        report.files[record_id] = Path(owner[record_id])
+        report.lines[record_id] = lines.get(record_id, {})
+        record = new.by_id[record_id]
+        to = link_checks._Target(report, record_id, Path(owner[record_id]), report.lines[record_id])
+        refs = link_checks.outgoing_references(record)
+        link_checks._check_references(to, record, new.by_id, refs)
+        if isinstance(record, Evaluation):
+            link_checks._check_evaluation(to, record, new.by_id, hashes)
+    return report.errors

@@ -1,0 +1,201 @@
+"""Recorded dependencies: tracking views of the catalogue and of the derived facts.
+
+While a page job is made (`SitePlan.make`) or a derived fact is computed, every read
+through these views adds a key to the current `Recorder`:
+
+- `("id", rid)`: the record `rid` was read (or looked for: a missing id is a key too);
+- `("id", ANY)`: every record was iterated;
+- `("kind", K)`: the records of kind `K` were scanned (`Catalogue.of_kind`);
+- `("ref", X)`: the references to `X` were read (`referrers`, `referring`,
+  `evaluations_of`), plus `("id", i)` for each record returned;
+- `(tag, key)` / `(tag, ANY)` for the derived facts: `flags`, `artifact`, `facet:<key>`,
+  `label:<key>`, `href`, `shared`, `table`, `headline`, `reproduction`, `members`.
+
+The incremental engine (`engine.py`) computes the keys an edit changed and remakes the
+jobs whose recorded keys meet them. Tracking runs only in `rewire serve`: `rewire build`
+never builds these views.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Hashable, Iterator, Mapping
+from typing import Any, TypeVar
+
+from ..derive.filters import FilterIndex
+from ..link import Catalogue
+from ..models import RecordBase
+from ..render.contexts import SiteFacts
+from ..render.plan import SitePlan
+
+Key = tuple[Hashable, ...]
+"""A dependency key: ('id', 'eval-1'), ('kind', 'Evaluation'), ('flags', ANY)..."""
+ANY = "*"
+"""The key part that stands for every key of its tag (an iteration)."""
+
+K = TypeVar("K")
+V = TypeVar("V")
+R = TypeVar("R", bound=RecordBase)
+
+
+class Recorder:
+    """The keys read since `start`; no keys are kept while it is stopped."""
+
+    def __init__(self) -> None:
+        self.keys: set[Key] | None = None
+
+    def start(self) -> None:
+        self.keys = set()
+
+    def stop(self) -> frozenset[Key]:
+        found = frozenset(self.keys or ())
+        self.keys = None
+        return found
+
+    def add(self, key: Key) -> None:
+        if self.keys is not None:
+            self.keys.add(key)
+
+    def run(self, compute: Callable[[], V]) -> tuple[V, frozenset[Key]]:
+        """`compute()` and the keys it read."""
+        self.start()
+        try:
+            value = compute()
+        finally:
+            keys = self.stop()
+        return value, keys
+
+
+class TrackedMap(Mapping[K, V]):
+    """A read-only view of `data` that records `(tag, key)` for each key read and
+    `(tag, ANY)` for an iteration or a length."""
+
+    __slots__ = ("_data", "_recorder", "_tag")
+
+    def __init__(self, data: Mapping[K, V], tag: str, recorder: Recorder) -> None:
+        self._data = data
+        self._tag = tag
+        self._recorder = recorder
+
+    def __getitem__(self, key: K) -> V:
+        self._recorder.add((self._tag, key))
+        return self._data[key]
+
+    def get(self, key: K, default: Any = None) -> Any:
+        self._recorder.add((self._tag, key))
+        return self._data.get(key, default)
+
+    def __contains__(self, key: object) -> bool:
+        self._recorder.add((self._tag, key))
+        return key in self._data
+
+    def __iter__(self) -> Iterator[K]:
+        self._recorder.add((self._tag, ANY))
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        self._recorder.add((self._tag, ANY))
+        return len(self._data)
+
+    def __eq__(self, other: object) -> bool:
+        self._recorder.add((self._tag, ANY))
+        return dict(self._data) == other
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+class TrackedSet(frozenset[str]):
+    """A frozen set of strings whose membership tests record `(tag, item)`."""
+
+    _tag: str
+    _recorder: Recorder
+
+    def __new__(cls, items: frozenset[str], tag: str, recorder: Recorder) -> TrackedSet:
+        made = super().__new__(cls, items)
+        made._tag = tag
+        made._recorder = recorder
+        return made
+
+    def __contains__(self, item: object) -> bool:
+        self._recorder.add((self._tag, item))
+        return super().__contains__(item)
+
+    def __iter__(self) -> Iterator[str]:
+        self._recorder.add((self._tag, ANY))
+        return super().__iter__()
+
+
+class TrackingCatalogue(Catalogue):
+    """The catalogue `base`, seen through tracked maps (see the module docstring)."""
+
+    def __init__(self, base: Catalogue, recorder: Recorder) -> None:
+        super().__init__(
+            by_id=TrackedMap(base.by_id, "id", recorder),  # type: ignore[arg-type]
+            referrers=TrackedMap(base.referrers, "ref", recorder),  # type: ignore[arg-type]
+            _by_kind=base._by_kind,
+        )
+        self.base = base
+        self.recorder = recorder
+
+    def of_kind(self, kind: type[R]) -> list[R]:
+        self.recorder.add(("kind", kind.__name__))
+        return self.base.of_kind(kind)
+
+    def referring(self, record_id: str, kind: type[R] | None = None) -> list[RecordBase]:
+        self.recorder.add(("ref", record_id))
+        found = self.base.referring(record_id, kind)
+        for record in found:
+            self.recorder.add(("id", record.id))
+        return found
+
+
+def _nested(data: Mapping[str, Mapping[str, V]], tag: str, recorder: Recorder) -> dict[str, Any]:
+    """A tracked map per facet key (the facet keys themselves are fixed)."""
+    return {key: TrackedMap(inner, f"{tag}:{key}", recorder) for key, inner in data.items()}
+
+
+def tracked_facts(facts: SiteFacts, recorder: Recorder) -> SiteFacts:
+    """`facts` with every mapping that changes with the records tracked."""
+    filters = FilterIndex(
+        _nested(facts.filters.index, "facet", recorder),
+        _nested(facts.filters.labels, "label", recorder),
+    )
+    return dataclasses.replace(
+        facts,
+        flags=TrackedMap(facts.flags, "flags", recorder),
+        artifact_hashes=TrackedMap(facts.artifact_hashes, "artifact", recorder),
+        filters=filters,
+        filter_hrefs=TrackedMap(facts.filter_hrefs, "href", recorder),
+        shared_titles=TrackedSet(facts.shared_titles, "shared", recorder),
+    )
+
+
+class TrackedPlan(SitePlan):
+    """A `SitePlan` whose `make` reads through tracking views; the keys of the jobs
+    whose inputs are not behind a view (the search index, the JSON API slices) are
+    added by `make` itself."""
+
+    recorder: Recorder
+
+    def make(self, job: tuple[str, ...]) -> Any:
+        if job[0] == "search":
+            self.recorder.add(("entries",))
+        elif job[0] == "api":
+            self.recorder.add(("api", (job[1], job[2])))
+        return super().make(job)
+
+
+def tracked_plan(plan: SitePlan, recorder: Recorder) -> TrackedPlan:
+    """`plan` seen through tracking views that report to `recorder`."""
+    values = {f.name: getattr(plan, f.name) for f in dataclasses.fields(plan)}
+    values.update(
+        catalogue=TrackingCatalogue(plan.catalogue, recorder),
+        facts=tracked_facts(plan.facts, recorder),
+        members=TrackedMap(plan.members, "members", recorder),
+        tables=TrackedMap(plan.tables, "table", recorder),
+        headlines=TrackedMap(plan.headlines, "headline", recorder),
+        reproductions=TrackedMap(plan.reproductions, "reproduction", recorder),
+    )
+    made = TrackedPlan(**values)
+    object.__setattr__(made, "recorder", recorder)
+    return made
