@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_load_fast import same
@@ -15,6 +16,7 @@ from rewire_site import load
 from rewire_site.load import LazyLines, parse_bytes, parse_text
 from rewire_site.parse_cache import yaml_files
 from rewire_site.synth import generate_catalogue
+from rewire_site.validate import render, validate_paths
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -235,3 +237,35 @@ def test_a_file_read_natively_gets_its_lines_later(tmp_path: Path) -> None:
     assert isinstance(loaded.lines, LazyLines)
     assert loaded.data == {"a": 1, "b": {"c": 2.5, "d": ["x"]}}
     assert loaded.lines["b.c"] == 3
+
+
+def test_validation_reads_the_same_without_the_native_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A synthetic catalogue with edited records (slips, YAML 1.1 words and numbers,
+    tabs, anchors, dangling references): `rewire validate`'s report, as text and JSON,
+    is the same with the native path and without it."""
+    generate_catalogue(tmp_path, 60, seed=11)
+    rng = random.Random(7)
+    files = yaml_files(tmp_path / "records")
+    edits = [
+        lambda text: text.replace("\ntitle: ", "\ntitle: yes #", 1),
+        lambda text: text.replace("\n  ", "\n\t", 1),
+        lambda text: text.replace("\nprotocol: ", "\nprotocol: gone-", 1),
+        lambda text: text + "id: again\n",
+        lambda text: text.rstrip("\n"),
+        lambda text: mutated(text, rng),
+        lambda text: mutated(text, rng),
+    ]
+    for n, path in enumerate(rng.sample(files, 60)):
+        path.write_text(edits[n % len(edits)](path.read_text(encoding="utf-8")), encoding="utf-8")
+    native = validate_paths([tmp_path / "records"], tmp_path, cache=False, jobs=1)
+    monkeypatch.setattr(load, "_native_values", _refuse)
+    libyaml = validate_paths([tmp_path / "records"], tmp_path, cache=False, jobs=1)
+    assert native.errors
+    for output in ("text", "json"):
+        assert render(native, output, tmp_path) == render(libyaml, output, tmp_path)
+
+
+def _refuse(text: str) -> Any:
+    raise load._Slow
