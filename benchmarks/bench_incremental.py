@@ -131,10 +131,18 @@ def main(argv: list[str] | None = None) -> int:
                 profile.disable()
                 profile.dump_stats(args.profile)
             cpu = time.process_time() - cpu
+            own = ("protocol" if "protocol" in record_id else "record", record_id)
             print(
                 f"{label:32} {outcome.seconds:6.3f} s (CPU {cpu:.3f} s): {outcome.jobs} jobs "
                 f"re-made, {len(outcome.written)} files rewritten, {outcome.removed} removed, "
-                f"{outcome.derived} derived items recomputed, {outcome.changed_keys} keys"
+                f"{outcome.derived} derived items recomputed, {outcome.changed_keys} keys; "
+                f"its own page written after {outcome.done.get(own, float('nan')):.3f} s"
+            )
+            print("  stages ended after: " + ", ".join(f"{n} {t:.3f} s" for n, t in outcome.stages))
+            slowest = sorted(site.costs.items(), key=lambda c: -c[1])
+            heavy = [(j, c) for j, c in slowest if j in outcome.done][:4]
+            print(
+                "  slowest jobs (CPU s): " + ", ".join(f"{' '.join(j)} {c:.2f}" for j, c in heavy)
             )
             if args.compare:
                 reference = Path(tmp) / "reference"

@@ -36,7 +36,7 @@ from ..export import SITEMAP, sitemap_file
 from ..problems import RecordsInvalid
 from ..render import Renderer, downloads, templates_dir
 from ..render.plan import SitePlan
-from ..render.pool import DataFile, Job
+from ..render.pool import DataFile, Job, RenderStats
 from ..render.search import search_index_json
 from ..validate import validate_paths
 from .derive import Derived
@@ -45,8 +45,9 @@ from .output import Manifest, remove_files, update_file
 from .track import Key, Recorder, tracked_plan
 
 Log = Callable[[str], None]
-Built = tuple[Manifest, dict[Job, frozenset[Key]], dict[Job, tuple[str, ...]], frozenset[str]]
-"""What a full build keeps: the manifest, each job's keys and paths, the release files."""
+Built = tuple[Manifest, RenderStats, frozenset[str]]
+"""What a full build keeps: the manifest, the render stats (each job's keys, paths and
+cost), the paths of the release table."""
 
 
 @dataclass
@@ -65,6 +66,11 @@ class Outcome:
     derived: int = 0
     """Derived items recomputed."""
     why: str = ""
+    stages: list[tuple[str, float]] = field(default_factory=list)
+    """(stage, seconds after the update began when it ended): gather, derive, plan."""
+    done: dict[Job, float] = field(default_factory=dict)
+    """Job -> seconds after the update began when its files were written (cheapest
+    jobs first)."""
 
     def line(self) -> str:
         what = "full preview build" if self.full else "incremental rebuild"
@@ -99,6 +105,9 @@ class IncrementalSite:
         self.plan: SitePlan | None = None
         self.deps: dict[Job, frozenset[Key]] = {}
         self.outputs: dict[Job, tuple[str, ...]] = {}
+        self.costs: dict[Job, float] = {}
+        """CPU seconds each job took last time: an update makes the cheap jobs first, so
+        the edited record's own pages are served before the site-wide files."""
         self.manifest: Manifest = {}
         self.release_paths: frozenset[str] = frozenset()
         self.renderer: Renderer | None = None
@@ -122,26 +131,20 @@ class IncrementalSite:
         renderer.warm()
         jobs = plan.jobs()
 
-        def build_into(
-            writer: write.OutputWriter,
-        ) -> tuple[Manifest, dict[Job, frozenset[Key]], dict[Job, tuple[str, ...]], frozenset[str]]:
+        def build_into(writer: write.OutputWriter) -> Built:
             stats = render_all(
-                tracked,
-                self.root,
-                writer,
-                self.workers,
-                jobs=jobs,
-                tracker=recorder,
+                tracked, self.root, writer, self.workers, jobs=jobs, tracker=recorder,
                 renderer=renderer,
-            )
+            )  # fmt: skip
             write_files(plan, self.root, writer, stats)
             release = downloads.release_file(plan.release, ())
             manifest = {e.path: e for e in writer.entries()}
-            return manifest, stats.deps, stats.outputs, frozenset(release)
+            return manifest, stats, frozenset(release)
 
-        manifest, deps, outputs, release_paths = write.atomic_write_site(build_into, self.site_dir)
+        manifest, stats, release_paths = write.atomic_write_site(build_into, self.site_dir)
         self.records, self.derived, self.plan = records, derived, plan
-        self.deps, self.outputs, self.manifest = deps, outputs, manifest
+        self.deps, self.outputs, self.manifest = stats.deps, stats.outputs, manifest
+        self.costs = stats.costs
         self.release_paths, self.renderer = release_paths, renderer
         self.pending.clear()
         return Outcome(True, time.perf_counter() - started, len(jobs), sorted(manifest), why=why)
@@ -176,17 +179,27 @@ class IncrementalSite:
         records = self.records
         change = records.apply(paths | self.pending)
         self.pending.clear()
+        stages = [("gather", time.perf_counter() - started)]
         plan, keys = self.derived.derive(records.catalogue, change.keys, change.ids)
+        stages.append(("derive", time.perf_counter() - started))
         jobs = plan.jobs()
         dirty = [j for j in jobs if j not in self.deps or not self.deps[j].isdisjoint(keys)]
         alive = set(jobs)
         gone = [j for j in self.deps if j not in alive]
+        stages.append(("plan", time.perf_counter() - started))
+        # the edited records' own pages first, then the cheapest: the page an editor
+        # looks at is served before the site-wide files (downloads, chooser, home)
+        dirty.sort(key=lambda j: (not _owned(j, change.ids), self.costs.get(j, 0.0)))
         recorder = Recorder()
         tracked = tracked_plan(plan, recorder)
-        produced: dict[str, bytes] = {}
+        produced: set[str] = set()
         stale: set[str] = set()
+        written: list[str] = []
+        done: dict[Job, float] = {}
+        clock = time.process_time
         for job in dirty:
             recorder.start()
+            cpu = clock()
             try:
                 pages = tracked.make(job)
                 made = [
@@ -197,20 +210,22 @@ class IncrementalSite:
                 ]
             finally:
                 self.deps[job] = recorder.stop()
+            self.costs[job] = clock() - cpu
             stale.update(self.outputs.get(job, ()))
             self.outputs[job] = tuple(path for path, _ in made)
             for path, data in made:
                 key = write.OutputWriter.normalise(path)
                 if key in produced:
                     raise write.DoubleWrite(key, "another page job", "page job " + " ".join(job))
-                produced[key] = data
+                produced.add(key)
+                if update_file(self.site_dir, self.manifest, key, data):
+                    written.append(key)
+            done[job] = time.perf_counter() - started
         for job in gone:
             stale.update(self.outputs.pop(job, ()))
             self.deps.pop(job, None)
-        written = [
-            p for p, data in produced.items() if update_file(self.site_dir, self.manifest, p, data)
-        ]
-        removed = remove_files(self.site_dir, self.manifest, stale - produced.keys())
+            self.costs.pop(job, None)
+        removed = remove_files(self.site_dir, self.manifest, stale - produced)
         chooser = [*self.outputs.get(("chooser",), ()), *self.outputs.get(("fits",), ())]
         site_files = {
             "search/index.json": search_index_json(plan.entries),
@@ -232,4 +247,11 @@ class IncrementalSite:
             removed,
             len(keys),
             self.derived.recomputed,
+            done=done,
+            stages=stages,
         )
+
+
+def _owned(job: Job, ids: frozenset[str]) -> bool:
+    """True for the page job of one of `ids` (its record or protocol page)."""
+    return job[0] in ("record", "protocol") and job[1] in ids

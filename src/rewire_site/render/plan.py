@@ -53,6 +53,20 @@ from .urls import api_path, kind_of
 API_CHUNK = 250
 """Records per job that writes their JSON files (`api/<kind>/<id>.json`)."""
 
+EXPORTS = "exports"
+DATA_JOBS = (
+    downloads.EVALUATION_MATRIX,
+    EXPORTS,
+    downloads.API_DERIVED,
+    downloads.PROTOCOL_COVERAGE,
+    downloads.SOURCE_TABLE,
+    downloads.API_INDEX,
+)
+"""The jobs `('data', name)`: each gzip CSV (the release table aside, written last), the
+API index and api/derived.json, and the exports (Every Eval Ever, citations): one job
+each, so they run side by side and `rewire serve` remakes only those an edit changes.
+The heaviest first: the pool stays balanced."""
+
 RECORD_PAGES: dict[type[RecordBase], Any] = {
     Evaluation: evaluation_page,
     Configuration: configuration_page,
@@ -171,19 +185,8 @@ class SitePlan:
             return [index.search_page(self.entries, self.facts)]
         if kind == "downloads":
             return [index.downloads_page(self.download_items, self.facts)]
-        if kind == "data":  # the gzip CSVs (but the release table) and the API index
-            flags = self.facts.flags
-            derived = downloads.derived_results(
-                self.catalogue, flags, self.tables, self.reproductions
-            )
-            found = downloads.download_files(self.catalogue, flags, derived)
-            found[downloads.API_INDEX] = downloads.api_index(self.catalogue)
-            found[downloads.API_DERIVED] = downloads.derived_json(
-                self.catalogue, flags, derived, self.headlines
-            )
-            # the sitemap: written after rendering, from the chooser pages written
-            found.update(export_files(self.catalogue, self.facts.release_id, sitemap=False))
-            return [DataFile(path, data) for path, data in sorted(found.items())]
+        if kind == "data":  # one site-wide file (or the exports), see DATA_JOBS
+            return [DataFile(path, data) for path, data in sorted(self._data(job[1]).items())]
         if kind == "api":
             start, stop = int(job[1]), int(job[2])
             by_id = self.catalogue.by_id
@@ -193,9 +196,30 @@ class SitePlan:
             ]
         raise ValueError(f"unknown page job {job!r}")
 
+    def _data(self, name: str) -> dict[str, bytes]:
+        """The files of the job `('data', name)`."""
+        flags = self.facts.flags
+        if name == downloads.PROTOCOL_COVERAGE:
+            return {
+                name: downloads.gzip_bytes(downloads.protocol_coverage_csv(self.catalogue, flags))
+            }
+        if name == downloads.SOURCE_TABLE:
+            return {name: downloads.gzip_bytes(downloads.source_table_csv(self.catalogue))}
+        if name == downloads.API_INDEX:
+            return {name: downloads.api_index(self.catalogue)}
+        if name == EXPORTS:  # the sitemap: written after rendering, from the chooser pages
+            return export_files(self.catalogue, self.facts.release_id, sitemap=False)
+        derived = downloads.derived_results(self.catalogue, flags, self.tables, self.reproductions)
+        if name == downloads.EVALUATION_MATRIX:
+            csv = downloads.evaluation_matrix_csv(self.catalogue, flags, derived)
+            return {name: downloads.gzip_bytes(csv)}
+        if name == downloads.API_DERIVED:
+            return {name: downloads.derived_json(self.catalogue, flags, derived, self.headlines)}
+        raise ValueError(f"unknown data job {name!r}")
+
     def jobs(self) -> list[Job]:
         """Every page job: the heavy record pages first, so the pool stays balanced."""
-        found: list[Job] = [("data",)]
+        found: list[Job] = [("data", name) for name in DATA_JOBS]
         found += [("protocol", p.id) for p in self.catalogue.protocols()]
         found += [
             ("record", r.id)

@@ -58,6 +58,8 @@ class RenderStats:
     """Job -> the dependency keys it read (only with a `Tracker`)."""
     outputs: dict[Job, tuple[str, ...]] = field(default_factory=dict)
     """Job -> the paths it wrote (only with a `Tracker`)."""
+    costs: dict[Job, float] = field(default_factory=dict)
+    """Job -> CPU seconds to make and render it (only with a `Tracker`)."""
     context_seconds: float = 0.0
     render_seconds: float = 0.0
     write_seconds: float = 0.0
@@ -70,6 +72,7 @@ class RenderStats:
             self.pages_by_job.setdefault(kind, []).extend(paths)
         self.deps.update(other.deps)
         self.outputs.update(other.outputs)
+        self.costs.update(other.costs)
         self.context_seconds += other.context_seconds
         self.render_seconds += other.render_seconds
         self.write_seconds += other.write_seconds
@@ -124,6 +127,7 @@ def _run(indices: Sequence[int]) -> RenderStats:
         if tracker is not None:
             stats.deps[job] = tracker.stop()
             stats.outputs[job] = tuple(path for path, _, _ in rendered)
+            stats.costs[job] = t2 - t0
         by = "page job " + " ".join(job)
         paths = stats.pages_by_job.setdefault(job[0], [])
         for path, data, written in rendered:
