@@ -82,6 +82,7 @@ def _reference_text(record_id: str, title_of: Callable[[str], str | None] | None
     return f"{title} ({record_id})" if title else record_id
 
 
+@cache
 def _reference_kinds(kind: str) -> dict[str, str]:
     return {attr.removesuffix("[]"): target for attr, target in REFERENCES[kind]}
 
@@ -95,9 +96,14 @@ LAST_FIELDS = ("citations", "limitations", "added", "missing_metadata", "review"
 
 def field_order(record: RecordBase) -> list[str]:
     """Field names: areas and contexts, the kind's own fields, then the common tail."""
-    names = [n for n in type(record).model_fields if n not in SHOWN_ELSEWHERE | NEVER_SHOWN]
+    return list(_field_order(type(record)))
+
+
+@cache
+def _field_order(model: type[RecordBase]) -> tuple[str, ...]:
+    names = [n for n in model.model_fields if n not in SHOWN_ELSEWHERE | NEVER_SHOWN]
     head = [n for n in names if n not in LAST_FIELDS]
-    return head + [n for n in LAST_FIELDS if n in names]
+    return (*head, *(n for n in LAST_FIELDS if n in names))
 
 
 def technical_metadata(
@@ -109,13 +115,18 @@ def technical_metadata(
     refs = _reference_kinds(kind)
     items: list[MetaItem] = []
     data = record.model_dump(mode="json")
+    missing = record.missing_metadata
     if kind == "model_family":  # the facts have their own table on the family page
         for checkpoint in data.get("checkpoints") or []:
             if checkpoint.get("facts"):
                 checkpoint["facts"] = FACTS_SHOWN_ABOVE
-    for name in field_order(record):
+    for name in _field_order(type(record)):
         value = data[name]
-        if _empty(value) and name not in record.missing_metadata:
+        if type(value) is str:  # most fields: one line of text, never empty
+            if name not in refs:
+                items.append(MetaItem(label(name), (MetaValue(value),)))
+                continue
+        elif _empty(value) and name not in missing:
             continue
         if name in refs and value is not None:
             ids = value if isinstance(value, list) else [value]
