@@ -213,7 +213,7 @@ def mutated(text: str, rng: random.Random) -> str:
 
 
 def test_mutated_records_read_the_same_natively(tmp_path: Path) -> None:
-    """Edited records (a fixed seed; 500,000 more were compared when the path was
+    """Edited records (a fixed seed; 720,000 more were compared when the path was
     written): wherever the native path reads one, the builder agrees."""
     rng = random.Random(13)
     originals = texts(corpus(tmp_path))
