@@ -17,10 +17,11 @@ run in a new Python process (imports not timed; nothing warm in memory):
 
 Each figure is the best of `--repeat` runs (wall seconds), with the median beside it,
 files per wall second, and the CPU seconds of the best run: in the process that
-validates ("main") and in its forked worker, and their sum. The goal for the issue: cold under 3 s on a 2-core machine. On a machine
-that other work keeps busy the wall time grows with that work (the load average is
-printed); the CPU seconds much less, and on 2 idle cores the wall time of the cold
-run is about the larger of main and worker.
+validates ("main") and in its forked worker, and their sum. The goal for the issue:
+cold under 3 s on a 2-core machine. On a machine that other work keeps busy the wall
+time grows with that work (the load average is printed); the CPU seconds much less,
+and on 2 idle cores the wall time of the cold run is about the larger of main and
+worker.
 
 `--baseline SRC`: also run every measurement with the `rewire_site` package found in
 SRC (for instance `git archive <commit> src | tar -x -C /tmp/base`, then

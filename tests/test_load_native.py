@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -248,7 +249,7 @@ def test_validation_reads_the_same_without_the_native_path(
     generate_catalogue(tmp_path, 60, seed=11)
     rng = random.Random(7)
     files = yaml_files(tmp_path / "records")
-    edits = [
+    edits: list[Callable[[str], str]] = [
         lambda text: text.replace("\ntitle: ", "\ntitle: yes #", 1),
         lambda text: text.replace("\n  ", "\n\t", 1),
         lambda text: text.replace("\nprotocol: ", "\nprotocol: gone-", 1),
