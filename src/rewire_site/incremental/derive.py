@@ -90,15 +90,22 @@ class Derived:
         changed: set[Key] | None,
         compute: Callable[[Any], V],
         name: Callable[[Any], str],
-    ) -> dict[str, Item[V]]:
+    ) -> tuple[dict[str, Item[V]], set[str]]:
+        """The items of `wanted`, recomputed where their keys meet `changed`, and the
+        names whose value changed (or that came or went)."""
         fresh: dict[str, Item[V]] = {}
+        differ: set[str] = set()
         for thing in wanted:
             key = name(thing)
             item = items.get(key)
             if item is None or changed is None or not item.keys.isdisjoint(changed):
                 item = self._item(key, functools.partial(compute, thing))
+                before = items.get(key)
+                if before is None or before.value != item.value:
+                    differ.add(key)
             fresh[key] = item
-        return fresh
+        differ.update(items.keys() - fresh.keys())
+        return fresh, differ
 
     def derive(
         self, catalogue: Catalogue, changed: set[Key] | None, changed_ids: Iterable[str] = ()
@@ -111,18 +118,21 @@ class Derived:
         evaluations = catalogue.of_kind(Evaluation)
         old = self.plan
 
-        by_id = self._refresh(
+        self.flags, differ = self._refresh(
             self.flags, evaluations, changed, lambda e: flags(e, seen), lambda e: e.id
         )
-        new_flags = {k: i.value for k, i in by_id.items()}
-        if old is not None:
-            out |= diff("flags", old.facts.flags, new_flags)
-        self.flags = by_id
+        new_flags = {k: i.value for k, i in self.flags.items()}
+        out |= {("flags", k) for k in differ} | ({("flags", ANY)} if differ else set())
 
-        self.facets = self._refresh(
+        self.facets, differ = self._refresh(
             self.facets, evaluations, changed, lambda e: evaluation_facets(e, seen), lambda e: e.id
         )
-        filters = self._filter_index()
+        if old is None or differ:
+            filters = self._filter_index()
+            hrefs: Mapping[tuple[str, str], str] = index.filter_hrefs(filters)
+            members = index.filter_members(filters)
+        else:  # no evaluation's facets changed: nor did the index, its links or its pages
+            filters, hrefs, members = old.facts.filters, old.facts.filter_hrefs, old.members
         hashes = self._hashes(evaluations, set(changed_ids), changed is None)
         titles = shared_titles(catalogue.by_id.values())
         facts = facts_of(
@@ -130,26 +140,30 @@ class Derived:
             new_flags,
             hashes,
             filters,
-            index.filter_hrefs,
+            lambda _: hrefs,
             titles,
         )
-        members = index.filter_members(filters)
-        self.entries = self._refresh(
+        self.entries, differ = self._refresh(
             self.entries,
             catalogue.by_id.values(),
             changed,
             lambda r: search_entry(r, seen),
             lambda r: r.id,
         )
-        entries = ordered_entries(i.value for i in self.entries.values())
+        if old is None or differ:
+            entries = ordered_entries(i.value for i in self.entries.values())
+        else:
+            entries = old.entries
         record_ids = tuple(sorted(catalogue.by_id))
         if old is not None:
-            for key, facet_index in filters.index.items():
-                out |= diff(f"facet:{key}", old.facts.filters.index[key], facet_index)
-                out |= diff(f"label:{key}", old.facts.filters.labels[key], filters.labels[key])
+            if filters is not old.facts.filters:
+                for key, facet_index in filters.index.items():
+                    out |= diff(f"facet:{key}", old.facts.filters.index[key], facet_index)
+                    labels = filters.labels[key]
+                    out |= diff(f"label:{key}", old.facts.filters.labels[key], labels)
+                out |= diff("href", old.facts.filter_hrefs, facts.filter_hrefs)
+                out |= diff("members", old.members, members)
             out |= diff("artifact", old.facts.artifact_hashes, hashes)
-            out |= diff("href", old.facts.filter_hrefs, facts.filter_hrefs)
-            out |= diff("members", old.members, members)
             out |= diff("shared", dict.fromkeys(old.facts.shared_titles), dict.fromkeys(titles))
             out |= diff("api", _api_slices(old.record_ids), _api_slices(record_ids))
             if old.entries != entries:
@@ -164,7 +178,7 @@ class Derived:
                 tuple(protocol_reproduction_groups(protocol, seen, flags=tracked.flags)),
             )
 
-        self.protocols = self._refresh(
+        self.protocols, _ = self._refresh(
             self.protocols,
             catalogue.protocols(),
             None if changed is None else changed | out,
