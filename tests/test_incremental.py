@@ -23,6 +23,7 @@ from scenarios import copy_closure
 
 from rewire_site.build import build_site
 from rewire_site.incremental import IncrementalSite
+from rewire_site.incremental.memo import Memo
 from rewire_site.incremental.track import ANY, Recorder, TrackedMap, TrackingCatalogue
 from rewire_site.link import Catalogue
 from rewire_site.models import Evaluation
@@ -187,6 +188,10 @@ def test_every_edit_gives_the_bytes_of_a_full_preview_build(served: Served, tmp_
             # table, the search index...: a handful, not the site
             assert 0 < len(outcome.written) <= 40, outcome.written
             assert outcome.jobs < 40
+            # the site-wide files were joined from kept pieces: only the edited
+            # evaluation's pieces (and its protocol's) were computed again
+            memo = served.builder.site.memo
+            assert 0 < memo.misses <= 8 < memo.hits, (memo.hits, memo.misses)
         if name == "a deleted evaluation":
             assert outcome.removed >= 2  # its page and its JSON
             assert not any(UNCITED_EVALUATION in p for p in site_files(served.site))
@@ -264,6 +269,36 @@ def test_tracking_views_record_what_is_read() -> None:
     assert recorder.stop() == {("flags", ANY)}
     recorder.add(("ignored",))  # stopped: nothing is kept
     assert recorder.stop() == frozenset()
+
+
+def test_the_memo_keeps_a_piece_until_one_of_its_keys_changes() -> None:
+    recorder = Recorder()
+    memo = Memo(recorder)
+    flags = TrackedMap({"e1": 1, "e2": 2}, "flags", recorder)
+    calls: list[str] = []
+
+    def piece(name: str) -> int:
+        calls.append(name)
+        return int(flags[name]) * 10
+
+    recorder.start()
+    assert memo(("piece", "e1"), lambda: piece("e1")) == 10
+    assert memo(("piece", "e2"), lambda: piece("e2")) == 20
+    assert recorder.stop() == {("flags", "e1"), ("flags", "e2")}
+    # a hit computes nothing and still gives the job the piece's keys
+    recorder.start()
+    assert memo(("piece", "e1"), lambda: piece("e1")) == 10
+    assert recorder.stop() == {("flags", "e1")}
+    assert calls == ["e1", "e2"] and (memo.hits, memo.misses) == (1, 2)
+    # an edit that changed e2's flags drops e2's piece only
+    assert memo.invalidate({("flags", "e2"), ("flags", ANY)}) == 1
+    assert memo(("piece", "e1"), lambda: piece("e1")) == 10
+    assert memo(("piece", "e2"), lambda: piece("e2")) == 20
+    assert calls == ["e1", "e2", "e2"]
+    # a piece that raised is not kept
+    with pytest.raises(KeyError):
+        memo(("piece", "e3"), lambda: piece("e3"))
+    assert ("piece", "e3") not in memo.items
 
 
 def test_the_tracking_catalogue_records_scans_and_referrers(tmp_path: Path) -> None:

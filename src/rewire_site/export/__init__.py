@@ -8,7 +8,7 @@ from collections.abc import Iterable
 
 from ..chooser.pages import chooser_pages
 from ..link import Catalogue
-from ..render.downloads import gzip_bytes
+from ..render.downloads import Memo, gzip_bytes
 from .citations import citation_files
 from .eee import eee_jsonl
 from .sitemap import sitemap_xml
@@ -27,11 +27,12 @@ def sitemap_file(catalogue: Catalogue, release_id: str, chooser_paths: Iterable[
 
 
 def export_files(
-    catalogue: Catalogue, release_id: str, *, sitemap: bool = True
+    catalogue: Catalogue, release_id: str, *, sitemap: bool = True, memo: Memo | None = None
 ) -> dict[str, bytes]:
     """Every export file by site path. `sitemap=False` leaves out the sitemap (the build
-    writes it after rendering, from the chooser pages it wrote: `sitemap_file`)."""
-    files = {EEE_DOWNLOAD: gzip_bytes(eee_jsonl(catalogue))}
+    writes it after rendering, from the chooser pages it wrote: `sitemap_file`); `memo`:
+    per-evaluation pieces kept between edits (`rewire serve`)."""
+    files = {EEE_DOWNLOAD: gzip_bytes(eee_jsonl(catalogue, memo))}
     if sitemap:
         paths = [p.path for p in chooser_pages(catalogue, {}, release_id)]
         files[SITEMAP] = sitemap_file(catalogue, release_id, paths)

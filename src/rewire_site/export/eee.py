@@ -22,6 +22,7 @@ from ..models import (
     Protocol,
     Source,
 )
+from ..render.downloads import Memo
 
 SCHEMA_VERSION = "0.3.0"
 SCHEMA_REPOSITORY = "https://github.com/evaleval/every_eval_ever"
@@ -191,12 +192,27 @@ def evaluation_document(evaluation: Evaluation, catalogue: Catalogue) -> dict[st
     return document
 
 
-def eee_jsonl(catalogue: Catalogue) -> bytes:
-    """Every evaluation's document, one per line, in id order."""
+def _line(evaluation: Evaluation, catalogue: Catalogue) -> str | None:
+    document = evaluation_document(evaluation, catalogue)
+    if document is None:
+        return None
+    return json.dumps(document, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def eee_jsonl(catalogue: Catalogue, memo: Memo | None = None) -> bytes:
+    """Every evaluation's document, one per line, in id order (`memo`: each
+    evaluation's line kept between edits, `rewire serve`)."""
     lines = []
-    for record in catalogue.by_id.values():
-        if isinstance(record, Evaluation):
-            document = evaluation_document(record, catalogue)
-            if document is not None:
-                lines.append((record.id, json.dumps(document, sort_keys=True, ensure_ascii=False)))
-    return "".join(f"{line}\n" for _, line in sorted(lines)).encode("utf-8")
+    if memo is None:
+        for record in catalogue.by_id.values():
+            if isinstance(record, Evaluation):
+                lines.append((record.id, _line(record, catalogue)))
+    else:
+        for record in catalogue.of_kind(Evaluation):
+            rid = record.id
+
+            def compute(rid: str = rid) -> str | None:
+                return _line(catalogue.get(rid, Evaluation), catalogue)
+
+            lines.append((rid, memo(("eee", rid), compute)))
+    return "".join(line for _, line in sorted(lines) if line is not None).encode("utf-8")

@@ -41,8 +41,9 @@ from ..render.search import search_index_json
 from ..validate import validate_paths
 from .derive import Derived
 from .gather import Records
+from .memo import Memo
 from .output import Manifest, remove_files, update_file
-from .track import Key, Recorder, tracked_plan
+from .track import MEMO_DATA, Key, Recorder, tracked_plan
 
 Log = Callable[[str], None]
 Built = tuple[Manifest, RenderStats, frozenset[str]]
@@ -113,6 +114,8 @@ class IncrementalSite:
         self.renderer: Renderer | None = None
         self.pending: set[Path] = set()
         """Record files changed by edits not yet applied (an edit with errors)."""
+        self.memo = Memo()
+        """Per-item pieces of the site-wide files (`memo.py`), kept between edits."""
 
     # ------------------------------------------------------------ full build
 
@@ -147,7 +150,18 @@ class IncrementalSite:
         self.costs = stats.costs
         self.release_paths, self.renderer = release_paths, renderer
         self.pending.clear()
+        self.memo = Memo()
+        self._warm(plan)
         return Outcome(True, time.perf_counter() - started, len(jobs), sorted(manifest), why=why)
+
+    def _warm(self, plan: SitePlan) -> None:
+        """Fill the memo: the site-wide data jobs made once more here (the build made
+        them in the render pool, whose processes keep nothing), so the first edit only
+        recomputes its own pieces. Their files were written already."""
+        recorder = Recorder()
+        tracked = tracked_plan(plan, recorder, self.memo)
+        for name in sorted(MEMO_DATA):
+            tracked.make(("data", name))
 
     # ------------------------------------------------------------ an edit
 
@@ -190,8 +204,10 @@ class IncrementalSite:
         # the edited records' own pages first, then the cheapest: the page an editor
         # looks at is served before the site-wide files (downloads, chooser, home)
         dirty.sort(key=lambda j: (not _owned(j, change.ids), self.costs.get(j, 0.0)))
+        self.memo.invalidate(keys)
+        self.memo.hits = self.memo.misses = 0
         recorder = Recorder()
-        tracked = tracked_plan(plan, recorder)
+        tracked = tracked_plan(plan, recorder, self.memo)
         produced: set[str] = set()
         stale: set[str] = set()
         written: list[str] = []

@@ -20,13 +20,18 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Hashable, Iterator, Mapping
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..derive.filters import FilterIndex
+from ..export import export_files
 from ..link import Catalogue
 from ..models import RecordBase
+from ..render import downloads
 from ..render.contexts import SiteFacts
-from ..render.plan import SitePlan
+from ..render.plan import EXPORTS, SitePlan
+
+if TYPE_CHECKING:
+    from .memo import Memo
 
 Key = tuple[Hashable, ...]
 """A dependency key: ('id', 'eval-1'), ('kind', 'Evaluation'), ('flags', ANY)..."""
@@ -176,6 +181,8 @@ class TrackedPlan(SitePlan):
     added by `make` itself."""
 
     recorder: Recorder
+    memo: Memo | None
+    """Per-item pieces of the site-wide files kept between edits (`memo.py`), or None."""
 
     def make(self, job: tuple[str, ...]) -> Any:
         if job[0] == "search":
@@ -184,9 +191,31 @@ class TrackedPlan(SitePlan):
             self.recorder.add(("api", (job[1], job[2])))
         return super().make(job)
 
+    def _data(self, name: str) -> dict[str, bytes]:
+        """`SitePlan._data`, the site-wide files joined from the memo's pieces."""
+        memo = self.memo
+        if memo is None or name not in MEMO_DATA:
+            return super()._data(name)
+        flags, catalogue = self.facts.flags, self.catalogue
+        if name == EXPORTS:
+            return export_files(catalogue, self.facts.release_id, sitemap=False, memo=memo)
+        derived = downloads.derived_results(
+            catalogue, flags, self.tables, self.reproductions, memo=memo
+        )
+        if name == downloads.EVALUATION_MATRIX:
+            csv = downloads.evaluation_matrix_csv(catalogue, flags, derived, memo=memo)
+            return {name: downloads.gzip_bytes(csv)}
+        data = downloads.derived_json(catalogue, flags, derived, self.headlines, memo=memo)
+        return {name: data}
 
-def tracked_plan(plan: SitePlan, recorder: Recorder) -> TrackedPlan:
-    """`plan` seen through tracking views that report to `recorder`."""
+
+MEMO_DATA = frozenset({EXPORTS, downloads.EVALUATION_MATRIX, downloads.API_DERIVED})
+"""The data jobs `TrackedPlan._data` joins from memo pieces."""
+
+
+def tracked_plan(plan: SitePlan, recorder: Recorder, memo: Memo | None = None) -> TrackedPlan:
+    """`plan` seen through tracking views that report to `recorder` (`memo`: pieces of
+    the site-wide files kept between edits, reporting to `recorder` too)."""
     values = {f.name: getattr(plan, f.name) for f in dataclasses.fields(plan)}
     values.update(
         catalogue=TrackingCatalogue(plan.catalogue, recorder),
@@ -198,4 +227,7 @@ def tracked_plan(plan: SitePlan, recorder: Recorder) -> TrackedPlan:
     )
     made = TrackedPlan(**values)
     object.__setattr__(made, "recorder", recorder)
+    object.__setattr__(made, "memo", memo)
+    if memo is not None:
+        memo.recorder = recorder
     return made

@@ -21,8 +21,10 @@ import dataclasses
 import gzip
 import io
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Protocol as Interface
+from typing import TypeVar
 
 from ..derive.concerns import Flag, excluded, flags_by_evaluation
 from ..derive.coverage import ProtocolCoverage, protocol_coverage
@@ -35,6 +37,17 @@ from ..release import ManifestEntry, Release
 from .urls import api_path, kind_of
 
 Flags = Mapping[str, tuple[Flag, ...]]
+V = TypeVar("V")
+
+
+class Memo(Interface):
+    """Per-item pieces of a site-wide file kept between edits (`rewire serve`:
+    `incremental.memo.Memo`): `memo(key, compute)` is the kept piece `key` or
+    `compute()`. `compute` must read what the piece depends on through the catalogue and
+    facts it is given (their reads are its dependency keys). `rewire build` passes none."""
+
+    def __call__(self, key: Hashable, compute: Callable[[], V]) -> V: ...
+
 
 PROTOCOL_COVERAGE = "downloads/protocol-coverage.csv.gz"
 EVALUATION_MATRIX = "downloads/model-evaluation-matrix.csv.gz"
@@ -135,34 +148,58 @@ def derived_results(
     flags: Flags,
     tables: Mapping[str, ProtocolTables] | None = None,
     reproductions: Mapping[str, Sequence[ReproductionGroup]] | None = None,
+    memo: Memo | None = None,
 ) -> Derived:
     """(evaluation id, column id) -> standing and verdict, from the functions every page
     table and chart uses. `tables`: each protocol's comparison tables, when the build
     computed them already (the derive stage does, once for the pages and the files);
-    `reproductions` likewise, each protocol's reproduction groups."""
+    `reproductions` likewise, each protocol's reproduction groups; `memo`: each
+    protocol's standings and verdicts kept between edits."""
     standing: dict[tuple[str, str], str] = {}
     verdict: dict[tuple[str, str], str] = {}
     for protocol in catalogue.protocols():
-        if tables is None:
-            found = protocol_tables(protocol, catalogue, flags=flags)
-        else:
-            found = tables[protocol.id]
-        for table in (found.published, found.measurements):
-            for row in table.rows if table is not None else ():
-                for cell in row.cells:
-                    if cell.evaluation_id is not None:
-                        standing[(cell.evaluation_id, cell.column_id)] = cell.standing
-        groups = (
-            protocol_reproduction_groups(protocol, catalogue, flags=flags)
-            if reproductions is None
-            else reproductions[protocol.id]
-        )
-        for group in groups:
-            for column in group.columns:
-                for r in column.rows:
-                    verdict[(r.measured_evaluation_id, column.column_id)] = r.pair.agreement.verdict
+        pid = protocol.id
+
+        def compute(pid: str = pid) -> tuple[dict[tuple[str, str], str], ...]:
+            return _protocol_derived(pid, catalogue, flags, tables, reproductions)
+
+        mine, theirs = compute() if memo is None else memo(("derived", pid), compute)
+        standing.update(mine)
+        verdict.update(theirs)
     keys = standing.keys() | verdict.keys()
     return {k: DerivedResult(standing.get(k, ""), verdict.get(k, "")) for k in keys}
+
+
+def _protocol_derived(
+    protocol_id: str,
+    catalogue: Catalogue,
+    flags: Flags,
+    tables: Mapping[str, ProtocolTables] | None,
+    reproductions: Mapping[str, Sequence[ReproductionGroup]] | None,
+) -> tuple[dict[tuple[str, str], str], dict[tuple[str, str], str]]:
+    """One protocol's standings and verdicts by (evaluation id, column id)."""
+    protocol = catalogue.get(protocol_id, Protocol)
+    standing: dict[tuple[str, str], str] = {}
+    verdict: dict[tuple[str, str], str] = {}
+    if tables is None:
+        found = protocol_tables(protocol, catalogue, flags=flags)
+    else:
+        found = tables[protocol.id]
+    for table in (found.published, found.measurements):
+        for row in table.rows if table is not None else ():
+            for cell in row.cells:
+                if cell.evaluation_id is not None:
+                    standing[(cell.evaluation_id, cell.column_id)] = cell.standing
+    groups = (
+        protocol_reproduction_groups(protocol, catalogue, flags=flags)
+        if reproductions is None
+        else reproductions[protocol.id]
+    )
+    for group in groups:
+        for column in group.columns:
+            for r in column.rows:
+                verdict[(r.measured_evaluation_id, column.column_id)] = r.pair.agreement.verdict
+    return standing, verdict
 
 
 def derived_json(
@@ -170,77 +207,181 @@ def derived_json(
     flags: Flags,
     derived: Derived | None = None,
     headlines: Mapping[str, Headline] | None = None,
+    memo: Memo | None = None,
 ) -> bytes:
     """`api/derived.json`: headline findings per protocol and, per result, its standing
     and verdict (`derived`: `derived_results`, and `headlines`: each protocol's headline,
-    when computed already)."""
+    when computed already; `memo`: each protocol's entry and each evaluation's results
+    as JSON text, kept between edits: the same bytes)."""
     found = derived_results(catalogue, flags) if derived is None else derived
-    protocols = []
-    for protocol in sorted(catalogue.protocols(), key=lambda p: p.id):
-        if headlines is None:
-            headline = protocol_headline(protocol, catalogue, flags)
-        else:
-            headline = headlines[protocol.id]
-        protocols.append(
-            {
-                "id": protocol.id,
-                "headline": headline.summary,
-                "findings": [
-                    {"evaluation": f.evaluation_id, "column": f.column_id, "state": f.state,
-                     "text": f.text}
-                    for f in headline.findings
-                ],
-            }
-        )  # fmt: skip
+    protocols = sorted(catalogue.protocols(), key=lambda p: p.id)
+    if memo is not None:
+        return _derived_json_pieces(catalogue, flags, found, headlines, memo, protocols)
+    entries = [_protocol_entry(p, catalogue, flags, headlines) for p in protocols]
     results = [
         {"evaluation": e, "column": c, "standing": d.standing, "verdict": d.verdict}
         for (e, c), d in sorted(found.items())
     ]
-    return _json({"protocols": protocols, "results": results})
+    return _json({"protocols": entries, "results": results})
+
+
+def _protocol_entry(
+    protocol: Protocol,
+    catalogue: Catalogue,
+    flags: Flags,
+    headlines: Mapping[str, Headline] | None,
+) -> dict[str, object]:
+    if headlines is None:
+        headline = protocol_headline(protocol, catalogue, flags)
+    else:
+        headline = headlines[protocol.id]
+    return {
+        "id": protocol.id,
+        "headline": headline.summary,
+        "findings": [
+            {"evaluation": f.evaluation_id, "column": f.column_id, "state": f.state,
+             "text": f.text}
+            for f in headline.findings
+        ],
+    }  # fmt: skip
+
+
+def _json_items(texts: Sequence[str]) -> str:
+    """The list of `texts` (each an item as `_json` writes it at depth 0) as `_json`
+    writes it as the value of a top-level key (items indented by 4)."""
+    if not texts:
+        return "[]"
+    return "[\n" + ",\n".join(texts) + "\n  ]"
+
+
+def _item_text(data: object) -> str:
+    text = json.dumps(data, sort_keys=True, indent=2, ensure_ascii=False)
+    return "    " + text.replace("\n", "\n    ")
+
+
+def _derived_json_pieces(
+    catalogue: Catalogue,
+    flags: Flags,
+    found: Derived,
+    headlines: Mapping[str, Headline] | None,
+    memo: Memo,
+    protocols: Sequence[Protocol],
+) -> bytes:
+    """`derived_json` joined from kept pieces: each protocol's entry (its reads tracked)
+    and each evaluation's results (by value), written as `_json` writes them."""
+    entries = []
+    for protocol in protocols:
+        pid = protocol.id
+
+        def entry(pid: str = pid) -> str:
+            mine = catalogue.get(pid, Protocol)
+            return _item_text(_protocol_entry(mine, catalogue, flags, headlines))
+
+        entries.append(memo(("derived.json protocol", pid), entry))
+    by_evaluation: dict[str, list[tuple[str, str, str]]] = {}
+    for (e, c), d in sorted(found.items()):
+        by_evaluation.setdefault(e, []).append((c, d.standing, d.verdict))
+    results = []
+    for e, rows in by_evaluation.items():
+        values = tuple(rows)
+
+        def text(e: str = e, values: tuple[tuple[str, str, str], ...] = values) -> str:
+            return ",\n".join(
+                _item_text({"evaluation": e, "column": c, "standing": s, "verdict": v})
+                for c, s, v in values
+            )
+
+        results.append(memo(("derived.json results", e, values), text))
+    body = (
+        '{\n  "protocols": ' + _json_items(entries) + ',\n  "results": '
+        + _json_items(results) + "\n}\n"
+    )  # fmt: skip
+    return body.encode()
 
 
 def evaluation_matrix_csv(
-    catalogue: Catalogue, flags: Flags | None = None, derived: Derived | None = None
+    catalogue: Catalogue,
+    flags: Flags | None = None,
+    derived: Derived | None = None,
+    memo: Memo | None = None,
 ) -> bytes:
     """One row per evaluation result, evaluations by id, results in record order
-    (`derived`: `derived_results`, when computed already)."""
+    (`derived`: `derived_results`, when computed already; `memo`: each evaluation's rows
+    as CSV text but the last two fields, kept between edits: the same bytes)."""
     found = flags_by_evaluation(catalogue) if flags is None else flags
     if derived is None:
         derived = derived_results(catalogue, found)
-    rows = []
+    if memo is None:
+        rows = []
+        for evaluation in catalogue.of_kind(Evaluation):
+            rows += _matrix_rows(evaluation, catalogue, found)
+        return csv_bytes(
+            MATRIX_HEADER,
+            (
+                (*row, *dataclasses.astuple(derived.get((str(row[0]), str(row[9])), _NO_DERIVED)))
+                for row in rows
+            ),
+        )
+    texts = [_csv_line(MATRIX_HEADER)]
     for evaluation in catalogue.of_kind(Evaluation):
-        configuration = catalogue.by_id.get(evaluation.configuration)
-        name = family_id = family = None
-        if isinstance(configuration, Configuration):
-            name, family_id = configuration.reported_name, configuration.family
-            record = catalogue.by_id.get(family_id)
-            family = record.name if isinstance(record, ModelFamily) else None
-        protocol = catalogue.get(evaluation.protocol, Protocol)
-        labels = {c.id: c.label for c in protocol.columns}
-        mine = found.get(evaluation.id, ())
-        for result in evaluation.results:
-            rows.append(
-                (
-                    evaluation.id, evaluation.title, evaluation.configuration, name,
-                    family_id, family, protocol.id, evaluation.dataset,
-                    evaluation.origin.value, result.column, labels.get(result.column),
-                    protocol.column_metric(result.column).label, result.unit,
-                    result.direction or protocol.column_metric(result.column).direction,
-                    result.status, result.value,
-                    result.printed_value, result.uncertainty,
-                    result.coverage.scored if result.coverage else None,
-                    result.coverage.eligible if result.coverage else None,
-                    excluded(mine, result.column),
-                    ";".join(f.label for f in mine if f.affects(result.column)),
-                    result.citation.source if result.citation else None,
-                    result.citation.locator if result.citation else None,
-                    evaluation.reproduces,
-                    *dataclasses.astuple(
-                        derived.get((evaluation.id, result.column), DerivedResult("", ""))
-                    ),
-                )
-            )  # fmt: skip
-    return csv_bytes(MATRIX_HEADER, rows)
+        eid = evaluation.id
+
+        def compute(eid: str = eid) -> tuple[tuple[str, str], ...]:
+            mine = catalogue.get(eid, Evaluation)
+            return tuple(
+                (_csv_line(row)[:-1], str(row[9])) for row in _matrix_rows(mine, catalogue, found)
+            )
+
+        for line, column in memo(("matrix", eid), compute):
+            d = derived.get((eid, column), _NO_DERIVED)
+            texts.append(line + "," + _csv_line((d.standing, d.verdict)))
+    return "".join(texts).encode("utf-8")
+
+
+_NO_DERIVED = DerivedResult("", "")
+
+
+def _csv_line(row: Sequence[object]) -> str:
+    """One CSV line as `csv_bytes` writes it."""
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="\n").writerow([_cell(v) for v in row])
+    return buffer.getvalue()
+
+
+def _matrix_rows(
+    evaluation: Evaluation, catalogue: Catalogue, found: Flags
+) -> list[tuple[object, ...]]:
+    """The matrix rows of one evaluation but the last two fields (standing, verdict)."""
+    rows: list[tuple[object, ...]] = []
+    configuration = catalogue.by_id.get(evaluation.configuration)
+    name = family_id = family = None
+    if isinstance(configuration, Configuration):
+        name, family_id = configuration.reported_name, configuration.family
+        record = catalogue.by_id.get(family_id)
+        family = record.name if isinstance(record, ModelFamily) else None
+    protocol = catalogue.get(evaluation.protocol, Protocol)
+    labels = {c.id: c.label for c in protocol.columns}
+    mine = found.get(evaluation.id, ())
+    for result in evaluation.results:
+        rows.append(
+            (
+                evaluation.id, evaluation.title, evaluation.configuration, name,
+                family_id, family, protocol.id, evaluation.dataset,
+                evaluation.origin.value, result.column, labels.get(result.column),
+                protocol.column_metric(result.column).label, result.unit,
+                result.direction or protocol.column_metric(result.column).direction,
+                result.status, result.value,
+                result.printed_value, result.uncertainty,
+                result.coverage.scored if result.coverage else None,
+                result.coverage.eligible if result.coverage else None,
+                excluded(mine, result.column),
+                ";".join(f.label for f in mine if f.affects(result.column)),
+                result.citation.source if result.citation else None,
+                result.citation.locator if result.citation else None,
+                evaluation.reproduces,
+            )
+        )  # fmt: skip
+    return rows
 
 
 SOURCE_HEADER = (

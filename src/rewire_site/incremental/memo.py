@@ -1,0 +1,65 @@
+"""Per-item memo of the site-wide jobs (`rewire serve` only).
+
+The site-wide files (the evaluation matrix CSV, api/derived.json, the Every Eval Ever
+export) read every evaluation, so any edit re-makes them. Their per-item pieces (one
+evaluation's CSV rows or EEE line, one protocol's standings) are computed through a
+`Memo`: each piece keeps the dependency keys its computation read (the same keys as the
+page jobs, `track.py`) and is reused until an edit changes one of them
+(`Memo.invalidate`), so the job only joins cached pieces, serialises and compresses.
+
+A hit adds the piece's keys to the running job's keys, so the job's recorded inputs are
+the same as without the memo. `rewire build` passes no memo: every piece is computed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterable
+from typing import Any, TypeVar
+
+from .track import Key, Recorder
+
+V = TypeVar("V")
+
+
+class Memo:
+    """Pieces by key, each with the dependency keys it read, kept between edits."""
+
+    def __init__(self, recorder: Recorder | None = None) -> None:
+        self.recorder = recorder if recorder is not None else Recorder()
+        """The recorder of the running job (set by the engine for each update)."""
+        self.items: dict[Hashable, tuple[Any, frozenset[Key]]] = {}
+        self.hits = 0
+        self.misses = 0
+
+    def __call__(self, key: Hashable, compute: Callable[[], V]) -> V:
+        """The piece `key`: the kept one, or `compute()` (its reads recorded)."""
+        recorder = self.recorder
+        found = self.items.get(key)
+        if found is not None:
+            self.hits += 1
+            if recorder.keys is not None:
+                recorder.keys.update(found[1])
+            value: V = found[0]
+            return value
+        self.misses += 1
+        outer = recorder.keys
+        recorder.keys = set()
+        try:
+            value = compute()
+        finally:
+            inner = frozenset(recorder.keys)
+            recorder.keys = outer
+        if outer is not None:
+            outer.update(inner)
+        self.items[key] = (value, inner)
+        return value
+
+    def invalidate(self, changed: Iterable[Key]) -> int:
+        """Drop the pieces that read one of the `changed` keys; returns how many."""
+        keys = set(changed)
+        before = len(self.items)
+        self.items = {k: v for k, v in self.items.items() if v[1].isdisjoint(keys)}
+        return before - len(self.items)
+
+    def clear(self) -> None:
+        self.items.clear()
