@@ -21,6 +21,7 @@ from ..derive.display import display_number, plural
 from ..link import Catalogue
 from ..models import Configuration, Dataset, Evaluation, ModelFamily, Protocol, Result, Source
 from ..render.contexts import Link, page_header
+from ..render.downloads import Memo
 from ..render.urls import page_of
 from .contexts import (
     ChooserIndexPage,
@@ -188,132 +189,185 @@ def _overlaps(
     return rows
 
 
-def task_pages(catalogue: Catalogue, flags: Flags, release_id: str) -> list[TaskPage]:
+def task_pages(
+    catalogue: Catalogue, flags: Flags, release_id: str, memo: Memo | None = None
+) -> list[TaskPage]:
+    """`memo`: each task page kept between edits (`rewire serve`), by the ids of its
+    evaluations and what its making read."""
     by_dataset = _by_dataset(catalogue)
     pages: list[TaskPage] = []
     for group_ids in task_groups(catalogue):
         if not any(by_dataset.get(d) for d in group_ids):
             continue
-        datasets = [catalogue.get(d, Dataset) for d in group_ids]
-        result_groups: list[ResultGroup] = []
-        entry_groups: list[tuple[str, list[Entry]]] = []
-        same_column: list[str] = []
-        for dataset in datasets:
-            by_protocol: dict[str, list[Evaluation]] = defaultdict(list)
-            for evaluation in by_dataset.get(dataset.id, []):
-                by_protocol[evaluation.protocol].append(evaluation)
-            # the dataset's own protocols first, then those spanning several datasets
-            order = sorted(
-                by_protocol,
-                key=lambda p: (len(catalogue.get(p, Protocol).datasets) > 1, p),
-            )
-            for protocol_id in order:
-                protocol = catalogue.get(protocol_id, Protocol)
-                evaluations = by_protocol[protocol_id]
-                group = _group(protocol, dataset, evaluations, catalogue, flags)
-                result_groups.append(group)
-                entries = [e for e in _entries(evaluations, catalogue) if e[1].value is not None]
-                entry_groups.append((f"{group.source}, {protocol.title}", entries))
-        for link in columns_for(group_ids, catalogue):
-            protocol = catalogue.get(link.protocol, Protocol)
-            evaluations = [
-                e
-                for e in catalogue.evaluations_of(protocol.id)
-                if any(r.column == link.column for r in e.results)
-            ]
-            if not evaluations:
-                continue
-            dataset = catalogue.get(evaluations[0].dataset, Dataset)
-            group = _group(protocol, dataset, evaluations, catalogue, flags, link.column)
-            result_groups.append(group)
-            entries = [
-                e
-                for e in _entries(evaluations, catalogue)
-                if e[1].column == link.column and e[1].value is not None
-            ]
-            entry_groups.append((f"{group.source}, {protocol.title}", entries))
-            same_column.append(link.evidence)
-        path = task_path(group_ids[0])
-        overlaps = _overlaps(entry_groups, catalogue, flags)
-        heading = " = ".join(d.title for d in datasets)
-        pages.append(
-            TaskPage(
-                **page_header(
-                    "task.html",
-                    path,
-                    f"Task: {heading}",
-                    f"Every recorded result on {heading}, one table per protocol.",
-                    release_id,
-                ),
-                heading=heading,
-                datasets=tuple(Link(d.title, page_of(d)) for d in datasets),
-                same_task=tuple(
-                    ("Same task by size: " if s.by_size else "Same task by name only: ")
-                    + s.evidence
-                    for s in links_between(group_ids)
-                )
-                + tuple(same_column),
-                groups=tuple(result_groups),
-                overlaps=tuple(overlaps),
-                overlap_note=(
-                    f"{plural(len(overlaps), 'pair')} of results of one model family on this "
-                    "task in two different tables. They are shown side by side, never ranked "
-                    "together unless the verdict says comparable."
-                    if overlaps
-                    else "No model family has results on this task in two different tables."
-                ),
-            )
-        )
-    return pages
-
-
-def matrix_pages(catalogue: Catalogue, release_id: str) -> list[FamilyMatrixPage]:
-    by_family: dict[str, list[Entry]] = defaultdict(list)
-    for evaluation in catalogue.of_kind(Evaluation):
-        for entry in _entries([evaluation], catalogue):
-            by_family[_family_of(evaluation, catalogue)].append(entry)
-    pages: list[FamilyMatrixPage] = []
-    for family in catalogue.of_kind(ModelFamily):
-        entries = [e for e in by_family.get(family.id, []) if e[1].value is not None]
-        if not entries:
+        if memo is None:
+            pages.append(_task_page(group_ids, by_dataset, catalogue, flags, release_id))
             continue
-        metrics: dict[str, str] = {}
-        cells: dict[tuple[str, str], list[str]] = defaultdict(list)
-        for evaluation, result, protocol in sorted(entries, key=lambda e: e[0].id):
-            metric = metric_of(protocol, result.column)
-            metrics.setdefault(metric, _metric_label(protocol, result.column))
-            configuration = _title(catalogue, evaluation.configuration)
-            cells[(evaluation.dataset, metric)].append(f"{_value(result)} ({configuration})")
-        metric_ids = sorted(metrics, key=lambda m: metrics[m])
-        datasets = sorted({d for d, _ in cells}, key=lambda d: (_title(catalogue, d), d))
-        rows = tuple(
-            MatrixRow(
-                Link(_title(catalogue, d), page_of(catalogue.get(d, Dataset))),
-                tuple("; ".join(cells.get((d, m), [])) for m in metric_ids),
-            )
-            for d in datasets
-        )
-        path = matrix_path(family.id)
-        pages.append(
-            FamilyMatrixPage(
-                **page_header(
-                    "family_matrix.html",
-                    path,
-                    f"{family.name}: results by task and metric",
-                    f"Every recorded result of {family.name}, by task and metric.",
-                    release_id,
-                ),
-                family=Link(family.name, page_of(family)),
-                metrics=tuple(metrics[m] for m in metric_ids),
-                rows=rows,
-                note=(
-                    f"{plural(len(entries), 'result')} on {plural(len(datasets), 'task')}. "
-                    "A cell lists each configuration's value; values from different "
-                    "protocols are listed, not ranked."
-                ),
-            )
-        )
+        ids = tuple((d, tuple(e.id for e in by_dataset.get(d, []))) for d in group_ids)
+
+        def compute(
+            group_ids: tuple[str, ...] = group_ids,
+            ids: tuple[tuple[str, tuple[str, ...]], ...] = ids,
+        ) -> TaskPage:
+            mine = {d: [catalogue.get(e, Evaluation) for e in found] for d, found in ids if found}
+            return _task_page(group_ids, mine, catalogue, flags, release_id)
+
+        pages.append(memo(("chooser task", release_id, ids), compute))
     return pages
+
+
+def _task_page(
+    group_ids: tuple[str, ...],
+    by_dataset: Mapping[str, list[Evaluation]],
+    catalogue: Catalogue,
+    flags: Flags,
+    release_id: str,
+) -> TaskPage:
+    """The task page of the datasets `group_ids` (`by_dataset`: their evaluations)."""
+    datasets = [catalogue.get(d, Dataset) for d in group_ids]
+    result_groups: list[ResultGroup] = []
+    entry_groups: list[tuple[str, list[Entry]]] = []
+    same_column: list[str] = []
+    for dataset in datasets:
+        by_protocol: dict[str, list[Evaluation]] = defaultdict(list)
+        for evaluation in by_dataset.get(dataset.id, []):
+            by_protocol[evaluation.protocol].append(evaluation)
+        # the dataset's own protocols first, then those spanning several datasets
+        order = sorted(
+            by_protocol,
+            key=lambda p: (len(catalogue.get(p, Protocol).datasets) > 1, p),
+        )
+        for protocol_id in order:
+            protocol = catalogue.get(protocol_id, Protocol)
+            evaluations = by_protocol[protocol_id]
+            group = _group(protocol, dataset, evaluations, catalogue, flags)
+            result_groups.append(group)
+            entries = [e for e in _entries(evaluations, catalogue) if e[1].value is not None]
+            entry_groups.append((f"{group.source}, {protocol.title}", entries))
+    for link in columns_for(group_ids, catalogue):
+        protocol = catalogue.get(link.protocol, Protocol)
+        evaluations = [
+            e
+            for e in catalogue.evaluations_of(protocol.id)
+            if any(r.column == link.column for r in e.results)
+        ]
+        if not evaluations:
+            continue
+        dataset = catalogue.get(evaluations[0].dataset, Dataset)
+        group = _group(protocol, dataset, evaluations, catalogue, flags, link.column)
+        result_groups.append(group)
+        entries = [
+            e
+            for e in _entries(evaluations, catalogue)
+            if e[1].column == link.column and e[1].value is not None
+        ]
+        entry_groups.append((f"{group.source}, {protocol.title}", entries))
+        same_column.append(link.evidence)
+    path = task_path(group_ids[0])
+    overlaps = _overlaps(entry_groups, catalogue, flags)
+    heading = " = ".join(d.title for d in datasets)
+    return TaskPage(
+        **page_header(
+            "task.html",
+            path,
+            f"Task: {heading}",
+            f"Every recorded result on {heading}, one table per protocol.",
+            release_id,
+        ),
+        heading=heading,
+        datasets=tuple(Link(d.title, page_of(d)) for d in datasets),
+        same_task=tuple(
+            ("Same task by size: " if s.by_size else "Same task by name only: ") + s.evidence
+            for s in links_between(group_ids)
+        )
+        + tuple(same_column),
+        groups=tuple(result_groups),
+        overlaps=tuple(overlaps),
+        overlap_note=(
+            f"{plural(len(overlaps), 'pair')} of results of one model family on this "
+            "task in two different tables. They are shown side by side, never ranked "
+            "together unless the verdict says comparable."
+            if overlaps
+            else "No model family has results on this task in two different tables."
+        ),
+    )
+
+
+def matrix_pages(
+    catalogue: Catalogue, release_id: str, memo: Memo | None = None
+) -> list[FamilyMatrixPage]:
+    """`memo`: each family's page kept between edits (`rewire serve`), by the ids of its
+    evaluations and what its making read."""
+    pages: list[FamilyMatrixPage] = []
+    if memo is None:
+        by_family: dict[str, list[Entry]] = defaultdict(list)
+        for evaluation in catalogue.of_kind(Evaluation):
+            for entry in _entries([evaluation], catalogue):
+                by_family[_family_of(evaluation, catalogue)].append(entry)
+        for family in catalogue.of_kind(ModelFamily):
+            page = _matrix_page(family, by_family.get(family.id, []), catalogue, release_id)
+            if page is not None:
+                pages.append(page)
+        return pages
+    ids_of: dict[str, list[str]] = defaultdict(list)
+    for evaluation in catalogue.of_kind(Evaluation):
+        if evaluation.results:
+            ids_of[_family_of(evaluation, catalogue)].append(evaluation.id)
+    for family in catalogue.of_kind(ModelFamily):
+        ids = tuple(ids_of.get(family.id, ()))
+
+        def compute(fid: str = family.id, ids: tuple[str, ...] = ids) -> FamilyMatrixPage | None:
+            evaluations = [catalogue.get(e, Evaluation) for e in ids]
+            mine = catalogue.get(fid, ModelFamily)
+            return _matrix_page(mine, _entries(evaluations, catalogue), catalogue, release_id)
+
+        found = memo(("chooser matrix", release_id, family.id, ids), compute)
+        if found is not None:
+            pages.append(found)
+    return pages
+
+
+def _matrix_page(
+    family: ModelFamily, found: Sequence[Entry], catalogue: Catalogue, release_id: str
+) -> FamilyMatrixPage | None:
+    """The task-by-metric matrix of `family` (`found`: its results); None without a
+    result value."""
+    entries = [e for e in found if e[1].value is not None]
+    if not entries:
+        return None
+    metrics: dict[str, str] = {}
+    cells: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for evaluation, result, protocol in sorted(entries, key=lambda e: e[0].id):
+        metric = metric_of(protocol, result.column)
+        metrics.setdefault(metric, _metric_label(protocol, result.column))
+        configuration = _title(catalogue, evaluation.configuration)
+        cells[(evaluation.dataset, metric)].append(f"{_value(result)} ({configuration})")
+    metric_ids = sorted(metrics, key=lambda m: metrics[m])
+    datasets = sorted({d for d, _ in cells}, key=lambda d: (_title(catalogue, d), d))
+    rows = tuple(
+        MatrixRow(
+            Link(_title(catalogue, d), page_of(catalogue.get(d, Dataset))),
+            tuple("; ".join(cells.get((d, m), [])) for m in metric_ids),
+        )
+        for d in datasets
+    )
+    path = matrix_path(family.id)
+    return FamilyMatrixPage(
+        **page_header(
+            "family_matrix.html",
+            path,
+            f"{family.name}: results by task and metric",
+            f"Every recorded result of {family.name}, by task and metric.",
+            release_id,
+        ),
+        family=Link(family.name, page_of(family)),
+        metrics=tuple(metrics[m] for m in metric_ids),
+        rows=rows,
+        note=(
+            f"{plural(len(entries), 'result')} on {plural(len(datasets), 'task')}. "
+            "A cell lists each configuration's value; values from different "
+            "protocols are listed, not ranked."
+        ),
+    )
 
 
 def _metric_label(protocol: Protocol, column_id: str) -> str:
@@ -430,10 +484,10 @@ def _win_text(counts: list[int], left: str, right: str) -> str:
 
 
 def chooser_pages(
-    catalogue: Catalogue, flags: Flags, release_id: str
+    catalogue: Catalogue, flags: Flags, release_id: str, memo: Memo | None = None
 ) -> list[TaskPage | FamilyMatrixPage | ComparePage | ChooserIndexPage]:
-    tasks = task_pages(catalogue, flags, release_id)
-    matrices = matrix_pages(catalogue, release_id)
+    tasks = task_pages(catalogue, flags, release_id, memo)
+    matrices = matrix_pages(catalogue, release_id, memo)
     pairs = compare_pages(catalogue, flags, release_id)
     index = ChooserIndexPage(
         **page_header(

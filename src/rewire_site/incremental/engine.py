@@ -155,13 +155,14 @@ class IncrementalSite:
         return Outcome(True, time.perf_counter() - started, len(jobs), sorted(manifest), why=why)
 
     def _warm(self, plan: SitePlan) -> None:
-        """Fill the memo: the site-wide data jobs made once more here (the build made
-        them in the render pool, whose processes keep nothing), so the first edit only
-        recomputes its own pieces. Their files were written already."""
+        """Fill the memo: the site-wide data jobs and the chooser made once more here
+        (the build made them in the render pool, whose processes keep nothing), so the
+        first edit only recomputes its own pieces. Their files were written already."""
         recorder = Recorder()
         tracked = tracked_plan(plan, recorder, self.memo)
         for name in sorted(MEMO_DATA):
             tracked.make(("data", name))
+        tracked.make(("chooser",))
 
     # ------------------------------------------------------------ an edit
 

@@ -22,6 +22,7 @@ import dataclasses
 from collections.abc import Callable, Hashable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from ..chooser.pages import chooser_pages
 from ..derive.filters import FilterIndex
 from ..export import export_files
 from ..link import Catalogue
@@ -189,6 +190,8 @@ class TrackedPlan(SitePlan):
             self.recorder.add(("entries",))
         elif job[0] == "api":
             self.recorder.add(("api", (job[1], job[2])))
+        elif job[0] == "chooser" and self.memo is not None:
+            return chooser_pages(self.catalogue, self.facts.flags, self.facts.release_id, self.memo)
         return super().make(job)
 
     def _data(self, name: str) -> dict[str, bytes]:
