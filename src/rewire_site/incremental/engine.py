@@ -116,6 +116,8 @@ class IncrementalSite:
         """Record files changed by edits not yet applied (an edit with errors)."""
         self.memo = Memo()
         """Per-item pieces of the site-wide files (`memo.py`), kept between edits."""
+        self.lines = Memo()
+        """The release table's lines, by value (every file's path, SHA-256 and size)."""
 
     # ------------------------------------------------------------ full build
 
@@ -252,7 +254,7 @@ class IncrementalSite:
             if update_file(self.site_dir, self.manifest, path, data):
                 written.append(path)
         listed = [e for p, e in sorted(self.manifest.items()) if p not in self.release_paths]
-        for path, data in downloads.release_file(plan.release, listed).items():
+        for path, data in downloads.release_file(plan.release, listed, self.lines).items():
             if update_file(self.site_dir, self.manifest, path, data):
                 written.append(path)
         self.plan = plan

@@ -200,6 +200,8 @@ class TrackedPlan(SitePlan):
         if memo is None or name not in MEMO_DATA:
             return super()._data(name)
         flags, catalogue = self.facts.flags, self.catalogue
+        if name == downloads.API_INDEX:
+            return {name: downloads.api_index(catalogue, memo)}
         if name == EXPORTS:
             return export_files(catalogue, self.facts.release_id, sitemap=False, memo=memo)
         derived = downloads.derived_results(
@@ -212,7 +214,9 @@ class TrackedPlan(SitePlan):
         return {name: data}
 
 
-MEMO_DATA = frozenset({EXPORTS, downloads.EVALUATION_MATRIX, downloads.API_DERIVED})
+MEMO_DATA = frozenset(
+    {EXPORTS, downloads.EVALUATION_MATRIX, downloads.API_DERIVED, downloads.API_INDEX}
+)
 """The data jobs `TrackedPlan._data` joins from memo pieces."""
 
 

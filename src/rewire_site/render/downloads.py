@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import functools
 import gzip
 import io
 import json
@@ -323,6 +324,7 @@ def evaluation_matrix_csv(
             ),
         )
     texts = [_csv_line(MATRIX_HEADER)]
+    tails: dict[DerivedResult, str] = {}  # few distinct standings and verdicts
     for evaluation in catalogue.of_kind(Evaluation):
         eid = evaluation.id
 
@@ -334,7 +336,10 @@ def evaluation_matrix_csv(
 
         for line, column in memo(("matrix", eid), compute):
             d = derived.get((eid, column), _NO_DERIVED)
-            texts.append(line + "," + _csv_line((d.standing, d.verdict)))
+            tail = tails.get(d)
+            if tail is None:
+                tail = tails[d] = "," + _csv_line((d.standing, d.verdict))
+            texts.append(line + tail)
     return "".join(texts).encode("utf-8")
 
 
@@ -418,8 +423,19 @@ def source_table_csv(catalogue: Catalogue) -> bytes:
 RELEASE_HEADER = ("release_id", "release_date", "content_sha256", "path", "sha256", "size_bytes")
 
 
-def release_csv(release: Release, entries: Iterable[ManifestEntry]) -> bytes:
-    """The release and every output file (except this one) with its SHA-256."""
+def release_csv(
+    release: Release, entries: Iterable[ManifestEntry], memo: Memo | None = None
+) -> bytes:
+    """The release and every output file (except this one) with its SHA-256 (`memo`:
+    each line kept between edits, by value)."""
+    if memo is not None:
+        texts = [_csv_line(RELEASE_HEADER)]
+        for e in sorted(entries, key=lambda e: e.path):
+            if e.path != RELEASE_TABLE:
+                row = (release.id, release.date, release.content_sha256, e.path, e.sha256,
+                       e.size_bytes)  # fmt: skip
+                texts.append(memo(("release line", row), functools.partial(_csv_line, row)))
+        return "".join(texts).encode("utf-8")
     rows = [
         (release.id, release.date, release.content_sha256, e.path, e.sha256, e.size_bytes)
         for e in sorted(entries, key=lambda e: e.path)
@@ -440,9 +456,11 @@ def download_files(
     }
 
 
-def release_file(release: Release, entries: Iterable[ManifestEntry]) -> dict[str, bytes]:
+def release_file(
+    release: Release, entries: Iterable[ManifestEntry], memo: Memo | None = None
+) -> dict[str, bytes]:
     """The release table; write it last, from every other output's manifest entry."""
-    return {RELEASE_TABLE: gzip_bytes(release_csv(release, entries))}
+    return {RELEASE_TABLE: gzip_bytes(release_csv(release, entries, memo))}
 
 
 def _json(data: object) -> bytes:
@@ -460,8 +478,16 @@ def record_json(record: RecordBase) -> bytes:
     return record.model_dump_json(indent=2, exclude=hidden or None).encode("utf-8") + b"\n"
 
 
-def api_index(catalogue: Catalogue) -> bytes:
-    """`api/index.json`: every record's id, kind, title and JSON path, sorted by id."""
+def api_index(catalogue: Catalogue, memo: Memo | None = None) -> bytes:
+    """`api/index.json`: every record's id, kind, title and JSON path, sorted by id
+    (`memo`: each record's entry as JSON text kept between edits, by value)."""
+    if memo is not None:
+        texts = []
+        for record_id in sorted(catalogue.by_id):
+            record = catalogue.by_id[record_id]
+            entry = (record_id, kind_of(record), record.title)
+            texts.append(memo(("api index", entry), functools.partial(_index_entry, *entry)))
+        return ('{\n  "records": ' + _json_items(texts) + "\n}\n").encode()
     index = []
     for record_id in sorted(catalogue.by_id):
         record = catalogue.by_id[record_id]
@@ -475,6 +501,12 @@ def api_index(catalogue: Catalogue) -> bytes:
             }
         )
     return _json({"records": index})
+
+
+def _index_entry(record_id: str, kind: str, title: str) -> str:
+    return _item_text(
+        {"id": record_id, "kind": kind, "title": title, "path": api_path(kind, record_id)}
+    )
 
 
 def api_files(catalogue: Catalogue) -> dict[str, bytes]:
