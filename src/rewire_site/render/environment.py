@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, MutableMapping
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import markupsafe
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, Template, nodes
@@ -39,9 +39,13 @@ _escape_inner: Callable[[str], str] | None = getattr(markupsafe, "_escape_inner"
 
 def fast_escape(value: Any) -> Markup:
     """`markupsafe.escape` with the same result, faster for plain strings (most template
-    output): markupsafe 3's `Markup(...)` constructor runs in Python, `str.__new__` not."""
-    if _escape_inner is not None and type(value) is str:
+    output): markupsafe 3's `Markup(...)` constructor runs in Python, `str.__new__` not;
+    and for `Markup` (every macro's output), returned as it is instead of copied."""
+    kind = type(value)
+    if kind is str and _escape_inner is not None:
         return _new_str(Markup, _escape_inner(value))
+    if kind is Markup:  # already safe (a macro's output): `escape` would copy it
+        return cast(Markup, value)
     return escape(value)
 
 
