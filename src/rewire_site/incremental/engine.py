@@ -22,6 +22,7 @@ the incremental path, rebuilds everything (`build`), and says so.
 
 from __future__ import annotations
 
+import gc
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -165,6 +166,16 @@ class IncrementalSite:
         for name in sorted(MEMO_DATA):
             tracked.make(("data", name))
         tracked.make(("chooser",))
+        listed = [e for p, e in sorted(self.manifest.items()) if p not in self.release_paths]
+        downloads.release_file(plan.release, listed, self.lines)
+        assert self.renderer is not None
+        for name in self.renderer.env.list_templates(extensions=["html"]):
+            self.renderer.env.get_template(name)  # the partials too: the pool compiled them
+        # what stays (the catalogue, the plan, the memo) out of the collector's sight:
+        # otherwise a full collection during an update walks all of it (a second or more)
+        gc.unfreeze()
+        gc.collect()
+        gc.freeze()
 
     # ------------------------------------------------------------ an edit
 
@@ -191,6 +202,13 @@ class IncrementalSite:
             return self.build(f"after {type(error).__name__}")
 
     def _update(self, paths: set[Path]) -> Outcome:
+        gc.disable()  # an update makes few cycles; a full collection costs more than it
+        try:
+            return self._apply(paths)
+        finally:
+            gc.enable()
+
+    def _apply(self, paths: set[Path]) -> Outcome:
         started = time.perf_counter()
         assert self.records is not None and self.plan is not None and self.renderer is not None
         records = self.records

@@ -83,16 +83,25 @@ class TrackedMap(Mapping[K, V]):
         self._tag = tag
         self._recorder = recorder
 
+    # the reads below add their key inline (no call of `Recorder.add`): they are the
+    # hot path of a tracked job (a filter page reads thousands of records)
+
     def __getitem__(self, key: K) -> V:
-        self._recorder.add((self._tag, key))
+        keys = self._recorder.keys
+        if keys is not None:
+            keys.add((self._tag, key))
         return self._data[key]
 
     def get(self, key: K, default: Any = None) -> Any:
-        self._recorder.add((self._tag, key))
+        keys = self._recorder.keys
+        if keys is not None:
+            keys.add((self._tag, key))
         return self._data.get(key, default)
 
     def __contains__(self, key: object) -> bool:
-        self._recorder.add((self._tag, key))
+        keys = self._recorder.keys
+        if keys is not None:
+            keys.add((self._tag, key))
         return key in self._data
 
     def __iter__(self) -> Iterator[K]:
