@@ -139,6 +139,10 @@ def main(argv: list[str] | None = None) -> int:
                 f"its own page written after {outcome.done.get(own, float('nan')):.3f} s"
             )
             print("  stages ended after: " + ", ".join(f"{n} {t:.3f} s" for n, t in outcome.stages))
+            print(
+                f"  site-wide pieces (incremental/memo.py): {site.memo.misses} computed, "
+                f"{site.memo.hits} reused"
+            )
             slowest = sorted(site.costs.items(), key=lambda c: -c[1])
             heavy = [(j, c) for j, c in slowest if j in outcome.done][:4]
             print(
