@@ -201,6 +201,15 @@ def render(
     return render_jobs(jobs, plan.make, renderer, writer, count, tracker=tracker)
 
 
+def index_files(plan: SitePlan, chooser: list[str]) -> dict[str, bytes]:
+    """The search index and the sitemap (which lists the `chooser` and fits pages
+    written), by site path: made after every page job, by the build and by serve."""
+    return {
+        "search/index.json": search_index_json(plan.entries),
+        SITEMAP: sitemap_file(plan.catalogue, plan.release.id, chooser),
+    }
+
+
 def write_files(plan: SitePlan, root: Path, writer: write.OutputWriter, stats: RenderStats) -> int:
     """The files no page job makes: static assets, the search index, the sitemap (from
     the chooser pages `stats` says were rendered) and last the release table of every
@@ -209,9 +218,9 @@ def write_files(plan: SitePlan, root: Path, writer: write.OutputWriter, stats: R
     for file in sorted(static.rglob("*")):
         if file.is_file():
             writer.copy_file("static/" + file.relative_to(static).as_posix(), file, "static files")
-    writer.write_bytes("search/index.json", search_index_json(plan.entries), "the search index")
     chooser = stats.pages_by_job.get("chooser", []) + stats.pages_by_job.get("fits", [])
-    writer.write_bytes(SITEMAP, sitemap_file(plan.catalogue, plan.release.id, chooser), "sitemap")
+    for path, data in index_files(plan, chooser).items():
+        writer.write_bytes(path, data, "the search index and sitemap")
     for path, data in downloads.release_file(plan.release, writer.entries()).items():
         writer.write_bytes(path, data, "the release table")
     return len(writer.entries()) + 1  # + 1: the marker that says the builder made the folder

@@ -30,15 +30,13 @@ from datetime import date
 from pathlib import Path
 
 from .. import write
+from ..build import index_files, write_files
 from ..build import render as render_all
-from ..build import write_files
 from ..config import TEMPLATES_DIR
-from ..export import SITEMAP, sitemap_file
 from ..problems import RecordsInvalid
 from ..render import Renderer, downloads, templates_dir
 from ..render.plan import SitePlan
 from ..render.pool import DataFile, Job, RenderStats
-from ..render.search import search_index_json
 from ..validate import validate_paths
 from .derive import Derived
 from .gather import Records
@@ -264,11 +262,7 @@ class IncrementalSite:
             self.costs.pop(job, None)
         removed = remove_files(self.site_dir, self.manifest, stale - produced)
         chooser = [*self.outputs.get(("chooser",), ()), *self.outputs.get(("fits",), ())]
-        site_files = {
-            "search/index.json": search_index_json(plan.entries),
-            SITEMAP: sitemap_file(plan.catalogue, plan.release.id, chooser),
-        }
-        for path, data in site_files.items():
+        for path, data in index_files(plan, chooser).items():
             if update_file(self.site_dir, self.manifest, path, data):
                 written.append(path)
         listed = [e for p, e in sorted(self.manifest.items()) if p not in self.release_paths]

@@ -23,13 +23,7 @@ def write_atomic(site_dir: Path, relative: str, data: bytes) -> None:
     target = site_dir / key
     target.parent.mkdir(parents=True, exist_ok=True)
     temporary = target.parent / f".{target.name}.rewire-{os.getpid()}.tmp"
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
-    try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view) :]
-    finally:
-        os.close(fd)
+    temporary.write_bytes(data)
     temporary.replace(target)
 
 

@@ -26,6 +26,7 @@ from ..derive.model_facts import FactRow
 from ..derive.readiness import Readiness
 from ..derive.reproduction import ReproductionGroup
 from ..derive.tables import Cell, ComparisonTable, EvaluationRow, TableColumn, TableRow
+from ..release import is_preview
 from .search import SearchEntry
 from .urls import root_of
 
@@ -119,6 +120,12 @@ class Page:
     json_ld: Markup = field(default=Markup(""), kw_only=True)
     """schema.org JSON-LD for the page's head (protocol and evaluation pages; see
     export/jsonld.py); empty on other pages."""
+
+    @property
+    def preview(self) -> bool:
+        """True on a preview build (`rewire serve`, `rewire build --preview`): the footer
+        says the release id is not a release's."""
+        return is_preview(self.release_id)
 
 
 @dataclass(frozen=True)
