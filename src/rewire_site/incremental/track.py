@@ -22,9 +22,7 @@ import dataclasses
 from collections.abc import Callable, Hashable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ..chooser.pages import chooser_pages
 from ..derive.filters import FilterIndex
-from ..export import export_files
 from ..link import Catalogue
 from ..models import RecordBase
 from ..render import downloads
@@ -191,42 +189,19 @@ class TrackedPlan(SitePlan):
     added by `make` itself."""
 
     recorder: Recorder
-    memo: Memo | None
-    """Per-item pieces of the site-wide files kept between edits (`memo.py`), or None."""
 
     def make(self, job: tuple[str, ...]) -> Any:
         if job[0] == "search":
             self.recorder.add(("entries",))
         elif job[0] == "api":
             self.recorder.add(("api", (job[1], job[2])))
-        elif job[0] == "chooser" and self.memo is not None:
-            return chooser_pages(self.catalogue, self.facts.flags, self.facts.release_id, self.memo)
         return super().make(job)
-
-    def _data(self, name: str) -> dict[str, bytes]:
-        """`SitePlan._data`, the site-wide files joined from the memo's pieces."""
-        memo = self.memo
-        if memo is None or name not in MEMO_DATA:
-            return super()._data(name)
-        flags, catalogue = self.facts.flags, self.catalogue
-        if name == downloads.API_INDEX:
-            return {name: downloads.api_index(catalogue, memo)}
-        if name == EXPORTS:
-            return export_files(catalogue, self.facts.release_id, sitemap=False, memo=memo)
-        derived = downloads.derived_results(
-            catalogue, flags, self.tables, self.reproductions, memo=memo
-        )
-        if name == downloads.EVALUATION_MATRIX:
-            csv = downloads.evaluation_matrix_csv(catalogue, flags, derived, memo=memo)
-            return {name: downloads.gzip_bytes(csv)}
-        data = downloads.derived_json(catalogue, flags, derived, self.headlines, memo=memo)
-        return {name: data}
 
 
 MEMO_DATA = frozenset(
     {EXPORTS, downloads.EVALUATION_MATRIX, downloads.API_DERIVED, downloads.API_INDEX}
 )
-"""The data jobs `TrackedPlan._data` joins from memo pieces."""
+"""The data jobs whose files `SitePlan._data` joins from memo pieces (`SitePlan.memo`)."""
 
 
 def tracked_plan(plan: SitePlan, recorder: Recorder, memo: Memo | None = None) -> TrackedPlan:
@@ -240,10 +215,10 @@ def tracked_plan(plan: SitePlan, recorder: Recorder, memo: Memo | None = None) -
         tables=TrackedMap(plan.tables, "table", recorder),
         headlines=TrackedMap(plan.headlines, "headline", recorder),
         reproductions=TrackedMap(plan.reproductions, "reproduction", recorder),
+        memo=memo,
     )
     made = TrackedPlan(**values)
     object.__setattr__(made, "recorder", recorder)
-    object.__setattr__(made, "memo", memo)
     if memo is not None:
         memo.recorder = recorder
     return made

@@ -143,6 +143,9 @@ class SitePlan:
     reproductions: Mapping[str, tuple[ReproductionGroup, ...]]
     """Protocol id -> its reproduction groups, computed once: the protocol page and the
     verdicts of the evaluation matrix CSV and api/derived.json use them."""
+    memo: downloads.Memo | None = None
+    """Per-item pieces of the site-wide files kept between edits (`rewire serve`:
+    incremental/memo.py); None in `rewire build`, which computes every piece."""
 
     def make(self, job: Job) -> Sequence[Any]:
         """The page contexts of one job."""
@@ -176,7 +179,7 @@ class SitePlan:
             ids = self.members[(key, value)]
             return [index.filter_page(key, value, ids, self.catalogue, self.facts)]
         if kind == "chooser":
-            return chooser_pages(self.catalogue, self.facts.flags, self.facts.release_id)
+            return chooser_pages(self.catalogue, self.facts.flags, self.facts.release_id, self.memo)
         if kind == "fits":
             return [fits_page(self.catalogue, self.facts.release_id)]
         if kind == "home":
@@ -205,16 +208,20 @@ class SitePlan:
             }
         if name == downloads.SOURCE_TABLE:
             return {name: downloads.gzip_bytes(downloads.source_table_csv(self.catalogue))}
+        memo = self.memo
         if name == downloads.API_INDEX:
-            return {name: downloads.api_index(self.catalogue)}
+            return {name: downloads.api_index(self.catalogue, memo)}
         if name == EXPORTS:  # the sitemap: written after rendering, from the chooser pages
-            return export_files(self.catalogue, self.facts.release_id, sitemap=False)
-        derived = downloads.derived_results(self.catalogue, flags, self.tables, self.reproductions)
+            return export_files(self.catalogue, self.facts.release_id, sitemap=False, memo=memo)
+        derived = downloads.derived_results(
+            self.catalogue, flags, self.tables, self.reproductions, memo=memo
+        )
         if name == downloads.EVALUATION_MATRIX:
-            csv = downloads.evaluation_matrix_csv(self.catalogue, flags, derived)
+            csv = downloads.evaluation_matrix_csv(self.catalogue, flags, derived, memo=memo)
             return {name: downloads.gzip_bytes(csv)}
         if name == downloads.API_DERIVED:
-            return {name: downloads.derived_json(self.catalogue, flags, derived, self.headlines)}
+            data = downloads.derived_json(self.catalogue, flags, derived, self.headlines, memo=memo)
+            return {name: data}
         raise ValueError(f"unknown data job {name!r}")
 
     def jobs(self) -> list[Job]:
