@@ -110,12 +110,21 @@ def filter_index(
     catalogue: Catalogue, evaluations: Iterable[Evaluation] | None = None
 ) -> FilterIndex:
     """Facet values of every evaluation (or of `evaluations`), computed once."""
+    chosen = catalogue.of_kind(Evaluation) if evaluations is None else evaluations
+    return index_of((e.id, evaluation_facets(e, catalogue)) for e in chosen)
+
+
+def index_of(
+    facets: Iterable[tuple[str, Mapping[str, tuple[tuple[str, str], ...]]]],
+) -> FilterIndex:
+    """The filter index of (evaluation id, its `evaluation_facets`) pairs, in order (the
+    first label of a value is kept): `filter_index`, and serve's incremental derive from
+    the facets it keeps per evaluation."""
     index: dict[str, dict[str, tuple[str, ...]]] = {key: {} for key, _ in FACETS}
     labels: dict[str, dict[str, str]] = {key: {} for key, _ in FACETS}
-    chosen = catalogue.of_kind(Evaluation) if evaluations is None else evaluations
-    for evaluation in chosen:
-        for key, pairs in evaluation_facets(evaluation, catalogue).items():
-            index[key][evaluation.id] = tuple(t for t, _ in pairs)
+    for evaluation_id, by_key in facets:
+        for key, pairs in by_key.items():
+            index[key][evaluation_id] = tuple(t for t, _ in pairs)
             for value, label in pairs:
                 labels[key].setdefault(value, label)
     return FilterIndex(index, labels)

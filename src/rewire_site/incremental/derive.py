@@ -22,7 +22,7 @@ from typing import Any, Generic, TypeVar
 
 from .. import release
 from ..derive.concerns import Flag, flags
-from ..derive.filters import FACETS, FilterIndex, evaluation_facets
+from ..derive.filters import evaluation_facets, index_of
 from ..derive.findings import protocol_headline
 from ..derive.reproduction import protocol_reproduction_groups
 from ..link import Catalogue
@@ -128,7 +128,7 @@ class Derived:
             self.facets, evaluations, changed, lambda e: evaluation_facets(e, seen), lambda e: e.id
         )
         if old is None or differ:
-            filters = self._filter_index()
+            filters = index_of((k, i.value) for k, i in self.facets.items())
             hrefs: Mapping[tuple[str, str], str] = index.filter_hrefs(filters)
             members = index.filter_members(filters)
         else:  # no evaluation's facets changed: nor did the index, its links or its pages
@@ -206,18 +206,6 @@ class Derived:
         )
         self.plan = plan
         return plan, out
-
-    def _filter_index(self) -> FilterIndex:
-        """The filter index from each evaluation's facets, as `derive.filters` makes it
-        (evaluations in id order: the first label of a value is kept)."""
-        found: dict[str, dict[str, tuple[str, ...]]] = {key: {} for key, _ in FACETS}
-        labels: dict[str, dict[str, str]] = {key: {} for key, _ in FACETS}
-        for evaluation_id, item in self.facets.items():
-            for key, pairs in item.value.items():
-                found[key][evaluation_id] = tuple(t for t, _ in pairs)
-                for value, label in pairs:
-                    labels[key].setdefault(value, label)
-        return FilterIndex(found, labels)
 
     def _hashes(
         self, evaluations: list[Evaluation], changed: set[str], everything: bool
