@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -248,6 +248,34 @@ def _outgoing(record: RecordBase) -> list[tuple[str, str, str]]:
     ]
 
 
+def _check_record(
+    to: _Target,
+    record: RecordBase,
+    universe: dict[str, RecordBase],
+    refs: list[tuple[str, str, str]],
+    hashes: _Hashes,
+) -> None:
+    """The reference checks of one record: its references (`refs`), and an
+    evaluation's results and artifacts."""
+    _check_references(to, record, universe, refs)
+    if isinstance(record, Evaluation):
+        _check_evaluation(to, record, universe, hashes)
+
+
+def check_records(
+    report: ValidationReport,
+    root: Path,
+    records: Iterable[RecordBase],
+    universe: dict[str, RecordBase],
+) -> None:
+    """The reference checks of `records` (each in `report.files` and `report.lines`)
+    against `universe`, into `report`: what serve re-checks after an edit."""
+    hashes = _Hashes(root)
+    for record in records:
+        to = _Target(report, record.id, report.files[record.id], report.lines[record.id])
+        _check_record(to, record, universe, outgoing_references(record), hashes)
+
+
 def check_links(
     report: ValidationReport,
     root: Path,
@@ -281,9 +309,7 @@ def check_links(
         referenced.update(target for _, target, _ in _outgoing(record))
     for record_id, record in report.records.items():
         to = _Target(report, record_id, report.files[record_id], report.lines[record_id])
-        _check_references(to, record, universe, outgoing[record_id])
-        if isinstance(record, Evaluation):
-            _check_evaluation(to, record, universe, hashes)
+        _check_record(to, record, universe, outgoing[record_id], hashes)
         kind = KIND_OF[type(record)]
         stands_alone = isinstance(record, ModelFamily) and record.has_facts
         if (
@@ -295,10 +321,9 @@ def check_links(
             to.add("id", f"nothing refers to this {kind.replace('_', ' ')}", "warning")
     for record_id, result in report.partial.items():
         assert result.partial is not None
-        to = _target(report, record_id)
-        _check_references(to, result.partial, universe, partial_refs[record_id])
-        if isinstance(result.partial, Evaluation):
-            _check_evaluation(to, result.partial, universe, hashes)
+        _check_record(
+            _target(report, record_id), result.partial, universe, partial_refs[record_id], hashes
+        )
     if report.partial or context_partial or report.referrers_unknown:
         report.orphans_unknown = (root / ARTIFACTS_DIR).is_dir()
     else:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from .. import link_checks
 from ..link import Catalogue, Reference, references
-from ..models import Evaluation, RecordBase
+from ..models import RecordBase
 from ..problems import Problem, RecordsInvalid
 from ..record_checks import check_file
 from ..validate import ValidationReport
@@ -178,14 +178,9 @@ def _link_problems(
             checked.update(r.source_id for r in catalogue.referrers.get(record_id, []))
     checked &= new.by_id.keys()
     report = ValidationReport()
-    hashes = link_checks._Hashes(root)
-    for record_id in sorted(checked):
+    for record_id in checked:
         report.files[record_id] = Path(owner[record_id])
         report.lines[record_id] = lines.get(record_id, {})
-        record = new.by_id[record_id]
-        to = link_checks._Target(report, record_id, Path(owner[record_id]), report.lines[record_id])
-        refs = link_checks.outgoing_references(record)
-        link_checks._check_references(to, record, new.by_id, refs)
-        if isinstance(record, Evaluation):
-            link_checks._check_evaluation(to, record, new.by_id, hashes)
+    chosen = [new.by_id[i] for i in sorted(checked)]
+    link_checks.check_records(report, root, chosen, new.by_id)
     return report.errors
