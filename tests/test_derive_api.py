@@ -3,7 +3,12 @@ and the docstring names every public function."""
 
 from __future__ import annotations
 
+import ast
+import importlib
 import inspect
+from pathlib import Path
+
+import pytest
 
 import rewire_site.derive as derive
 
@@ -18,3 +23,35 @@ def test_docstring_documents_every_exported_function() -> None:
     functions = [n for n in derive.__all__ if inspect.isfunction(getattr(derive, n))]
     undocumented = [n for n in functions if f"{n}(" not in doc]
     assert undocumented == []
+
+
+def test_lazy_names_are_the_type_checking_imports() -> None:
+    """`derive` imports most submodules on first use (`_LAZY`, name -> submodule): the
+    map must list exactly the names that the `if TYPE_CHECKING:` imports give type
+    checkers, each from the same submodule, and resolve to that submodule's object."""
+    tree = ast.parse(Path(derive.__file__).read_text(encoding="utf-8"))
+    typed: dict[str, str] = {}
+    for node in tree.body:
+        if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING":
+            for statement in node.body:
+                assert isinstance(statement, ast.ImportFrom) and statement.level == 1
+                for alias in statement.names:
+                    typed[alias.name] = str(statement.module)
+    lazy = vars(derive)["_LAZY"]
+    assert typed == lazy
+    assert set(lazy) <= set(derive.__all__)
+    for name, module in lazy.items():
+        submodule = importlib.import_module(f"rewire_site.derive.{module}")
+        assert getattr(derive, name) is getattr(submodule, name)
+
+
+def test_a_function_named_like_its_submodule_stays_the_function() -> None:
+    """Importing `derive.related` (and the like) directly must not hide the function."""
+    for name in ("agreement", "readiness", "related"):
+        importlib.import_module(f"rewire_site.derive.{name}")
+        assert inspect.isfunction(getattr(derive, name)), name
+
+
+def test_an_unknown_name_is_an_attribute_error() -> None:
+    with pytest.raises(AttributeError, match="no_such_name"):
+        _ = derive.no_such_name  # type: ignore[attr-defined]

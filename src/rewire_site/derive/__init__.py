@@ -73,65 +73,12 @@ Related (`related.py`)
 
 from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING
+
+# Submodules named like one of their functions are imported now: importing the submodule
+# later would set the package attribute to the module, hiding the function.
 from .agreement import Agreement, agreement
-from .comparability import (
-    Conditions,
-    Entry,
-    Ranking,
-    Standing,
-    accelerators,
-    conditions,
-    hardware_blocks,
-    protocol_depends_on_hardware,
-    standings,
-)
-from .concerns import Flag, excluded, flags, flags_by_evaluation
-from .coverage import (
-    AreaGroup,
-    BaselineCoverage,
-    BaselineRoleView,
-    CatalogueCounts,
-    NewestRecord,
-    ProtocolCoverage,
-    ReproductionSite,
-    baseline_coverage,
-    catalogue_counts,
-    newest_records,
-    protocol_coverage,
-    protocols_by_area,
-    reproduction_sites,
-)
-from .display import (
-    NOT_REPORTED,
-    ORIGIN_COUNT_LABELS,
-    ORIGIN_LABELS,
-    CitationView,
-    MissingText,
-    cite,
-    display_number,
-    kind_of,
-    missing_text,
-    plural,
-    review_label,
-)
-from .evidence import (
-    CitedSource,
-    EvidenceRow,
-    EvidenceTable,
-    SourceEntry,
-    SourceList,
-    evidence_table,
-    sources_of,
-)
-from .filters import FACETS, FacetOption, FilterIndex, filter_index
-from .findings import (
-    CatalogueFinding,
-    Finding,
-    Headline,
-    catalogue_findings,
-    evaluation_headline,
-    protocol_headline,
-)
 from .readiness import (
     READINESS_NOTE,
     ArtifactStatus,
@@ -142,29 +89,192 @@ from .readiness import (
     readiness,
 )
 from .related import Related, related
-from .reproduction import (
-    Chart,
-    ChartBar,
-    ChartGroup,
-    ChartTick,
-    ReproducedColumn,
-    ReproductionGroup,
-    ReproductionPair,
-    ReproductionRow,
-    evaluation_reproductions,
-    protocol_reproduction_groups,
-    reproduction_group,
-)
-from .tables import (
-    Cell,
-    ComparisonTable,
-    EvaluationRow,
-    TableColumn,
-    TableRow,
-    comparison_table,
-    evaluation_rows,
-    resort,
-)
+
+if TYPE_CHECKING:
+    from .comparability import (
+        Conditions,
+        Entry,
+        Ranking,
+        Standing,
+        accelerators,
+        conditions,
+        hardware_blocks,
+        protocol_depends_on_hardware,
+        standings,
+    )
+    from .concerns import (
+        Flag,
+        excluded,
+        flags,
+        flags_by_evaluation,
+    )
+    from .coverage import (
+        AreaGroup,
+        BaselineCoverage,
+        BaselineRoleView,
+        CatalogueCounts,
+        NewestRecord,
+        ProtocolCoverage,
+        ReproductionSite,
+        baseline_coverage,
+        catalogue_counts,
+        newest_records,
+        protocol_coverage,
+        protocols_by_area,
+        reproduction_sites,
+    )
+    from .display import (
+        NOT_REPORTED,
+        ORIGIN_COUNT_LABELS,
+        ORIGIN_LABELS,
+        CitationView,
+        MissingText,
+        cite,
+        display_number,
+        kind_of,
+        missing_text,
+        plural,
+        review_label,
+    )
+    from .evidence import (
+        CitedSource,
+        EvidenceRow,
+        EvidenceTable,
+        SourceEntry,
+        SourceList,
+        evidence_table,
+        sources_of,
+    )
+    from .filters import (
+        FACETS,
+        FacetOption,
+        FilterIndex,
+        filter_index,
+    )
+    from .findings import (
+        CatalogueFinding,
+        Finding,
+        Headline,
+        catalogue_findings,
+        evaluation_headline,
+        protocol_headline,
+    )
+    from .reproduction import (
+        Chart,
+        ChartBar,
+        ChartGroup,
+        ChartTick,
+        ReproducedColumn,
+        ReproductionGroup,
+        ReproductionPair,
+        ReproductionRow,
+        evaluation_reproductions,
+        protocol_reproduction_groups,
+        reproduction_group,
+    )
+    from .tables import (
+        Cell,
+        ComparisonTable,
+        EvaluationRow,
+        TableColumn,
+        TableRow,
+        comparison_table,
+        evaluation_rows,
+        resort,
+    )
+
+_LAZY: dict[str, str] = {
+    "Conditions": "comparability",
+    "Entry": "comparability",
+    "Ranking": "comparability",
+    "Standing": "comparability",
+    "accelerators": "comparability",
+    "conditions": "comparability",
+    "hardware_blocks": "comparability",
+    "protocol_depends_on_hardware": "comparability",
+    "standings": "comparability",
+    "Flag": "concerns",
+    "excluded": "concerns",
+    "flags": "concerns",
+    "flags_by_evaluation": "concerns",
+    "AreaGroup": "coverage",
+    "BaselineCoverage": "coverage",
+    "BaselineRoleView": "coverage",
+    "CatalogueCounts": "coverage",
+    "NewestRecord": "coverage",
+    "ProtocolCoverage": "coverage",
+    "ReproductionSite": "coverage",
+    "baseline_coverage": "coverage",
+    "catalogue_counts": "coverage",
+    "newest_records": "coverage",
+    "protocol_coverage": "coverage",
+    "protocols_by_area": "coverage",
+    "reproduction_sites": "coverage",
+    "NOT_REPORTED": "display",
+    "ORIGIN_COUNT_LABELS": "display",
+    "ORIGIN_LABELS": "display",
+    "CitationView": "display",
+    "MissingText": "display",
+    "cite": "display",
+    "display_number": "display",
+    "kind_of": "display",
+    "missing_text": "display",
+    "plural": "display",
+    "review_label": "display",
+    "CitedSource": "evidence",
+    "EvidenceRow": "evidence",
+    "EvidenceTable": "evidence",
+    "SourceEntry": "evidence",
+    "SourceList": "evidence",
+    "evidence_table": "evidence",
+    "sources_of": "evidence",
+    "FACETS": "filters",
+    "FacetOption": "filters",
+    "FilterIndex": "filters",
+    "filter_index": "filters",
+    "CatalogueFinding": "findings",
+    "Finding": "findings",
+    "Headline": "findings",
+    "catalogue_findings": "findings",
+    "evaluation_headline": "findings",
+    "protocol_headline": "findings",
+    "Chart": "reproduction",
+    "ChartBar": "reproduction",
+    "ChartGroup": "reproduction",
+    "ChartTick": "reproduction",
+    "ReproducedColumn": "reproduction",
+    "ReproductionGroup": "reproduction",
+    "ReproductionPair": "reproduction",
+    "ReproductionRow": "reproduction",
+    "evaluation_reproductions": "reproduction",
+    "protocol_reproduction_groups": "reproduction",
+    "reproduction_group": "reproduction",
+    "Cell": "tables",
+    "ComparisonTable": "tables",
+    "EvaluationRow": "tables",
+    "TableColumn": "tables",
+    "TableRow": "tables",
+    "comparison_table": "tables",
+    "evaluation_rows": "tables",
+    "resort": "tables",
+}
+"""Exported name -> the submodule that defines it, imported on first use (see
+`__getattr__`): validation imports `derive.artifacts` alone, without the rest."""
+
+if not TYPE_CHECKING:  # for type checkers the names are the imports above
+
+    def __getattr__(name: str) -> object:
+        """An exported name, imported from its submodule on first use (PEP 562)."""
+        module = _LAZY.get(name)
+        if module is None:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+        globals()[name] = value
+        return value
+
+    def __dir__() -> list[str]:
+        return sorted({*globals(), *_LAZY})
+
 
 __all__ = [
     "FACETS",
