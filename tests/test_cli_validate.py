@@ -6,6 +6,7 @@ import json
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -132,3 +133,26 @@ def test_a_syntax_error_is_reported_once_and_its_dependents_are_counted() -> Non
         "tests/bad_records/syntax-error-cascade/bad-cascade-config.yaml cannot be read"
     ) in result.stdout
     assert result.stdout.splitlines()[-1] == "3 files checked: 1 error(s), 0 warning(s)"
+
+
+def test_validate_imports_only_what_it_runs() -> None:
+    """`rewire validate` (the CLI and the validator) imports neither the other commands'
+    modules (preview server, record skeletons, measure/) nor the derived-facts modules
+    of the site builder: each costs start-up time on every run."""
+    unused = (
+        "rewire_site.new",
+        "rewire_site.serve",
+        "measure.cli",
+        "rewire_site.derive.tables",
+        "rewire_site.derive.coverage",
+        "rewire_site.derive.findings",
+        "rewire_site.render",
+    )
+    code = (
+        "import sys, rewire_site.cli, rewire_site.validate;"
+        f"print(','.join(m for m in {unused!r} if m in sys.modules))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert out.stdout.strip() == ""

@@ -6,12 +6,65 @@ happen only inside `rewire measure ...`, in `measure.cli`.
 
 from __future__ import annotations
 
+import importlib
 from enum import StrEnum
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
+from typer.core import TyperGroup
 
 from . import __version__
+
+if TYPE_CHECKING:  # the click that Typer uses (recent Typer carries its own copy)
+    from typer import _click as click
+
+_LAZY_COMMANDS: dict[str, tuple[str, str, str | None]] = {
+    "new": ("rewire_site.new", "new_command", None),
+    "serve": ("rewire_site.serve", "serve_command", None),
+    "measure": ("measure.cli", "app", "Reproduce GPU protocols and record results."),
+}
+"""Commands whose modules are imported only when the command runs or help lists it:
+name -> (module, its command function or Typer app, group help). `rewire validate`
+does not pay for the preview server's or measure/'s imports (about 70 ms)."""
+_FIRST = ("new", "serve")
+"""Lazy commands listed before the others (the order `rewire --help` shows)."""
+
+
+class _LazyGroup(TyperGroup):
+    """The `rewire` group: the commands of `_LAZY_COMMANDS` are built on first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        names = [*_FIRST, *super().list_commands(ctx), *_LAZY_COMMANDS]
+        return [name for name in dict.fromkeys(names) if self.get_command(ctx, name)]
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in _LAZY_COMMANDS:
+            command = _lazy_command(cmd_name)
+            if command is not None:
+                self.commands[cmd_name] = command
+        return super().get_command(ctx, cmd_name)
+
+
+def _lazy_command(name: str) -> click.Command | None:
+    """The click command of a lazy command, built as Typer builds a registered one; None
+    when its module is absent (measure/ is part of the distribution, but a copy of
+    rewire_site alone still runs)."""
+    module_name, attribute, group_help = _LAZY_COMMANDS[name]
+    try:
+        target = getattr(importlib.import_module(module_name), attribute)
+    except ImportError:  # pragma: no cover - measure/ ships with rewire_site
+        return None
+    holder = typer.Typer(add_completion=False)
+    holder.callback()(_main)  # a group, so that the command keeps its name
+    if isinstance(target, typer.Typer):
+        holder.add_typer(target, name=name, help=group_help)
+    else:
+        holder.command(name)(target)
+    group = typer.main.get_command(holder)
+    assert isinstance(group, TyperGroup)
+    return group.commands[name]
+
 
 app = typer.Typer(
     name="rewire",
@@ -19,6 +72,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    cls=_LazyGroup,
 )
 
 
@@ -35,18 +89,6 @@ def _main(
     ),
 ) -> None:
     """Rewire command line."""
-
-
-def _register_editor_commands() -> None:
-    """`rewire new` (record skeleton) and `rewire serve` (local preview)."""
-    from .new import new_command
-    from .serve import serve_command
-
-    app.command("new")(new_command)
-    app.command("serve")(serve_command)
-
-
-_register_editor_commands()
 
 
 class OutputFormat(StrEnum):
@@ -166,19 +208,6 @@ def import_command(
         typer.echo(f"rewire import: {problem}", err=True)
         raise typer.Exit(1) from None
     typer.echo("\n".join(report.lines()))
-
-
-def _register_measure() -> None:
-    """`rewire measure ...` lives in the top-level `measure` package (GPU reproductions).
-    Importing it must not import torch; its commands import what they need."""
-    try:
-        from measure.cli import app as measure_app
-    except ImportError:  # pragma: no cover - measure/ is part of the distribution
-        return
-    app.add_typer(measure_app, name="measure", help="Reproduce GPU protocols and record results.")
-
-
-_register_measure()
 
 
 def main() -> None:
