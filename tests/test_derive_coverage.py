@@ -106,6 +106,26 @@ def test_protocol_coverage_rows() -> None:
     assert (seed.columns_total, seed.columns_with_results, seed.recipe) == (4, 2, "")
 
 
+def test_coverage_rows_from_given_reproduction_groups() -> None:
+    """The build passes the reproduction groups it computed once (the plan's): the rows
+    equal those computed from scratch, and the groups given are the ones counted."""
+    from rewire_site.derive.concerns import flags_by_evaluation
+    from rewire_site.derive.reproduction import protocol_reproduction_groups
+
+    catalogue = load_scenario("reproduction")
+    flags = flags_by_evaluation(catalogue)
+    groups = {
+        p.id: tuple(protocol_reproduction_groups(p, catalogue, flags=flags))
+        for p in catalogue.protocols()
+    }
+    (row,) = protocol_coverage(catalogue, flags, groups)
+    assert (row,) == protocol_coverage(catalogue)
+    assert (row.measured_published_values, row.agree_within_tolerance) == (2, 1)
+    (none,) = protocol_coverage(catalogue, flags, {row.protocol_id: ()})
+    assert (none.measured_published_values, none.agree_within_tolerance) == (0, 0)
+    assert none.evaluations == row.evaluations == 2
+
+
 def test_incomplete_runs_compare_no_column_and_hold_no_result_value() -> None:
     catalogue = load_scenario("incomplete_run")
     (site,) = reproduction_sites(catalogue)

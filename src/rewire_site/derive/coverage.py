@@ -4,7 +4,7 @@ one coverage row per protocol (the protocol coverage CSV)."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ..link import Catalogue
@@ -23,7 +23,7 @@ from .display import (
     protocol_metric_label,
     protocol_metric_unit,
 )
-from .reproduction import protocol_reproduction_groups
+from .reproduction import ReproductionGroup, protocol_reproduction_groups
 
 KIND_LABELS: dict[str, str] = {
     "protocol": "Protocols",
@@ -284,7 +284,11 @@ def _origin_counts(evaluations: list[Evaluation]) -> tuple[OriginCount, ...]:
     )
 
 
-def baseline_coverage(protocol: Protocol, catalogue: Catalogue) -> BaselineCoverage:
+def baseline_coverage(
+    protocol: Protocol, catalogue: Catalogue, evaluations: list[Evaluation] | None = None
+) -> BaselineCoverage:
+    """The baseline roles of `protocol` and its evaluations by origin (`evaluations`:
+    `catalogue.evaluations_of(protocol.id)`, when read already)."""
     roles: tuple[BaselineRoleView, ...] = ()
     missing = None
     if protocol.baselines is None:
@@ -306,56 +310,76 @@ def baseline_coverage(protocol: Protocol, catalogue: Catalogue) -> BaselineCover
         measured_count=measured,
         summary=f"{measured} of {len(active)} active {noun} published Rewire measurements "
         "in this release.",
-        origin_counts=_origin_counts(catalogue.evaluations_of(protocol.id)),
+        origin_counts=_origin_counts(
+            catalogue.evaluations_of(protocol.id) if evaluations is None else evaluations
+        ),
         recipe_command=recipe.command if recipe else None,
         recipe_text=f"Execution recipe: `{recipe.command}`." if recipe else NO_RECIPE,
     )
 
 
 def protocol_coverage(
-    catalogue: Catalogue, flags: Mapping[str, tuple[Flag, ...]] | None = None
+    catalogue: Catalogue,
+    flags: Mapping[str, tuple[Flag, ...]] | None = None,
+    reproductions: Mapping[str, Sequence[ReproductionGroup]] | None = None,
 ) -> tuple[ProtocolCoverage, ...]:
     """One coverage row per protocol, by protocol id. Pass `flags` (from
-    `flags_by_evaluation`) when already computed."""
+    `flags_by_evaluation`) and `reproductions` (protocol id -> its reproduction groups,
+    `protocol_reproduction_groups` with those flags) when already computed."""
     found = flags_by_evaluation(catalogue) if flags is None else flags
     rows = []
     for protocol in catalogue.protocols():
-        evaluations = catalogue.evaluations_of(protocol.id)
-        origins = Counter(e.origin for e in evaluations)
-        # A column holding only incomplete runs holds no result value.
-        used = {r.column for e in evaluations for r in e.results if r.status != "incomplete"}
-        out = sum(excluded(found.get(e.id, ()), r.column) for e in evaluations for r in e.results)
-        baselines = baseline_coverage(protocol, catalogue)
-        groups = protocol_reproduction_groups(protocol, catalogue, flags=found)
-        status = {r.key: r.status for r in baselines.roles}
-        missing = baselines.missing.reason if baselines.missing else ""
-        rows.append(
-            ProtocolCoverage(
-                protocol_id=protocol.id,
-                title=protocol.title,
-                areas=";".join(protocol.areas),
-                metric=protocol_metric_label(protocol),
-                unit=protocol_metric_unit(protocol),
-                direction=protocol_metric_direction(protocol),
-                datasets=";".join(protocol.datasets),
-                columns_total=len(protocol.columns),
-                columns_with_results=sum(c.id in used for c in protocol.columns),
-                evaluations=len(evaluations),
-                author_reported=origins[Origin.author_reported],
-                independent_paper=origins[Origin.independent_paper],
-                rewire_measurement=origins[Origin.rewire_measurement],
-                results=sum(len(e.results) for e in evaluations),
-                excluded_results=out,
-                configurations=len({e.configuration for e in evaluations}),
-                recipe=protocol.recipe.command if protocol.recipe else "",
-                null_control=status.get("null_control", missing),
-                conventional_reference=status.get("conventional_reference", missing),
-                baseline_roles_measured=baselines.measured_count,
-                measured_published_values=sum(g.value_count for g in groups),
-                agree_within_tolerance=sum(g.agree_count for g in groups),
-            )
+        groups = (
+            protocol_reproduction_groups(protocol, catalogue, flags=found)
+            if reproductions is None
+            else reproductions[protocol.id]
         )
+        rows.append(coverage_row(protocol, catalogue, found, groups))
     return tuple(rows)
+
+
+def coverage_row(
+    protocol: Protocol,
+    catalogue: Catalogue,
+    flags: Mapping[str, tuple[Flag, ...]],
+    groups: Sequence[ReproductionGroup],
+) -> ProtocolCoverage:
+    """The coverage row of `protocol`; `groups`: its reproduction groups
+    (`protocol_reproduction_groups` with `flags`). Reads only this protocol, its
+    evaluations, their flags and the evaluations its baseline roles list (so `rewire
+    serve` keeps one row per protocol between edits)."""
+    evaluations = catalogue.evaluations_of(protocol.id)
+    origins = Counter(e.origin for e in evaluations)
+    # A column holding only incomplete runs holds no result value.
+    used = {r.column for e in evaluations for r in e.results if r.status != "incomplete"}
+    out = sum(excluded(flags.get(e.id, ()), r.column) for e in evaluations for r in e.results)
+    baselines = baseline_coverage(protocol, catalogue, evaluations)
+    status = {r.key: r.status for r in baselines.roles}
+    missing = baselines.missing.reason if baselines.missing else ""
+    return ProtocolCoverage(
+        protocol_id=protocol.id,
+        title=protocol.title,
+        areas=";".join(protocol.areas),
+        metric=protocol_metric_label(protocol),
+        unit=protocol_metric_unit(protocol),
+        direction=protocol_metric_direction(protocol),
+        datasets=";".join(protocol.datasets),
+        columns_total=len(protocol.columns),
+        columns_with_results=sum(c.id in used for c in protocol.columns),
+        evaluations=len(evaluations),
+        author_reported=origins[Origin.author_reported],
+        independent_paper=origins[Origin.independent_paper],
+        rewire_measurement=origins[Origin.rewire_measurement],
+        results=sum(len(e.results) for e in evaluations),
+        excluded_results=out,
+        configurations=len({e.configuration for e in evaluations}),
+        recipe=protocol.recipe.command if protocol.recipe else "",
+        null_control=status.get("null_control", missing),
+        conventional_reference=status.get("conventional_reference", missing),
+        baseline_roles_measured=baselines.measured_count,
+        measured_published_values=sum(g.value_count for g in groups),
+        agree_within_tolerance=sum(g.agree_count for g in groups),
+    )
 
 
 def recorded_run_minutes(protocol: Protocol, catalogue: Catalogue) -> str:
