@@ -156,17 +156,22 @@ class IncrementalSite:
         return Outcome(True, time.perf_counter() - started, len(jobs), sorted(manifest), why=why)
 
     def _warm(self, plan: SitePlan) -> None:
-        """Fill the memo: the site-wide data jobs and the chooser made once more here
-        (the build made them in the render pool, whose processes keep nothing), so the
-        first edit only recomputes its own pieces. Their files were written already."""
+        """Fill the memo: the site-wide data jobs, the chooser and the filter pages made
+        once more here (the build made them in the render pool, whose processes keep
+        nothing), so the first edit only recomputes its own pieces. Their files were
+        written already."""
         recorder = Recorder()
         tracked = tracked_plan(plan, recorder, self.memo)
         for name in sorted(MEMO_DATA):
             tracked.make(("data", name))
         tracked.make(("chooser",))
+        assert self.renderer is not None
+        for job in plan.jobs():
+            if job[0] == "filter":  # each evaluation's row and its HTML (index.filter_page)
+                for page in tracked.make(job):
+                    self.renderer.render(page.template, page)
         listed = [e for p, e in sorted(self.manifest.items()) if p not in self.release_paths]
         downloads.release_file(plan.release, listed, self.lines)
-        assert self.renderer is not None
         for name in self.renderer.env.list_templates(extensions=["html"]):
             self.renderer.env.get_template(name)  # the partials too: the pool compiled them
         # what stays (the catalogue, the plan, the memo) out of the collector's sight:

@@ -199,7 +199,13 @@ class TrackedPlan(SitePlan):
 
 
 MEMO_DATA = frozenset(
-    {EXPORTS, downloads.EVALUATION_MATRIX, downloads.API_DERIVED, downloads.API_INDEX}
+    {
+        EXPORTS,
+        downloads.EVALUATION_MATRIX,
+        downloads.API_DERIVED,
+        downloads.API_INDEX,
+        downloads.PROTOCOL_COVERAGE,
+    }
 )
 """The data jobs whose files `SitePlan._data` joins from memo pieces (`SitePlan.memo`)."""
 

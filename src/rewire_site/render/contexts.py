@@ -407,6 +407,9 @@ class FilterPage(Page):
     value_label: str
     rows: tuple[FilterRow, ...]
     count_text: str
+    shared_rows: SharedRows | None = field(default=None, compare=False)
+    """The rows' HTML kept between edits (`rewire serve`: rows are kept memo pieces, the
+    same objects until a record they show changes); None in `rewire build`."""
 
 
 # ----------------------------------------------------------------- sections several pages share

@@ -114,8 +114,13 @@ def csv_bytes(header: Sequence[str], rows: Iterable[Sequence[object]]) -> bytes:
     return buffer.getvalue().encode("utf-8")
 
 
-def protocol_coverage_csv(catalogue: Catalogue, flags: Flags | None = None) -> bytes:
-    rows = protocol_coverage(catalogue, flags)
+def protocol_coverage_csv(
+    catalogue: Catalogue,
+    flags: Flags | None = None,
+    rows: Sequence[ProtocolCoverage] | None = None,
+) -> bytes:
+    """`rows`: every protocol's coverage row, when computed already."""
+    rows = protocol_coverage(catalogue, flags) if rows is None else rows
     header = [f.name for f in dataclasses.fields(ProtocolCoverage)]
     return csv_bytes(header, (dataclasses.astuple(r) for r in rows))
 

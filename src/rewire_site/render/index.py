@@ -6,10 +6,14 @@ display.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import functools
+from collections.abc import Mapping, Sequence
 
+from ..derive.concerns import Flag
 from ..derive.coverage import (
+    ProtocolCoverage,
     catalogue_counts,
+    coverage_row,
     newest_records,
     protocol_coverage,
     protocols_by_area,
@@ -17,6 +21,7 @@ from ..derive.coverage import (
 from ..derive.display import ORIGIN_LABELS, plural
 from ..derive.filters import FACETS, FilterIndex
 from ..derive.findings import CatalogueFinding, Headline, catalogue_findings
+from ..derive.reproduction import ReproductionGroup
 from ..link import Catalogue
 from ..models import Configuration, Dataset, Evaluation, Protocol, Question
 from .contexts import (
@@ -29,9 +34,11 @@ from .contexts import (
     Link,
     ProtocolLine,
     SearchPage,
+    SharedRows,
     SiteFacts,
     page_header,
 )
+from .downloads import Memo
 from .search import SearchEntry
 from .urls import DOWNLOADS, HOME, SEARCH, filter_path, record_path
 
@@ -69,10 +76,13 @@ def _unmeasured_text(found: tuple[CatalogueFinding, ...]) -> str:
 
 
 def home_page(
-    catalogue: Catalogue, facts: SiteFacts, headlines: Mapping[str, Headline] | None = None
+    catalogue: Catalogue,
+    facts: SiteFacts,
+    headlines: Mapping[str, Headline] | None = None,
+    coverage: tuple[ProtocolCoverage, ...] | None = None,
 ) -> HomePage:
-    """The home page; `headlines`: each protocol's headline, when the derive stage
-    computed them already."""
+    """The home page; `headlines`: each protocol's headline, and `coverage`: every
+    protocol's coverage row (`coverage_rows`), when computed already."""
     newest = newest_records(catalogue)
     if headlines is None:
         found = catalogue_findings(catalogue, facts.flags)
@@ -118,12 +128,43 @@ def home_page(
         findings=tuple(f for f in found if f.headline.measured),
         unmeasured=tuple(f for f in found if not f.headline.measured),
         unmeasured_text=_unmeasured_text(found),
-        coverage=protocol_coverage(catalogue, facts.flags),
+        coverage=protocol_coverage(catalogue, facts.flags) if coverage is None else coverage,
         questions=tuple(
             Link(q.title, record_path("question", q.id)) for q in catalogue.of_kind(Question)
         ),
         downloads=facts.downloads,
     )
+
+
+def coverage_rows(
+    catalogue: Catalogue,
+    flags: Mapping[str, tuple[Flag, ...]],
+    reproductions: Mapping[str, Sequence[ReproductionGroup]],
+    memo: Memo | None = None,
+) -> tuple[ProtocolCoverage, ...]:
+    """Every protocol's coverage row (the home page's table, the coverage CSV), from the
+    reproduction groups the derive stage computed; `memo` (`rewire serve`): each
+    protocol's row kept between edits until one of the reads that made it changes (its
+    protocol, evaluations, their flags, its reproduction groups)."""
+    if memo is None:
+        return protocol_coverage(catalogue, flags, reproductions)
+    return tuple(
+        memo(
+            ("coverage", p.id),
+            functools.partial(_coverage_row, p.id, catalogue, flags, reproductions),
+        )
+        for p in catalogue.protocols()
+    )
+
+
+def _coverage_row(
+    protocol_id: str,
+    catalogue: Catalogue,
+    flags: Mapping[str, tuple[Flag, ...]],
+    reproductions: Mapping[str, Sequence[ReproductionGroup]],
+) -> ProtocolCoverage:
+    protocol = catalogue.get(protocol_id, Protocol)
+    return coverage_row(protocol, catalogue, flags, reproductions[protocol_id])
 
 
 def search_page(entries: tuple[SearchEntry, ...], facts: SiteFacts) -> SearchPage:
@@ -189,12 +230,28 @@ def filter_members(filters: FilterIndex) -> dict[tuple[str, str], tuple[str, ...
 
 
 def filter_page(
-    key: str, value: str, evaluation_ids: tuple[str, ...], catalogue: Catalogue, facts: SiteFacts
+    key: str,
+    value: str,
+    evaluation_ids: tuple[str, ...],
+    catalogue: Catalogue,
+    facts: SiteFacts,
+    memo: Memo | None = None,
 ) -> FilterPage:
-    """Every evaluation of the catalogue whose facet `key` has `value`."""
+    """Every evaluation of the catalogue whose facet `key` has `value`. `memo` (`rewire
+    serve`): each evaluation's row kept between edits until one of the records it shows
+    changes, and the rows' HTML rendered once for as long as the row is kept (every
+    filter page has the same depth: a row is the same HTML on each page it is on)."""
     facet_label = dict(FACETS).get(key, key)
     value_label = facts.filters.labels.get(key, {}).get(value, value)
-    rows = tuple(_filter_row(catalogue.get(i, Evaluation), catalogue) for i in evaluation_ids)
+    shared = None
+    if memo is None:
+        rows = tuple(_filter_row(i, catalogue) for i in evaluation_ids)
+    else:
+        rows = tuple(
+            memo(("filter row", i), functools.partial(_filter_row, i, catalogue))
+            for i in evaluation_ids
+        )
+        shared = memo(("filter rows html",), SharedRows)
     path = filter_path(key, value)
     return FilterPage(
         **page_header(
@@ -208,10 +265,12 @@ def filter_page(
         value_label=value_label,
         rows=rows,
         count_text=plural(len(rows), "evaluation"),
+        shared_rows=shared,
     )
 
 
-def _filter_row(evaluation: Evaluation, catalogue: Catalogue) -> FilterRow:
+def _filter_row(evaluation_id: str, catalogue: Catalogue) -> FilterRow:
+    evaluation = catalogue.get(evaluation_id, Evaluation)
     configuration = catalogue.get(evaluation.configuration, Configuration)
     protocol = catalogue.get(evaluation.protocol, Protocol)
     dataset = catalogue.get(evaluation.dataset, Dataset)

@@ -19,6 +19,7 @@ from typing import Any
 from .. import release
 from ..chooser.pages import chooser_pages
 from ..derive.concerns import Flag, flags_by_evaluation
+from ..derive.coverage import ProtocolCoverage
 from ..derive.filters import FilterIndex, filter_index
 from ..derive.findings import Headline, protocol_headline
 from ..derive.reproduction import ReproductionGroup, protocol_reproduction_groups
@@ -146,6 +147,16 @@ class SitePlan:
     memo: downloads.Memo | None = None
     """Per-item pieces of the site-wide files kept between edits (`rewire serve`:
     incremental/memo.py); None in `rewire build`, which computes every piece."""
+    coverage: tuple[ProtocolCoverage, ...] | None = None
+    """Every protocol's coverage row, computed once by `plan_site` from `reproductions`
+    (the home page and the coverage CSV show them); None in `rewire serve`'s plans,
+    whose jobs join the rows from `memo` pieces (`protocol_coverage`)."""
+
+    def protocol_coverage(self) -> tuple[ProtocolCoverage, ...]:
+        """Every protocol's coverage row: `coverage`, else made (through `memo`)."""
+        if self.coverage is not None:
+            return self.coverage
+        return index.coverage_rows(self.catalogue, self.facts.flags, self.reproductions, self.memo)
 
     def make(self, job: Job) -> Sequence[Any]:
         """The page contexts of one job."""
@@ -177,13 +188,14 @@ class SitePlan:
         if kind == "filter":
             key, value = job[1], job[2]
             ids = self.members[(key, value)]
-            return [index.filter_page(key, value, ids, self.catalogue, self.facts)]
+            return [index.filter_page(key, value, ids, self.catalogue, self.facts, self.memo)]
         if kind == "chooser":
             return chooser_pages(self.catalogue, self.facts.flags, self.facts.release_id, self.memo)
         if kind == "fits":
             return [fits_page(self.catalogue, self.facts.release_id)]
         if kind == "home":
-            return [index.home_page(self.catalogue, self.facts, self.headlines)]
+            coverage = self.protocol_coverage()
+            return [index.home_page(self.catalogue, self.facts, self.headlines, coverage)]
         if kind == "search":
             return [index.search_page(self.entries, self.facts)]
         if kind == "downloads":
@@ -203,9 +215,8 @@ class SitePlan:
         """The files of the job `('data', name)`."""
         flags = self.facts.flags
         if name == downloads.PROTOCOL_COVERAGE:
-            return {
-                name: downloads.gzip_bytes(downloads.protocol_coverage_csv(self.catalogue, flags))
-            }
+            csv = downloads.protocol_coverage_csv(self.catalogue, rows=self.protocol_coverage())
+            return {name: downloads.gzip_bytes(csv)}
         if name == downloads.SOURCE_TABLE:
             return {name: downloads.gzip_bytes(downloads.source_table_csv(self.catalogue))}
         memo = self.memo
@@ -255,6 +266,10 @@ def plan_site(
     )
     facts = site_facts(catalogue, root, made.id)
     protocols = catalogue.protocols()
+    reproductions = {
+        p.id: tuple(protocol_reproduction_groups(p, catalogue, flags=facts.flags))
+        for p in protocols
+    }
     return SitePlan(
         release=made,
         catalogue=catalogue,
@@ -265,8 +280,6 @@ def plan_site(
         record_ids=tuple(sorted(catalogue.by_id)),
         tables={p.id: protocol_table(p, catalogue, facts) for p in protocols},
         headlines={p.id: protocol_headline(p, catalogue, facts.flags) for p in protocols},
-        reproductions={
-            p.id: tuple(protocol_reproduction_groups(p, catalogue, flags=facts.flags))
-            for p in protocols
-        },
+        reproductions=reproductions,
+        coverage=index.coverage_rows(catalogue, facts.flags, reproductions),
     )
