@@ -3,16 +3,22 @@ runs give identical bytes."""
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import hashlib
 import io
 import json
+import random
+import shutil
+import subprocess
+import zlib
 
 import pandas as pd
 import pytest
-from scenarios import load_scenario
+from scenarios import load_scenario, scenario_root
 
 from rewire_site.derive.concerns import flags_by_evaluation
+from rewire_site.incremental.memo import Memo
 from rewire_site.link import Catalogue
 from rewire_site.models import RECORD_ADAPTER, Protocol
 from rewire_site.release import ManifestEntry, make_release, sha256_bytes
@@ -22,7 +28,9 @@ from rewire_site.render.downloads import (
     EVALUATION_MATRIX,
     PROTOCOL_COVERAGE,
     RELEASE_TABLE,
+    SEGMENT_MIN,
     SOURCE_TABLE,
+    GzipSegments,
     api_files,
     csv_bytes,
     derived_json,
@@ -30,7 +38,9 @@ from rewire_site.render.downloads import (
     gzip_bytes,
     record_json,
     release_file,
+    segment_ends,
 )
+from rewire_site.render.plan import plan_site
 
 SCENARIOS = ["seed_memory", "ia3_conflict", "reproduction", "incomplete_run"]
 
@@ -55,6 +65,154 @@ def test_gzip_is_deterministic_without_name_or_time() -> None:
     assert packed[4:8] == b"\x00\x00\x00\x00"  # MTIME 0
     assert packed[9] == 255  # OS unknown, whatever zlib says
     assert gzip.decompress(packed) == b"a,b\n1,2\n"
+
+
+def _level9(data: bytes) -> bytes:
+    """One level-9 gzip stream over the whole of `data` (the former `gzip_bytes`)."""
+    buffer = io.BytesIO()
+    with gzip.GzipFile(filename="", mode="wb", fileobj=buffer, compresslevel=9, mtime=0) as out:
+        out.write(data)
+    return buffer.getvalue()
+
+
+def _documents(count: int, seed: int = 13) -> bytes:
+    """JSON lines like the Every Eval Ever export's (about 300 bytes each), the same for
+    a seed."""
+    rng = random.Random(seed)
+    lines = []
+    for i in range(count):
+        document = {
+            "schema_version": "0.3.0",
+            "evaluation_id": f"eval-{i:06d}",
+            "source_metadata": {"source_type": "documentation", "relationship": "third_party"},
+            "model_info": {"id": f"model-{rng.randrange(40)}", "name": "a genomic model"},
+            "evaluation_results": [{"metric": "MCC", "score": rng.random()}],
+        }
+        lines.append(json.dumps(document).encode() + b"\n")
+    return b"".join(lines)
+
+
+def _gunzip_one_member(packed: bytes) -> bytes:
+    """`packed` read as exactly one gzip member (nothing after it), as zlib reads it."""
+    reader = zlib.decompressobj(wbits=31)
+    data = reader.decompress(packed)
+    assert reader.eof and reader.unused_data == b"", "not exactly one gzip member"
+    return data
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"",
+        b"no line break",
+        b"a,b\n1,2\n",
+        b"\n\n\n",
+        b"x" * (3 * SEGMENT_MIN) + b"\n" + b"y" * 10,  # a line longer than a segment
+        b"one\r\ntwo\r\n" * 40_000,
+        random.Random(5).randbytes(400_000),  # no structure, line breaks by chance
+    ],
+    ids=["empty", "no-break", "csv", "breaks", "long-line", "crlf", "random"],
+)
+def test_gzip_gives_back_the_input_exactly(data: bytes) -> None:
+    packed = gzip_bytes(data)
+    assert gzip.decompress(packed) == data
+    assert _gunzip_one_member(packed) == data
+    kept = GzipSegments()
+    assert gzip_bytes(data, kept) == packed  # the serve path: the same bytes
+    assert kept.made == len(segment_ends(data)) and kept.reused == 0
+
+
+def test_gzip_of_a_large_text_is_several_segments_of_one_member() -> None:
+    data = _documents(6000)
+    ends = segment_ends(data)
+    assert 6 <= len(ends) <= 30, len(ends)
+    assert ends[-1] == len(data) and ends == sorted(set(ends))
+    assert all(data[e - 1 : e] == b"\n" for e in ends[:-1])  # cut after whole lines
+    assert all(b - a >= SEGMENT_MIN for a, b in zip([0, *ends[:-2]], ends[:-1], strict=True))
+    packed = gzip_bytes(data)
+    assert packed == gzip_bytes(data)
+    assert _gunzip_one_member(packed) == data
+    documents = gzip.decompress(packed).decode().splitlines()
+    assert [json.loads(d)["evaluation_id"] for d in documents[::1000]] == [
+        f"eval-{i:06d}" for i in range(0, 6000, 1000)
+    ]
+    # about as small as one level-9 stream over the whole text
+    assert len(packed) <= len(_level9(data)) * 1.01
+
+
+@pytest.mark.skipif(shutil.which("gzip") is None, reason="no gzip command")
+def test_the_gzip_command_reads_it() -> None:
+    data = _documents(3000)
+    assert len(segment_ends(data)) > 2
+    found = subprocess.run(["gzip", "-dc"], input=gzip_bytes(data), capture_output=True)
+    assert found.returncode == 0, found.stderr
+    assert found.stdout == data
+
+
+def test_a_small_text_is_one_level_9_stream() -> None:
+    data = _documents(80)
+    assert len(data) < SEGMENT_MIN and segment_ends(data) == [len(data)]
+    assert gzip_bytes(data) == _level9(data)
+
+
+def _edits(data: bytes) -> list[bytes]:
+    """Edits of one line each near the middle of `data`: a changed value, an inserted
+    line, a deleted line, a longer line."""
+    lines = data.split(b"\n")
+    middle = len(lines) // 2
+    changed = list(lines)
+    changed[middle] = changed[middle].replace(b"0.3.0", b"0.4.0")
+    inserted = [*lines[: middle + 7], b'{"evaluation_id": "inserted"}', *lines[middle + 7 :]]
+    deleted = lines[: middle - 5] + lines[middle - 4 :]
+    longer = list(lines)
+    longer[middle + 11] = longer[middle + 11].replace(b"a genomic model", b"a longer name")
+    return [b"\n".join(e) for e in (changed, inserted, deleted, longer)]
+
+
+def test_editing_one_line_recompresses_at_most_two_segments() -> None:
+    data = _documents(6000)
+    kept = GzipSegments()
+    gzip_bytes(data, kept)
+    count = len(segment_ends(data))
+    for edited in _edits(data):
+        packed = gzip_bytes(edited, kept)
+        assert packed == gzip_bytes(edited)  # the same bytes as a full compression
+        assert gzip.decompress(packed) == edited
+        assert 1 <= kept.made <= 2, kept.made
+        assert kept.reused >= count - 3, (kept.reused, count)
+
+
+def test_the_kept_segments_are_those_of_the_last_call() -> None:
+    data = _documents(4000)
+    kept = GzipSegments()
+    rng = random.Random(3)
+    for _ in range(12):  # each edit leaves its old segments behind: none may stay
+        lines = data.split(b"\n")
+        lines[rng.randrange(1, len(lines) - 1)] = b'{"edited": %d}' % rng.randrange(10**9)
+        data = b"\n".join(lines)
+        packed = gzip_bytes(data, kept)
+        assert len(kept.segments) == len(segment_ends(data))
+        assert sum(map(len, kept.segments.values())) == len(packed) - 18  # header, trailer
+    assert gzip.decompress(packed) == data
+
+
+def test_serve_keeps_the_gzip_segments_of_each_file_in_its_memo() -> None:
+    catalogue = load_scenario("reproduction")
+    plan = plan_site(catalogue, scenario_root("reproduction"), "2026-10-22", preview=True)
+    memo = Memo()
+    served = dataclasses.replace(plan, memo=memo)
+    for name in (EVALUATION_MATRIX, PROTOCOL_COVERAGE, SOURCE_TABLE):
+        assert served.make(("data", name)) == plan.make(("data", name))
+        assert memo.segments(name).made == 1 and len(memo.segments(name).segments) == 1
+        assert served.make(("data", name)) == plan.make(("data", name))
+        assert (memo.segments(name).made, memo.segments(name).reused) == (0, 1)
+    files = download_files(catalogue)
+    entries = [ManifestEntry(p, sha256_bytes(b), len(b)) for p, b in sorted(files.items())]
+    release = make_release(catalogue.by_id.values(), "2026-10-22")
+    assert release_file(release, entries, memo) == release_file(release, entries)
+    assert len(memo.segments(RELEASE_TABLE).segments) == 1
+    memo.clear()
+    assert memo.gzip == {}
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS)

@@ -15,8 +15,10 @@ import pytest
 
 from rewire_site.export import EEE_DOWNLOAD, SITE_URL, SITEMAP, export_files
 from rewire_site.export.eee import SCHEMA_COMMIT, SCHEMA_VERSION, eee_jsonl, evaluation_document
+from rewire_site.incremental.memo import Memo
 from rewire_site.link import Catalogue
 from rewire_site.models import Evaluation, Source
+from rewire_site.render.downloads import gzip_bytes, segment_ends
 from rewire_site.validate import validate_paths
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -160,3 +162,26 @@ def test_json_ld_cannot_close_its_script_element() -> None:
     text = str(script_text({"name": "</script><b>&"}))
     assert "</" not in text and "<" not in text and "&" not in text
     assert json.loads(text) == {"name": "</script><b>&"}
+
+
+def test_an_edited_evaluation_recompresses_few_segments_of_the_export(
+    catalogue: Catalogue,
+) -> None:
+    """serve keeps the Every Eval Ever gzip's segments in its memo: an edit of one
+    evaluation (one JSON line) recompresses at most two of them, same bytes as a build."""
+    memo = Memo()
+    packed = export_files(catalogue, RELEASE, sitemap=False, memo=memo)[EEE_DOWNLOAD]
+    text = gzip.decompress(packed)
+    assert packed == gzip_bytes(text)  # what `rewire build` writes (no memo)
+    kept = memo.segments(EEE_DOWNLOAD)
+    count = len(segment_ends(text))
+    assert count >= 10 and kept.made == count == len(kept.segments)
+    lines = text.split(b"\n")
+    for index in (len(lines) // 3, len(lines) // 2):
+        document = json.loads(lines[index])
+        document["evaluation_results"][0]["score_details"]["score"] += 0.01
+        lines[index] = json.dumps(document, ensure_ascii=False).encode()
+        edited = b"\n".join(lines)
+        packed = gzip_bytes(edited, kept)
+        assert packed == gzip_bytes(edited) and gzip.decompress(packed) == edited
+        assert 1 <= kept.made <= 2 and kept.reused >= count - 3, (kept.made, kept.reused)

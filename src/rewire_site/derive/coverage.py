@@ -3,12 +3,13 @@ one coverage row per protocol (the protocol coverage CSV)."""
 
 from __future__ import annotations
 
+import heapq
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ..link import Catalogue
-from ..models import Evaluation, Protocol
+from ..models import RECORD_TYPES, Evaluation, Protocol
 from ..models.evaluation import Origin
 from ..models.protocol import BaselineRole
 from .concerns import Flag, excluded, flags_by_evaluation
@@ -191,7 +192,9 @@ def area_label(area: str) -> str:
 
 
 def catalogue_counts(catalogue: Catalogue) -> CatalogueCounts:
-    by_kind = Counter(kind_of(r) for r in catalogue.by_id.values())
+    # kind by kind (one scan each), not every record read by id: `rewire serve` tracks a
+    # scan as one key
+    by_kind = {kind: len(catalogue.of_kind(cls)) for kind, cls in RECORD_TYPES.items()}
     evaluations = catalogue.of_kind(Evaluation)
     results = sum(len(e.results) for e in evaluations)
     measured = sum(e.origin == Origin.rewire_measurement for e in evaluations)
@@ -206,17 +209,20 @@ def catalogue_counts(catalogue: Catalogue) -> CatalogueCounts:
     return CatalogueCounts(kinds, results, measured, text)
 
 
-def protocols_by_area(catalogue: Catalogue) -> tuple[AreaGroup, ...]:
-    """Protocols grouped by area (areas sorted; a protocol in two areas shows in both)."""
+def protocols_by_area(
+    catalogue: Catalogue, coverage: Sequence[ProtocolCoverage] | None = None
+) -> tuple[AreaGroup, ...]:
+    """Protocols grouped by area (areas sorted; a protocol in two areas shows in both),
+    each summed up from its coverage row (`coverage`: `protocol_coverage`'s rows, when
+    computed already)."""
+    rows = {
+        r.protocol_id: r for r in (protocol_coverage(catalogue) if coverage is None else coverage)
+    }
     groups: dict[str, list[ProtocolSummary]] = {}
     for protocol in catalogue.protocols():
-        evaluations = catalogue.evaluations_of(protocol.id)
+        row = rows[protocol.id]
         summary = ProtocolSummary(
-            protocol.id,
-            protocol.title,
-            protocol_metric_label(protocol),
-            len(evaluations),
-            sum(e.origin == Origin.rewire_measurement for e in evaluations),
+            row.protocol_id, row.title, row.metric, row.evaluations, row.rewire_measurement
         )
         for area in protocol.areas or [""]:
             groups.setdefault(area, []).append(summary)
@@ -228,7 +234,15 @@ def protocols_by_area(catalogue: Catalogue) -> tuple[AreaGroup, ...]:
 
 def newest_records(catalogue: Catalogue, limit: int = 10) -> tuple[NewestRecord, ...]:
     """Records with an `added` date, newest first (ties by id)."""
-    dated = [(r.added, r) for r in catalogue.by_id.values() if r.added is not None]
+    dated = [
+        (r.added, r)
+        for cls in RECORD_TYPES.values()
+        for r in catalogue.of_kind(cls)  # kind by kind: see `catalogue_counts`
+        if r.added is not None
+    ]
+    if len(dated) > limit:  # only the records as new as the `limit`-th newest date
+        oldest = heapq.nlargest(limit, (added for added, _ in dated))[-1]
+        dated = [pair for pair in dated if pair[0] >= oldest]
     dated.sort(key=lambda pair: (-pair[0].toordinal(), pair[1].id))
     return tuple(
         NewestRecord(r.id, kind_of(r), r.title, added.isoformat()) for added, r in dated[:limit]

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 
 from ..chooser.pages import chooser_pages
 from ..link import Catalogue
-from ..render.downloads import Memo, gzip_bytes
+from ..render.downloads import Memo, gzip_bytes, kept_segments
 from .citations import citation_files
 from .eee import eee_jsonl
 from .sitemap import sitemap_xml
@@ -31,8 +31,10 @@ def export_files(
 ) -> dict[str, bytes]:
     """Every export file by site path. `sitemap=False` leaves out the sitemap (the build
     writes it after rendering, from the chooser pages it wrote: `sitemap_file`); `memo`:
-    per-evaluation pieces kept between edits (`rewire serve`)."""
-    files = {EEE_DOWNLOAD: gzip_bytes(eee_jsonl(catalogue, memo))}
+    per-evaluation pieces and the gzip's compressed segments kept between edits
+    (`rewire serve`)."""
+    eee = eee_jsonl(catalogue, memo)
+    files = {EEE_DOWNLOAD: gzip_bytes(eee, kept_segments(memo, EEE_DOWNLOAD))}
     if sitemap:
         paths = [p.path for p in chooser_pages(catalogue, {}, release_id)]
         files[SITEMAP] = sitemap_file(catalogue, release_id, paths)

@@ -9,6 +9,10 @@ page jobs, `track.py`) and is reused until an edit changes one of them
 
 A hit adds the piece's keys to the running job's keys, so the job's recorded inputs are
 the same as without the memo. `rewire build` passes no memo: every piece is computed.
+
+The memo also keeps each gzip file's compressed segments (`segments`,
+`render.downloads.gzip_bytes`), so an edit recompresses only the segments whose text
+changed; each file keeps only the segments of its last compression.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable
 from typing import Any, TypeVar
 
+from ..render.downloads import GzipSegments
 from .track import Key, Recorder
 
 V = TypeVar("V")
@@ -30,6 +35,9 @@ class Memo:
         self.items: dict[Hashable, tuple[Any, frozenset[Key]]] = {}
         self.hits = 0
         self.misses = 0
+        self.gzip: dict[str, GzipSegments] = {}
+        """Each gzip file's compressed segments, by site path (bytes in, bytes out: no
+        dependency keys, never invalidated; each holds only its last call's segments)."""
 
     def __call__(self, key: Hashable, compute: Callable[[], V]) -> V:
         """The piece `key`: the kept one, or `compute()` (its reads recorded)."""
@@ -54,6 +62,13 @@ class Memo:
         self.items[key] = (value, inner)
         return value
 
+    def segments(self, path: str) -> GzipSegments:
+        """The compressed segments of the gzip file at `path` (`gzip_bytes`'s `kept`)."""
+        found = self.gzip.get(path)
+        if found is None:
+            found = self.gzip[path] = GzipSegments()
+        return found
+
     def invalidate(self, changed: Iterable[Key]) -> int:
         """Drop the pieces that read one of the `changed` keys; returns how many."""
         keys = set(changed)
@@ -63,3 +78,4 @@ class Memo:
 
     def clear(self) -> None:
         self.items.clear()
+        self.gzip.clear()

@@ -2,7 +2,9 @@
 
 Every file is byte-deterministic: CSVs with '\\n' line ends and fixed column order, rows
 in id order, floats written exactly (`repr`); gzip with mtime 0, no file name and the
-'unknown' OS byte, whatever the zlib build. `pandas.read_csv` reads each CSV as it is.
+'unknown' OS byte, whatever the zlib build, its deflate stream cut into segments at
+content-defined lines so that `rewire serve` recompresses only what an edit changed
+(`gzip_bytes`). `pandas.read_csv` reads each CSV as it is.
 
 - downloads/protocol-coverage.csv.gz: one row per protocol (`derive.protocol_coverage`)
 - downloads/model-evaluation-matrix.csv.gz: one row per evaluation result
@@ -19,9 +21,11 @@ from __future__ import annotations
 import csv
 import dataclasses
 import functools
-import gzip
+import hashlib
 import io
 import json
+import struct
+import zlib
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol as Interface
@@ -48,6 +52,15 @@ class Memo(Interface):
     facts it is given (their reads are its dependency keys). `rewire build` passes none."""
 
     def __call__(self, key: Hashable, compute: Callable[[], V]) -> V: ...
+
+    def segments(self, path: str) -> GzipSegments:
+        """The compressed segments of the gzip file at `path` kept between edits."""
+        ...
+
+
+def kept_segments(memo: Memo | None, path: str) -> GzipSegments | None:
+    """What `gzip_bytes` keeps of the file at `path` between edits (None: `rewire build`)."""
+    return None if memo is None else memo.segments(path)
 
 
 PROTOCOL_COVERAGE = "downloads/protocol-coverage.csv.gz"
@@ -84,12 +97,114 @@ EXPORTS: tuple[Download, ...] = (
 """Files for tools outside Rewire, written by `export/` (listed beside the CSVs)."""
 
 
-def gzip_bytes(data: bytes) -> bytes:
-    """Deterministic gzip: no file name, mtime 0, OS byte 255, level 9."""
-    buffer = io.BytesIO()
-    with gzip.GzipFile(filename="", mode="wb", fileobj=buffer, compresslevel=9, mtime=0) as out:
-        out.write(data)
-    return buffer.getvalue()
+GZIP_HEADER = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x02\xff"
+"""Magic, deflate, no flags (no file name), mtime 0, XFL 2 (level 9), OS 255 (unknown)."""
+WINDOW = 32 * 1024
+"""Deflate's window: a segment refers back this far, into the segment before it."""
+SEGMENT_MIN = WINDOW
+"""No segment but the last is shorter: each one's window lies in the one before it, and a
+small file is one segment (as one level-9 stream)."""
+SEGMENT_TARGET = 128 * 1024
+"""Mean bytes per segment beyond `SEGMENT_MIN` (`segment_ends`). With these sizes the
+gzip files of the 10,000-evaluation catalogue and of records/ are 0 to 0.5% larger than
+one level-9 stream over the whole file, and recompressing an edited segment takes a few
+milliseconds."""
+SEGMENT_CAP = 8 * SEGMENT_TARGET
+"""A segment ends after the line that brings it to this size (a long run with no cut)."""
+
+SegmentKey = tuple[bytes, int, bool]
+"""SHA-256 of a segment's window and text, the window's length, and whether it is the
+last segment (it ends the deflate stream)."""
+
+
+class GzipSegments:
+    """One file's compressed segments kept between edits (`rewire serve`: the site's
+    `Memo.segments(path)`), by what each compressed (`SegmentKey`): `gzip_bytes`
+    recompresses only the segments whose text or window changed, and keeps only the
+    segments its last call used, so the cache is the size of the file's gzip."""
+
+    def __init__(self) -> None:
+        self.segments: dict[SegmentKey, bytes] = {}
+        self.made = 0
+        """Segments the last `gzip_bytes` call compressed."""
+        self.reused = 0
+        """Segments the last `gzip_bytes` call took from the cache."""
+
+
+def segment_ends(data: bytes) -> list[int]:
+    """Where `gzip_bytes` ends its segments: after a line (up to and including its
+    '\\n') whose CRC-32 falls under a threshold proportional to its length (about one
+    cut per `SEGMENT_TARGET` bytes, whatever the line length) once the segment holds
+    `SEGMENT_MIN` bytes, or after the line that brings it to `SEGMENT_CAP`; and at the
+    end of `data`. Content-defined: editing, inserting or deleting a line leaves the cuts
+    before it in place and those after it at the same text (shifted), so the other
+    segments keep their bytes."""
+    ends: list[int] = []
+    start = pos = 0
+    crc = zlib.crc32
+    lines = data.split(b"\n")
+    lines.pop()  # the text after the last line break (b"" when data ends with one)
+    for line in lines:
+        size = len(line) + 1
+        pos += size
+        if pos - start >= SEGMENT_CAP or (
+            pos - start >= SEGMENT_MIN and crc(line) * SEGMENT_TARGET < size << 32
+        ):
+            ends.append(pos)
+            start = pos
+    if not ends or ends[-1] != len(data):
+        ends.append(len(data))
+    return ends
+
+
+def _segment(window: memoryview, text: memoryview, last: bool) -> bytes:
+    """Raw deflate of `text` at level 9, referring back into `window` (the data just
+    before it), ended by a sync flush (byte-aligned, the stream goes on) or, `last`, by
+    the final block."""
+    if window:
+        packer = zlib.compressobj(9, zlib.DEFLATED, -zlib.MAX_WBITS, 8, 0, window)
+    else:
+        packer = zlib.compressobj(9, zlib.DEFLATED, -zlib.MAX_WBITS, 8, 0)
+    return packer.compress(text) + packer.flush(zlib.Z_FINISH if last else zlib.Z_SYNC_FLUSH)
+
+
+def gzip_bytes(data: bytes, kept: GzipSegments | None = None) -> bytes:
+    """Deterministic gzip, one member: no file name, mtime 0, OS byte 255, level 9.
+
+    The deflate stream is made of segments cut at content-defined line boundaries
+    (`segment_ends`), as pigz does: each segment is compressed on its own with the 32 KiB
+    before it as its dictionary (`WINDOW`) and ends in a sync flush, so the concatenation
+    is one valid stream that any gunzip reads, about as small as one level-9 stream.
+    `kept` (`rewire serve`): the segments of this file's last call, by what they
+    compressed; an edit recompresses the segment it falls in and, when it is within 32 KiB
+    of that segment's end, the next one (whose window it changes); a cut that moves may
+    add one more. `rewire build` passes none and compresses every segment: same bytes."""
+    view = memoryview(data)
+    parts = [GZIP_HEADER]
+    ends = segment_ends(data)
+    used: dict[SegmentKey, bytes] = {}
+    made = reused = 0
+    start = 0
+    for end in ends:
+        low = max(0, start - WINDOW)
+        last = end == len(data)
+        if kept is None:
+            parts.append(_segment(view[low:start], view[start:end], last))
+        else:
+            key = (hashlib.sha256(view[low:end]).digest(), start - low, last)
+            segment = used.get(key) or kept.segments.get(key)
+            if segment is None:
+                segment = _segment(view[low:start], view[start:end], last)
+                made += 1
+            else:
+                reused += 1
+            used[key] = segment
+            parts.append(segment)
+        start = end
+    parts.append(struct.pack("<II", zlib.crc32(data), len(data) & 0xFFFFFFFF))
+    if kept is not None:
+        kept.segments, kept.made, kept.reused = used, made, reused
+    return b"".join(parts)
 
 
 def _cell(value: object) -> str:
@@ -465,7 +580,8 @@ def release_file(
     release: Release, entries: Iterable[ManifestEntry], memo: Memo | None = None
 ) -> dict[str, bytes]:
     """The release table; write it last, from every other output's manifest entry."""
-    return {RELEASE_TABLE: gzip_bytes(release_csv(release, entries, memo))}
+    data = release_csv(release, entries, memo)
+    return {RELEASE_TABLE: gzip_bytes(data, kept_segments(memo, RELEASE_TABLE))}
 
 
 def _json(data: object) -> bytes:

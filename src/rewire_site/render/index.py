@@ -64,8 +64,8 @@ def download_items(links: tuple[Link, ...]) -> tuple[DownloadItem, ...]:
     return tuple(DownloadItem(link, DOWNLOAD_NOTES.get(link.href, "")) for link in links)
 
 
-def _unmeasured_text(found: tuple[CatalogueFinding, ...]) -> str:
-    rest = [f for f in found if not f.headline.measured]
+def _unmeasured_text(rest: tuple[CatalogueFinding, ...]) -> str:
+    """What the protocols without a measured value hold (`rest`: their findings)."""
     values = sum(len(f.headline.findings) for f in rest)
     if not rest:
         return ""
@@ -84,6 +84,8 @@ def home_page(
     """The home page; `headlines`: each protocol's headline, and `coverage`: every
     protocol's coverage row (`coverage_rows`), when computed already."""
     newest = newest_records(catalogue)
+    if coverage is None:
+        coverage = protocol_coverage(catalogue, facts.flags)
     if headlines is None:
         found = catalogue_findings(catalogue, facts.flags)
     else:
@@ -91,6 +93,8 @@ def home_page(
             CatalogueFinding(p.id, p.title, headlines[p.id])
             for p in sorted(catalogue.protocols(), key=lambda p: p.id)
         )
+    measured = {f.protocol_id: bool(f.headline.measured) for f in found}
+    rest = tuple(f for f in found if not measured[f.protocol_id])
     return HomePage(
         **page_header(
             "home.html",
@@ -121,14 +125,14 @@ def home_page(
                     for p in group.protocols
                 ),
             )
-            for group in protocols_by_area(catalogue)
+            for group in protocols_by_area(catalogue, coverage)
         ),
         newest=tuple(Link(n.title, record_path(n.kind, n.id)) for n in newest),
         newest_dates=tuple(n.added for n in newest),
-        findings=tuple(f for f in found if f.headline.measured),
-        unmeasured=tuple(f for f in found if not f.headline.measured),
-        unmeasured_text=_unmeasured_text(found),
-        coverage=protocol_coverage(catalogue, facts.flags) if coverage is None else coverage,
+        findings=tuple(f for f in found if measured[f.protocol_id]),
+        unmeasured=rest,
+        unmeasured_text=_unmeasured_text(rest),
+        coverage=coverage,
         questions=tuple(
             Link(q.title, record_path("question", q.id)) for q in catalogue.of_kind(Question)
         ),

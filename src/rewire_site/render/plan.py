@@ -214,11 +214,12 @@ class SitePlan:
     def _data(self, name: str) -> dict[str, bytes]:
         """The files of the job `('data', name)`."""
         flags = self.facts.flags
+        kept = downloads.kept_segments(self.memo, name)  # a gzip file's segments (serve)
         if name == downloads.PROTOCOL_COVERAGE:
             csv = downloads.protocol_coverage_csv(self.catalogue, rows=self.protocol_coverage())
-            return {name: downloads.gzip_bytes(csv)}
+            return {name: downloads.gzip_bytes(csv, kept)}
         if name == downloads.SOURCE_TABLE:
-            return {name: downloads.gzip_bytes(downloads.source_table_csv(self.catalogue))}
+            return {name: downloads.gzip_bytes(downloads.source_table_csv(self.catalogue), kept)}
         memo = self.memo
         if name == downloads.API_INDEX:
             return {name: downloads.api_index(self.catalogue, memo)}
@@ -229,7 +230,7 @@ class SitePlan:
         )
         if name == downloads.EVALUATION_MATRIX:
             csv = downloads.evaluation_matrix_csv(self.catalogue, flags, derived, memo=memo)
-            return {name: downloads.gzip_bytes(csv)}
+            return {name: downloads.gzip_bytes(csv, kept)}
         if name == downloads.API_DERIVED:
             data = downloads.derived_json(self.catalogue, flags, derived, self.headlines, memo=memo)
             return {name: data}
