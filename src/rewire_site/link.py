@@ -49,65 +49,63 @@ class Reference:
     expected_kind: str
 
 
-def _citation_references(
-    record_id: str, path: str, citation: Citation | None
-) -> Iterator[Reference]:
+Ref = tuple[str, str, str]
+"""(field path, target id, expected kind) of one reference, without the referring id."""
+
+
+def _cite(found: list[Ref], path: str, citation: Citation | None) -> None:
     if citation is None:
         return
-    yield Reference(record_id, f"{path}.source", citation.source, "source")
+    found.append((f"{path}.source", citation.source, "source"))
     if citation.quoted_from is not None:
-        yield Reference(
-            record_id, f"{path}.quoted_from.source", citation.quoted_from.source, "source"
-        )
+        found.append((f"{path}.quoted_from.source", citation.quoted_from.source, "source"))
 
 
-def _stated_references(
-    record_id: str, path: str, values: Iterable[StatedValue]
-) -> Iterator[Reference]:
+def _stated(found: list[Ref], path: str, values: Iterable[StatedValue]) -> None:
     for i, stated in enumerate(values):
-        yield from _citation_references(record_id, f"{path}.values.{i}.citation", stated.citation)
+        if stated.citation is not None:
+            _cite(found, f"{path}.values.{i}.citation", stated.citation)
 
 
-def references(record: RecordBase) -> Iterator[Reference]:
-    """Every id a record refers to: its kind's id fields, and the sources of every
-    citation it holds (results, claims, concerns, conflicting values, model facts, and the
-    originals that secondary quotations name)."""
+def reference_fields(record: RecordBase) -> list[Ref]:
+    """(field, target id, expected kind) of every id a record refers to, in the order of
+    `references` (which wraps this list; validation reads it for every record)."""
     kind: str = getattr(record, "kind")  # noqa: B009 - RecordBase declares no kind; each kind does
-    rid = record.id
+    found: list[Ref] = []
     for attr, expected in REFERENCES[kind]:
         name = attr.removesuffix("[]")
         value = getattr(record, name)
         if value is None:
             continue
         if attr.endswith("[]"):
-            for i, target in enumerate(value):
-                yield Reference(rid, f"{name}.{i}", target, expected)
+            found.extend((f"{name}.{i}", target, expected) for i, target in enumerate(value))
         else:
-            yield Reference(rid, name, value, expected)
+            found.append((name, value, expected))
     for i, citation in enumerate(record.citations):
-        yield from _citation_references(rid, f"citations.{i}", citation)
+        _cite(found, f"citations.{i}", citation)
     for i, concern in enumerate(record.concerns):
         for j, citation in enumerate(concern.citations):
-            yield from _citation_references(rid, f"concerns.{i}.citations.{j}", citation)
-        yield from _stated_references(rid, f"concerns.{i}", concern.values)
+            _cite(found, f"concerns.{i}.citations.{j}", citation)
+        _stated(found, f"concerns.{i}", concern.values)
     for key, missing in record.missing_metadata.items():
-        yield from _stated_references(rid, f"missing_metadata.{key}", missing.values)
+        _stated(found, f"missing_metadata.{key}", missing.values)
     if record.review is not None and record.review.inherited_from is not None:
-        yield Reference(rid, "review.inherited_from", record.review.inherited_from, kind)
+        found.append(("review.inherited_from", record.review.inherited_from, kind))
     if isinstance(record, Evaluation):
         for i, result in enumerate(record.results):
-            yield from _citation_references(rid, f"results.{i}.citation", result.citation)
-            yield from _citation_references(
-                rid, f"results.{i}.metric_correction", result.metric_correction
-            )
+            if result.citation is not None:
+                _cite(found, f"results.{i}.citation", result.citation)
+            if result.metric_correction is not None:
+                _cite(found, f"results.{i}.metric_correction", result.metric_correction)
         for i, claim in enumerate(record.claims):
-            yield from _citation_references(rid, f"claims.{i}.citation", claim.citation)
+            _cite(found, f"claims.{i}.citation", claim.citation)
             if claim.baseline_configuration is not None:
-                yield Reference(
-                    rid,
-                    f"claims.{i}.baseline_configuration",
-                    claim.baseline_configuration,
-                    "configuration",
+                found.append(
+                    (
+                        f"claims.{i}.baseline_configuration",
+                        claim.baseline_configuration,
+                        "configuration",
+                    )
                 )
     if isinstance(record, ModelFamily):
         for i, checkpoint in enumerate(record.checkpoints):
@@ -116,13 +114,21 @@ def references(record: RecordBase) -> Iterator[Reference]:
             for name in type(checkpoint.facts).model_fields:
                 fact = getattr(checkpoint.facts, name)
                 if fact is not None:
-                    yield from _citation_references(
-                        rid, f"checkpoints.{i}.facts.{name}.citation", fact.citation
-                    )
+                    _cite(found, f"checkpoints.{i}.facts.{name}.citation", fact.citation)
     if isinstance(record, Protocol) and record.baselines is not None:
         for role in ("null_control", "conventional_reference"):
             for i, target in enumerate(getattr(record.baselines, role).evaluations):
-                yield Reference(rid, f"baselines.{role}.evaluations.{i}", target, "evaluation")
+                found.append((f"baselines.{role}.evaluations.{i}", target, "evaluation"))
+    return found
+
+
+def references(record: RecordBase) -> Iterator[Reference]:
+    """Every id a record refers to: its kind's id fields, and the sources of every
+    citation it holds (results, claims, concerns, conflicting values, model facts, and the
+    originals that secondary quotations name)."""
+    rid = record.id
+    for field_path, target, expected in reference_fields(record):
+        yield Reference(rid, field_path, target, expected)
 
 
 @dataclass

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from .config import ARTIFACTS_DIR, RECORDS_DIR
 from .derive.artifacts import IMPORTER_MANIFEST, orphan_artifacts
-from .link import Catalogue, references
+from .link import Catalogue, reference_fields
 from .load import line_of
 from .models import Evaluation, ModelFamily, Protocol, RecordBase, Source
 from .models.scales import scale_problem
@@ -236,16 +236,12 @@ def _context_records(
 
 def outgoing_references(record: RecordBase) -> list[tuple[str, str, str]]:
     """(field, target id, expected kind) of every reference of `record`."""
-    return [(ref.field, ref.target_id, ref.expected_kind) for ref in references(record)]
+    return reference_fields(record)
 
 
 def _outgoing(record: RecordBase) -> list[tuple[str, str, str]]:
     """(field, target id, expected kind) of every reference that names an id."""
-    return [
-        (ref.field, ref.target_id, ref.expected_kind)
-        for ref in references(record)
-        if isinstance(ref.target_id, str)
-    ]
+    return [ref for ref in reference_fields(record) if isinstance(ref[1], str)]
 
 
 def _check_record(
