@@ -25,6 +25,7 @@ import multiprocessing
 import os
 import queue
 import sys
+import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -44,6 +45,9 @@ CHUNKS_PER_PROCESS = 24
 `_parallel`): small enough to balance, large enough that handing them over is cheap."""
 CHUNK_MIN_FILES = 50
 """Fewest files in a chunk."""
+OWN_SECONDS_PER_FILE = 0.0005
+"""What parsing and checking one file here is taken to cost until it is measured (see
+`_parallel`; about twice the real cost)."""
 
 Entry = tuple[Any, list[tuple[int, str, str, str]], list[str], str | None]
 """(values, problems as (line, field, message, severity), non-finite paths, modeline)."""
@@ -188,12 +192,15 @@ def _parallel(
     """Parse `todo` in this process and `jobs - 1` forked workers; yield each file as
     soon as it is parsed (in no fixed order).
 
-    The files are cut into chunks that every process claims from one shared counter,
-    so the work balances itself: this process also runs the checks of what it yields
-    (between chunks it yields the workers' results that have arrived), and claims
-    fewer chunks for it. Each file is read once: by this process before (`raws`, given
-    through the fork), or else by the process that parses it. A chunk that a worker
-    claimed but never sent (it died) is parsed here."""
+    The files are cut into chunks that every process claims from one shared counter.
+    This process also runs the caller's checks of every file it yields, which cost
+    about as much as parsing: it takes the workers' chunks first, and claims a chunk of
+    its own only with the time it has spent waiting for them (once that time adds up
+    to what one of its own chunks costs), so that neither side waits long for the other
+    (claiming a chunk whenever none had arrived made this process parse a third of the
+    files and finish last). Each file is read once: by this process before (`raws`,
+    given through the fork), or else by the process that parses it. A chunk that a
+    worker claimed but never sent (it died) is parsed here."""
     size = max(CHUNK_MIN_FILES, len(todo) // (CHUNKS_PER_PROCESS * jobs))
     chunks = [todo[i : i + size] for i in range(0, len(todo), size)]
     context = multiprocessing.get_context("fork")
@@ -206,11 +213,31 @@ def _parallel(
     for worker in workers:
         worker.start()
     done: set[int] = set()
+    clock = time.perf_counter
+    idle = 0.0  # seconds spent waiting for the workers, not yet spent on a chunk here
+    checked = [0.0, 0.0]  # seconds spent here on the workers' chunks, and their files
+    own = [0.0, 0.0]  # seconds spent here on chunks parsed here, and their files
 
     def unpack(index: int, payload: bytes) -> Iterator[LoadedFile]:
         done.add(index)
         for path, item in zip(chunks[index], marshal.loads(payload), strict=True):
             yield load.load_file(path) if item is None else _loaded(path, *item)
+
+    def timed(index: int, files: Iterator[LoadedFile], spent: list[float]) -> Iterator[LoadedFile]:
+        """`files`, the time taken meanwhile (the caller's checks included) added to
+        `spent`."""
+        start = clock()
+        yield from files
+        spent[0] += clock() - start
+        spent[1] += len(chunks[index])
+
+    def own_cost() -> float:
+        """Seconds a chunk of `size` files is expected to take here."""
+        if own[1]:
+            return own[0] / own[1] * size
+        if checked[1]:  # parsing here costs about what checking does
+            return 2 * checked[0] / checked[1] * size
+        return OWN_SECONDS_PER_FILE * size
 
     def arrived(wait: bool) -> Iterator[LoadedFile]:
         while True:
@@ -221,11 +248,27 @@ def _parallel(
             yield from unpack(index, payload)
 
     try:
-        while (index := _claim(counter)) < len(chunks):
+        while counter.value < len(chunks):  # a hint: `_claim` decides
+            try:
+                index, payload = results.get_nowait()
+            except queue.Empty:
+                start = clock()
+                try:
+                    index, payload = results.get(timeout=0.01)
+                except queue.Empty:
+                    index = -1
+                idle += clock() - start
+            if index >= 0:
+                yield from timed(index, unpack(index, payload), checked)
+                continue
+            if idle < own_cost() and any(worker.is_alive() for worker in workers):
+                continue
+            index = _claim(counter)
+            if index >= len(chunks):
+                break
+            idle = max(0.0, idle - own_cost())
             done.add(index)
-            for path in chunks[index]:
-                yield _parse_one(path, raws)
-            yield from arrived(wait=False)
+            yield from timed(index, (_parse_one(path, raws) for path in chunks[index]), own)
         while len(done) < len(chunks):
             before = len(done)
             yield from arrived(wait=True)
