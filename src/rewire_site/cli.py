@@ -7,6 +7,8 @@ happen only inside `rewire measure ...`, in `measure.cli`.
 from __future__ import annotations
 
 import importlib
+import os
+import sys
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -121,6 +123,7 @@ def validate(
     project = resolve_root(root)
     report = validate_paths(paths or [project / RECORDS_DIR], project, cache=not no_cache)
     typer.echo(render(report, output_format.value))
+    _finished.append("validate")
     raise typer.Exit(exit_code(report, strict))
 
 
@@ -210,8 +213,17 @@ def import_command(
     typer.echo("\n".join(report.lines()))
 
 
+_finished: list[str] = []
+"""Commands that finished with everything written and nothing left to clean up: the
+console script then ends the process without freeing each object first (see `main`)."""
+
+
 def main() -> None:
-    """The console script: a command run outside a project says so plainly (exit 2)."""
+    """The console script: a command run outside a project says so plainly (exit 2).
+
+    After `rewire validate` the process ends at once (`os._exit`, output flushed):
+    freeing the 10,000 records of a large catalogue one by one takes 0.1 s, longer
+    than printing the report."""
     from .config import NotInProject
 
     try:
@@ -219,6 +231,12 @@ def main() -> None:
     except NotInProject as error:
         typer.echo(f"error: {error}", err=True)
         raise SystemExit(2) from None
+    except SystemExit as done:
+        if _finished and (done.code is None or isinstance(done.code, int)):
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(done.code or 0)
+        raise
 
 
 if __name__ == "__main__":  # pragma: no cover
