@@ -18,10 +18,11 @@ run in a new Python process (imports not timed; nothing warm in memory):
 Each figure is the best of `--repeat` runs (wall seconds), with the median beside it,
 files per wall second, and the CPU seconds of the best run: in the process that
 validates ("main") and in its forked worker, and their sum. The goal for the issue:
-cold under 3 s on a 2-core machine. On a machine that other work keeps busy the wall
-time grows with that work (the load average is printed); the CPU seconds much less,
-and on 2 idle cores the wall time of the cold run is about the larger of main and
-worker.
+cold under 3 s on a 2-core machine, for validation and for the command with its
+imports (the last two lines judge both). On a machine that other work keeps busy the
+wall time grows with that work (the load average is printed); the CPU seconds much
+less, and on 2 idle cores the wall time of the cold run is about the larger of main
+and worker.
 
 `--baseline SRC`: also run every measurement with the `rewire_site` package found in
 SRC (for instance `git archive <commit> src | tar -x -C /tmp/base`, then
@@ -212,11 +213,15 @@ def main() -> None:
             f"{whole.wall:.2f} s wall, {whole.main:.2f} CPU-s; on 2 idle cores about "
             f"{idle:.2f} s (the busier process's CPU-s)"
         )
-    here = cold_best["this tree"].wall
-    print(
-        f"goal: cold under {GOAL_SECONDS:.0f} s on 2 cores: "
-        f"{'met' if here < GOAL_SECONDS else 'NOT met'} ({here:.2f} s wall at this load)"
-    )
+    for what, best in (
+        ("validation", cold_best["this tree"]),
+        ("the command rewire validate --no-cache, imports included", command_best["this tree"]),
+    ):
+        print(
+            f"goal: cold under {GOAL_SECONDS:.0f} s on 2 cores, {what}: "
+            f"{'met' if best.wall < GOAL_SECONDS else 'NOT met'} ({best.wall:.2f} s wall at "
+            "this load)"
+        )
     if not args.keep and args.dir is None:
         shutil.rmtree(root)
 
