@@ -275,20 +275,17 @@ def derived_results(
     table and chart uses. `tables`: each protocol's comparison tables, when the build
     computed them already (the derive stage does, once for the pages and the files);
     `reproductions` likewise, each protocol's reproduction groups; `memo`: each
-    protocol's standings and verdicts kept between edits."""
-    standing: dict[tuple[str, str], str] = {}
-    verdict: dict[tuple[str, str], str] = {}
+    protocol's results kept between edits (a protocol's results are those of its own
+    evaluations: no two protocols share a key)."""
+    found: Derived = {}
     for protocol in catalogue.protocols():
         pid = protocol.id
 
-        def compute(pid: str = pid) -> tuple[dict[tuple[str, str], str], ...]:
+        def compute(pid: str = pid) -> Derived:
             return _protocol_derived(pid, catalogue, flags, tables, reproductions)
 
-        mine, theirs = compute() if memo is None else memo(("derived", pid), compute)
-        standing.update(mine)
-        verdict.update(theirs)
-    keys = standing.keys() | verdict.keys()
-    return {k: DerivedResult(standing.get(k, ""), verdict.get(k, "")) for k in keys}
+        found.update(compute() if memo is None else memo(("derived", pid), compute))
+    return found
 
 
 def _protocol_derived(
@@ -297,7 +294,7 @@ def _protocol_derived(
     flags: Flags,
     tables: Mapping[str, ProtocolTables] | None,
     reproductions: Mapping[str, Sequence[ReproductionGroup]] | None,
-) -> tuple[dict[tuple[str, str], str], dict[tuple[str, str], str]]:
+) -> Derived:
     """One protocol's standings and verdicts by (evaluation id, column id)."""
     protocol = catalogue.get(protocol_id, Protocol)
     standing: dict[tuple[str, str], str] = {}
@@ -320,7 +317,8 @@ def _protocol_derived(
         for column in group.columns:
             for r in column.rows:
                 verdict[(r.measured_evaluation_id, column.column_id)] = r.pair.agreement.verdict
-    return standing, verdict
+    keys = standing.keys() | verdict.keys()
+    return {k: DerivedResult(standing.get(k, ""), verdict.get(k, "")) for k in keys}
 
 
 def derived_json(

@@ -214,12 +214,11 @@ class SitePlan:
     def _data(self, name: str) -> dict[str, bytes]:
         """The files of the job `('data', name)`."""
         flags = self.facts.flags
-        kept = downloads.kept_segments(self.memo, name)  # a gzip file's segments (serve)
         if name == downloads.PROTOCOL_COVERAGE:
             csv = downloads.protocol_coverage_csv(self.catalogue, rows=self.protocol_coverage())
-            return {name: downloads.gzip_bytes(csv, kept)}
+            return self._gzip(name, csv)
         if name == downloads.SOURCE_TABLE:
-            return {name: downloads.gzip_bytes(downloads.source_table_csv(self.catalogue), kept)}
+            return self._gzip(name, downloads.source_table_csv(self.catalogue))
         memo = self.memo
         if name == downloads.API_INDEX:
             return {name: downloads.api_index(self.catalogue, memo)}
@@ -230,11 +229,16 @@ class SitePlan:
         )
         if name == downloads.EVALUATION_MATRIX:
             csv = downloads.evaluation_matrix_csv(self.catalogue, flags, derived, memo=memo)
-            return {name: downloads.gzip_bytes(csv, kept)}
+            return self._gzip(name, csv)
         if name == downloads.API_DERIVED:
             data = downloads.derived_json(self.catalogue, flags, derived, self.headlines, memo=memo)
             return {name: data}
         raise ValueError(f"unknown data job {name!r}")
+
+    def _gzip(self, name: str, data: bytes) -> dict[str, bytes]:
+        """The gzip file `name` of `data` (in serve, only the segments an edit changed are
+        compressed again: `memo`'s segments of the file)."""
+        return {name: downloads.gzip_bytes(data, downloads.kept_segments(self.memo, name))}
 
     def jobs(self) -> list[Job]:
         """Every page job: the heavy record pages first, so the pool stays balanced."""
