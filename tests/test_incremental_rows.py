@@ -9,7 +9,9 @@ full preview build, then `update`); test_incremental compares every file with a 
 
 from __future__ import annotations
 
+import weakref
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -29,7 +31,7 @@ from rewire_site.derive.coverage import protocol_coverage
 from rewire_site.incremental import IncrementalSite
 from rewire_site.models import Evaluation
 from rewire_site.render import index
-from rewire_site.render.contexts import FilterRow, SharedRows
+from rewire_site.render.contexts import FilterRow, Link, SharedRows
 
 
 def _pieces(site: IncrementalSite, tag: str) -> dict[str, Any]:
@@ -107,3 +109,34 @@ def test_serve_remakes_only_the_coverage_and_filter_rows_an_edit_touches(tmp_pat
     assert tuple(after[p] for p in protocols) == protocol_coverage(site.plan.catalogue)
     assert UNCITED_EVALUATION not in _pieces(site, "filter row")
     assert differing(project / "site", full_preview(project, tmp_path / "reference")) == []
+
+
+def test_shared_rows_render_each_row_once_and_keep_no_row_alive() -> None:
+    """The filter rows' HTML cache lives as long as `rewire serve`: it renders a row
+    object once per page depth, and keeps no row alive (the HTML of dropped rows goes)."""
+    made: list[str] = []
+
+    def render(page: Any, row: Link) -> str:
+        made.append(row.text)
+        return f"<tr><td>{page.root}{row.href}</td><td>{row.text}</td></tr>"
+
+    shared, page = SharedRows(), SimpleNamespace(root="../../")
+    rows = [Link(f"row {i}", f"e/{i}/") for i in range(3000)]
+    first = [shared(render, page, r) for r in rows]
+    assert first == [render(page, r) for r in rows]
+    made.clear()
+    assert [shared(render, page, r) for r in rows] == first and made == []
+    assert shared.hits == 3000
+    assert shared(render, SimpleNamespace(root="../"), rows[0]) == render(
+        SimpleNamespace(root="../"), rows[0]
+    )
+    probe = weakref.ref(rows[0])
+    # an equal row that is another object is rendered again (identity, not value)
+    made.clear()
+    assert shared(render, page, Link("row 1", "e/1/")) == first[1] and made == ["row 1"]
+    del rows, first
+    assert probe() is None  # no row kept alive by the cache
+    fresh = [Link(f"new {i}", f"e/{i}/") for i in range(3000)]
+    for r in fresh:
+        shared(render, page, r)
+    assert shared.kept < 6000  # the dead rows' HTML was dropped as the cache grew

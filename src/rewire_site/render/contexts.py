@@ -11,6 +11,7 @@ here, and that it is described; `tests/test_pages.py` that every field is shown.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypedDict
@@ -537,26 +538,38 @@ class ComparisonRowView:
 class SharedRows:
     """The HTML of table rows rendered once and reused by the other pages that show the
     same row views (a protocol's sorted views: one table in several orders, the same
-    page depth, no filter data). `shared(render, page, row)` in a template calls the
-    macro `render(page, row)` for a row view object it has not seen with this
-    `page.root`, and returns the HTML it gave before otherwise. Keyed by the row view
-    object itself (held here, so its identity is never reused), so only pages built
-    from the same view objects share rows; `render.protocol.sorted_pages` makes one per
-    protocol."""
+    page depth, no filter data; `rewire serve`'s filter pages, whose rows are kept
+    between edits). `shared(render, page, row)` in a template calls the macro
+    `render(page, row)` for a row view object it has not seen with this `page.root`,
+    and returns the HTML it gave before otherwise. Keyed by the row view object itself
+    (its identity, checked through a weak reference: a row made again after it was
+    dropped is rendered again), so only pages built from the same view objects share
+    rows; `render.protocol.sorted_pages` makes one per protocol. The HTML of rows no
+    longer alive is dropped as the cache grows."""
 
     def __init__(self) -> None:
-        self._html: dict[tuple[int, str], tuple[object, Markup]] = {}
+        self._html: dict[tuple[int, str], tuple[weakref.ref[object], Markup]] = {}
+        self._sweep_at = 1024
         self.hits = 0
 
     def __call__(self, render: Callable[[Any, Any], Any], page: Any, row: object) -> Markup:
         key = (id(row), page.root)
         found = self._html.get(key)
-        if found is not None and found[0] is row:
+        if found is not None and found[0]() is row:
             self.hits += 1
             return found[1]
         html = Markup(render(page, row))
-        self._html[key] = (row, html)
+        self._html[key] = (weakref.ref(row), html)
+        if len(self._html) >= self._sweep_at:  # amortised: the size doubles in between
+            self._html = {k: v for k, v in self._html.items() if v[0]() is not None}
+            self._sweep_at = max(1024, 2 * len(self._html))
         return html
+
+    @property
+    def kept(self) -> int:
+        """Rows whose HTML is kept (some may have been dropped since the last sweep). Not
+        `__len__`: templates test `if shared_rows`, which an empty one must pass."""
+        return len(self._html)
 
 
 @dataclass(frozen=True)
