@@ -9,6 +9,7 @@ recomputed and CPU seconds (the machine may be busy: CPU time does not grow with
     python benchmarks/bench_incremental.py --compare        # and compare every file with
                                                             # a full `--preview` build
     python benchmarks/bench_incremental.py --evaluations 1000 --profile edit.prof
+    python benchmarks/bench_incremental.py --profile source.prof --profile-edit source
 
 The catalogue is generated into a temporary folder (or `--catalogue DIR`, copied first,
 so it is never edited in place).
@@ -95,7 +96,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--evaluations", type=int, default=10_000)
     parser.add_argument("--catalogue", type=Path, help="a generated catalogue to copy")
     parser.add_argument("--compare", action="store_true", help="byte-compare each edit")
-    parser.add_argument("--profile", type=Path, help="cProfile of the evaluation edit")
+    parser.add_argument("--profile", type=Path, help="cProfile of one edit (--profile-edit)")
+    parser.add_argument(
+        "--profile-edit",
+        default="evaluation",
+        choices=[label.split()[0] for label, _, _ in EDITS],
+        help="which edit --profile profiles (default: evaluation)",
+    )
     parser.add_argument("--workers", type=int, default=None)
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="rewire-bench-incremental-") as tmp:
@@ -121,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
         for label, record_id, change in EDITS:
             _edit(records / f"{record_id}.yaml", change)
             profile = (
-                cProfile.Profile() if args.profile and label.startswith("evaluation") else None
+                cProfile.Profile() if args.profile and label.startswith(args.profile_edit) else None
             )
             cpu = time.process_time()
             if profile is not None:

@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 from .. import write
 from ..build import index_files, write_files
@@ -117,6 +118,9 @@ class IncrementalSite:
         """Per-item pieces of the site-wide files (`memo.py`), kept between edits."""
         self.lines = Memo()
         """The release table's lines, by value (every file's path, SHA-256 and size)."""
+        self.rendered: dict[str, tuple[object, bytes]] = {}
+        """The pages of the jobs in `REUSED` by path: the page context last rendered there
+        and its bytes. A context the memo kept is the same object: not rendered again."""
 
     # ------------------------------------------------------------ full build
 
@@ -152,6 +156,7 @@ class IncrementalSite:
         self.release_paths, self.renderer = release_paths, renderer
         self.pending.clear()
         self.memo = Memo()
+        self.rendered = {}
         self._warm(plan)
         return Outcome(True, time.perf_counter() - started, len(jobs), sorted(manifest), why=why)
 
@@ -164,7 +169,8 @@ class IncrementalSite:
         tracked = tracked_plan(plan, recorder, self.memo)
         for name in sorted(MEMO_DATA):
             tracked.make(("data", name))
-        tracked.make(("chooser",))
+        for page in tracked.make(("chooser",)):
+            self._render(("chooser",), page)  # kept in `rendered`: reused while unchanged
         assert self.renderer is not None
         for job in plan.jobs():
             if job[0] == "filter":  # each evaluation's row and its HTML (index.filter_page)
@@ -243,9 +249,7 @@ class IncrementalSite:
             try:
                 pages = tracked.make(job)
                 made = [
-                    (p.path, p.data)
-                    if isinstance(p, DataFile)
-                    else (p.path, self.renderer.render(p.template, p))
+                    (p.path, p.data) if isinstance(p, DataFile) else (p.path, self._render(job, p))
                     for p in pages
                 ]
             finally:
@@ -286,6 +290,23 @@ class IncrementalSite:
             done=done,
             stages=stages,
         )
+
+    def _render(self, job: Job, page: Any) -> bytes:
+        """The page's bytes; for the jobs in `REUSED`, the last bytes at its path when the
+        context is the very object rendered there last time (kept by the memo: frozen)."""
+        assert self.renderer is not None
+        if job not in REUSED:
+            return self.renderer.render(page.template, page)
+        last = self.rendered.get(page.path)
+        if last is not None and last[0] is page:
+            return last[1]
+        data = self.renderer.render(page.template, page)
+        self.rendered[page.path] = (page, data)
+        return data
+
+
+REUSED: frozenset[Job] = frozenset({("chooser",)})
+"""Jobs whose page contexts come from the memo (`chooser.pages`: task and family pages)."""
 
 
 def _owned(job: Job, ids: frozenset[str]) -> bool:
