@@ -6,6 +6,8 @@ from __future__ import annotations
 import ast
 import importlib
 import inspect
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -46,8 +48,19 @@ def test_lazy_names_are_the_type_checking_imports() -> None:
 
 
 def test_a_function_named_like_its_submodule_stays_the_function() -> None:
-    """Importing `derive.related` (and the like) directly must not hide the function."""
-    for name in ("agreement", "readiness", "related"):
+    """Importing `derive.related` (and the like) directly, before the package's attribute
+    of that name was read, must not hide the function behind the module."""
+    names = ("agreement", "readiness", "related")
+    code = (
+        "import inspect, importlib, rewire_site.derive as d;"
+        f"[importlib.import_module('rewire_site.derive.' + n) for n in {names!r}];"
+        f"print([n for n in {names!r} if not inspect.isfunction(getattr(d, n))])"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert done.stdout.strip() == "[]"
+    for name in names:
         importlib.import_module(f"rewire_site.derive.{name}")
         assert inspect.isfunction(getattr(derive, name)), name
 

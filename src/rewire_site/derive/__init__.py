@@ -74,23 +74,12 @@ Related (`related.py`)
 from __future__ import annotations
 
 import importlib
+import sys
+import types
 from typing import TYPE_CHECKING
 
-# Submodules named like one of their functions are imported now: importing the submodule
-# later would set the package attribute to the module, hiding the function.
-from .agreement import Agreement, agreement
-from .readiness import (
-    READINESS_NOTE,
-    ArtifactStatus,
-    Check,
-    Readiness,
-    Requirement,
-    is_resource_metric,
-    readiness,
-)
-from .related import Related, related
-
 if TYPE_CHECKING:
+    from .agreement import Agreement, agreement
     from .comparability import (
         Conditions,
         Entry,
@@ -159,6 +148,16 @@ if TYPE_CHECKING:
         evaluation_headline,
         protocol_headline,
     )
+    from .readiness import (
+        READINESS_NOTE,
+        ArtifactStatus,
+        Check,
+        Readiness,
+        Requirement,
+        is_resource_metric,
+        readiness,
+    )
+    from .related import Related, related
     from .reproduction import (
         Chart,
         ChartBar,
@@ -184,6 +183,17 @@ if TYPE_CHECKING:
     )
 
 _LAZY: dict[str, str] = {
+    "Agreement": "agreement",
+    "agreement": "agreement",
+    "READINESS_NOTE": "readiness",
+    "ArtifactStatus": "readiness",
+    "Check": "readiness",
+    "Readiness": "readiness",
+    "Requirement": "readiness",
+    "is_resource_metric": "readiness",
+    "readiness": "readiness",
+    "Related": "related",
+    "related": "related",
     "Conditions": "comparability",
     "Entry": "comparability",
     "Ranking": "comparability",
@@ -260,6 +270,23 @@ _LAZY: dict[str, str] = {
 }
 """Exported name -> the submodule that defines it, imported on first use (see
 `__getattr__`): validation imports `derive.artifacts` alone, without the rest."""
+
+_NAMED_LIKE_THEIR_MODULE = frozenset({"agreement", "readiness", "related"})
+"""Exported functions that share their submodule's name."""
+
+
+class _Package(types.ModuleType):
+    """This package's module class. Importing a submodule sets the package attribute of
+    its name to the module: for `agreement`, `readiness` and `related` the attribute
+    stays the function of that name instead (as when this file imported them itself)."""
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if name in _NAMED_LIKE_THEIR_MODULE and isinstance(value, types.ModuleType):
+            value = getattr(value, name)
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
 
 if not TYPE_CHECKING:  # for type checkers the names are the imports above
 
