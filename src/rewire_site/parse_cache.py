@@ -193,17 +193,19 @@ def _worker(
     counter: Any,
     results: Any,
     precheck: Precheck | None = None,
+    sent: Any = None,
     consumed: Any = None,
 ) -> None:
     """Forked worker: claim the next chunk from the shared counter, parse it, send
     (chunk index, marshalled entries); stop when no chunk is left. With `precheck`, run
-    it on the chunk's files too when `PRECHECK_BACKLOG` of the chunks sent wait unread
-    (`consumed` counts those read): the other process is then the slower one."""
-    sent = 0
+    it on the chunk's files too when `PRECHECK_BACKLOG` of the chunks the workers sent
+    (`sent`) wait unread (`consumed` counts those read): the reader is then the slower."""
     while (index := _claim(counter)) < len(chunks):
-        behind = consumed is not None and sent - consumed.value >= PRECHECK_BACKLOG
+        behind = sent is not None and sent.value - consumed.value >= PRECHECK_BACKLOG
         results.put((index, _parse_to_entries(chunks[index], raws, precheck if behind else None)))
-        sent += 1
+        if sent is not None:
+            with sent.get_lock():
+                sent.value += 1
 
 
 def _parallel(
@@ -228,12 +230,13 @@ def _parallel(
     chunks = [todo[i : i + size] for i in range(0, len(todo), size)]
     context = multiprocessing.get_context("fork")
     counter = context.Value("q", 0)
-    consumed = context.RawValue("q", 0)  # workers' chunks read here (a hint, no lock)
+    sent = context.Value("q", 0)  # chunks the workers sent
+    consumed = context.RawValue("q", 0)  # of those, read here (written here alone)
     results = context.Queue()
     workers = [
         context.Process(
             target=_worker,
-            args=(chunks, raws, counter, results, precheck, consumed),
+            args=(chunks, raws, counter, results, precheck, sent, consumed),
             daemon=True,
         )
         for _ in range(jobs - 1)
