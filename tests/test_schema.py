@@ -6,6 +6,7 @@ import json
 import re
 import shutil
 from datetime import date, datetime
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +52,7 @@ def _date_time(value: object) -> bool:
     return True
 
 
+@cache  # one per kind: checking the schema and building its validator cost ~90 ms each
 def validator(kind: str) -> Draft202012Validator:
     schema = json.loads((REPO / "schemas" / f"{kind}.schema.json").read_text(encoding="utf-8"))
     Draft202012Validator.check_schema(schema)
