@@ -140,21 +140,27 @@ def segment_ends(data: bytes) -> list[int]:
     before it in place and those after it at the same text (shifted), so the other
     segments keep their bytes."""
     ends: list[int] = []
-    start = pos = 0
-    crc = zlib.crc32
-    lines = data.split(b"\n")
-    lines.pop()  # the text after the last line break (b"" when data ends with one)
-    for line in lines:
-        size = len(line) + 1
-        pos += size
-        if pos - start >= SEGMENT_CAP or (
-            pos - start >= SEGMENT_MIN and crc(line) * SEGMENT_TARGET < size << 32
-        ):
-            ends.append(pos)
-            start = pos
-    if not ends or ends[-1] != len(data):
-        ends.append(len(data))
-    return ends
+    view = memoryview(data)
+    find, rfind, crc = data.find, data.rfind, zlib.crc32
+    start = 0
+    while True:
+        # the first line that may end the segment: the one that brings it to SEGMENT_MIN
+        line = rfind(b"\n", start, start + SEGMENT_MIN - 1) + 1 or start
+        while True:
+            end = find(b"\n", line) + 1
+            if not end:  # no line break left: the last segment ends with the data
+                ends.append(len(data))
+                return ends
+            size = end - line
+            if end - start >= SEGMENT_CAP or crc(view[line : end - 1]) * SEGMENT_TARGET < (
+                size << 32
+            ):
+                break
+            line = end
+        ends.append(end)
+        if end == len(data):
+            return ends
+        start = end
 
 
 def _segment(window: memoryview, text: memoryview, last: bool) -> bytes:
@@ -398,11 +404,11 @@ def _derived_json_pieces(
 
         entries.append(memo(("derived.json protocol", pid), entry))
     by_evaluation: dict[str, list[tuple[str, str, str]]] = {}
-    for (e, c), d in sorted(found.items()):
+    for (e, c), d in found.items():
         by_evaluation.setdefault(e, []).append((c, d.standing, d.verdict))
     results = []
-    for e, rows in by_evaluation.items():
-        values = tuple(rows)
+    for e in sorted(by_evaluation):  # by (evaluation, column), as `derived_json` sorts
+        values = tuple(sorted(by_evaluation[e]))
 
         def text(e: str = e, values: tuple[tuple[str, str, str], ...] = values) -> str:
             return ",\n".join(
@@ -442,7 +448,7 @@ def evaluation_matrix_csv(
             ),
         )
     texts = [_csv_line(MATRIX_HEADER)]
-    tails: dict[DerivedResult, str] = {}  # few distinct standings and verdicts
+    tails: dict[tuple[str, str], str] = {}  # few distinct standings and verdicts
     for evaluation in catalogue.of_kind(Evaluation):
         eid = evaluation.id
 
@@ -454,9 +460,10 @@ def evaluation_matrix_csv(
 
         for line, column in memo(("matrix", eid), compute):
             d = derived.get((eid, column), _NO_DERIVED)
-            tail = tails.get(d)
+            pair = (d.standing, d.verdict)  # hashed in C (a dataclass hashes in Python)
+            tail = tails.get(pair)
             if tail is None:
-                tail = tails[d] = "," + _csv_line((d.standing, d.verdict))
+                tail = tails[pair] = "," + _csv_line(pair)
             texts.append(line + tail)
     return "".join(texts).encode("utf-8")
 
