@@ -28,7 +28,9 @@ from rewire_site.render.downloads import (
     EVALUATION_MATRIX,
     PROTOCOL_COVERAGE,
     RELEASE_TABLE,
+    SEGMENT_CAP,
     SEGMENT_MIN,
+    SEGMENT_TARGET,
     SOURCE_TABLE,
     GzipSegments,
     api_files,
@@ -147,6 +149,34 @@ def test_the_gzip_command_reads_it() -> None:
     found = subprocess.run(["gzip", "-dc"], input=gzip_bytes(data), capture_output=True)
     assert found.returncode == 0, found.stderr
     assert found.stdout == data
+
+
+def _ends_by_definition(data: bytes) -> list[int]:
+    """`segment_ends` as its docstring defines it, line by line."""
+    ends: list[int] = []
+    start = pos = 0
+    for line in data.split(b"\n")[:-1]:
+        pos += len(line) + 1
+        size = pos - start
+        chosen = zlib.crc32(line) * SEGMENT_TARGET < (len(line) + 1) << 32
+        if size >= SEGMENT_CAP or (size >= SEGMENT_MIN and chosen):
+            ends.append(pos)
+            start = pos
+    return ends if ends and ends[-1] == len(data) else [*ends, len(data)]
+
+
+def test_segment_ends_follow_their_definition() -> None:
+    rng = random.Random(11)
+    texts = [b"", b"\n", b"x" * 70_000, b"\n" * 50_000, (b"a" * 40_000 + b"\n") * 40]
+    texts.append((b"a" * 1023 + b"\n") * 2100)  # no line chosen: cut at exactly the cap
+    assert segment_ends(texts[-1])[0] == SEGMENT_CAP
+    texts += [rng.randbytes(rng.choice([100, 50_000, 600_000])) for _ in range(8)]
+    texts += [
+        b"".join(b"%d %s\n" % (i, b"z" * rng.randrange(3000)) for i in range(rng.randrange(2000)))
+        for _ in range(8)
+    ]
+    for text in texts:
+        assert segment_ends(text) == _ends_by_definition(text)
 
 
 def test_a_small_text_is_one_level_9_stream() -> None:
