@@ -137,7 +137,7 @@ def test_chunks_of_a_worker_that_died_are_parsed_here(
     monkeypatch.setattr(parse_cache, "PARALLEL_MIN_FILES", 2)
     monkeypatch.setattr(parse_cache, "CHUNK_MIN_FILES", 1)
 
-    def dies(chunks: object, raws: object, counter: Any, *rest: object) -> None:
+    def dies(chunks: object, raws: object, counter: Any, results: object) -> None:
         parse_cache._claim(counter)  # claims a chunk, then exits without sending it
         os._exit(3)
 

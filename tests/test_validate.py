@@ -7,7 +7,6 @@ import os
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Any
 
 import pytest
 import yaml
@@ -444,46 +443,3 @@ def test_a_duplicate_id_keeps_the_first_file_and_checks_its_references(tmp_path:
             f"duplicate id 'fx-config': also the id in {root / 'records' / 'a' / 'fx-config.yaml'}",
         ),
     ]
-
-
-def test_checks_run_in_the_worker_change_nothing(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A worker that runs the per-file checks of the files it parsed (`precheck`, when
-    this process falls behind; forced here for every chunk) gives the report that one
-    process gives: errors and warnings of records that pass their model, records that
-    fail it (checked here again), references, lines and records."""
-    from rewire_site import parse_cache
-    from rewire_site.record_checks import from_precheck
-    from rewire_site.synth import generate_catalogue
-
-    generate_catalogue(tmp_path, 120, seed=5)
-    records = tmp_path / "records"
-    files = sorted(records.glob("synth-eval-*.yaml"))
-    files[0].write_text(files[0].read_text().split("\n", 1)[1])  # no modeline: a warning
-    text = files[1].read_text()
-    files[1].write_text(text.replace(f"id: {files[1].stem}", "id: another-id", 1))
-    files[2].write_text(files[2].read_text() + "bogus_field: 1\n")  # fails its model
-    next(records.glob("synth-dataset-*.yaml")).unlink()  # references to it dangle
-    monkeypatch.setattr(parse_cache, "PARALLEL_MIN_FILES", 2)
-    monkeypatch.setattr(parse_cache, "CHUNK_MIN_FILES", 5)
-    serial = validate_paths([records], tmp_path, cache=False, jobs=1)
-    used: list[Path] = []
-
-    def counted(*args: Any) -> Any:
-        done = from_precheck(*args)
-        if done is not None:
-            used.append(done[0].path)
-        return done
-
-    monkeypatch.setattr("rewire_site.validate.from_precheck", counted)
-    monkeypatch.setattr(parse_cache, "PRECHECK_BACKLOG", -1)  # every chunk a worker parses
-    worker = validate_paths([records], tmp_path, cache=False, jobs=2)
-    assert len(used) > 100
-    assert {"error", "warning"} <= {p.severity for p in serial.problems}
-    for form in ("text", "json"):
-        assert render(worker, form, cwd=tmp_path) == render(serial, form, cwd=tmp_path)
-    assert worker.records == serial.records
-    assert {k: dict(v) for k, v in worker.lines.items()} == {
-        k: dict(v) for k, v in serial.lines.items()
-    }

@@ -103,9 +103,6 @@ class LoadedFile:
     """SHA-256 of the file's bytes."""
     schema: str | None = None
     """The `$schema=` of a first-line `# yaml-language-server:` modeline, if any."""
-    prechecked: Any = None
-    """What a worker process's `precheck` (see `parse_cache.iter_files`) found in this
-    file, when it ran there."""
 
     def line(self, field_path: str) -> int:
         return line_of(self.lines, field_path)

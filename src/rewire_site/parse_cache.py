@@ -26,7 +26,7 @@ import os
 import queue
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -45,18 +45,12 @@ CHUNKS_PER_PROCESS = 24
 `_parallel`): small enough to balance, large enough that handing them over is cheap."""
 CHUNK_MIN_FILES = 50
 """Fewest files in a chunk."""
-PRECHECK_BACKLOG = 2
-"""A worker runs `precheck` on the chunk it parsed when at least this many of its chunks
-wait here unchecked (see `_parallel`)."""
 OWN_SECONDS_PER_FILE = 0.0005
 """What parsing and checking one file here is taken to cost until it is measured (see
 `_parallel`; about twice the real cost)."""
 
 Entry = tuple[Any, list[tuple[int, str, str, str]], list[str], str | None]
 """(values, problems as (line, field, message, severity), non-finite paths, modeline)."""
-Precheck = Callable[[LoadedFile], Any]
-"""Work on a parsed file that a worker may do in place of this process: its result (a
-value `marshal` can send; None: nothing done) arrives as `LoadedFile.prechecked`."""
 
 
 def _loader_version() -> str:
@@ -164,19 +158,12 @@ def _parse_one(path: Path, raws: Mapping[Path, bytes] | None) -> LoadedFile:
     return raw if isinstance(raw, LoadedFile) else parse_bytes(raw, path, lines=False)
 
 
-def _parse_to_entries(
-    chunk: Sequence[Path], raws: Mapping[Path, bytes] | None, precheck: Precheck | None
-) -> bytes:
-    """Parse files (and run `precheck` on each); marshalled (digest, entry, precheck's
-    result) in order (None: unreadable)."""
-    out: list[tuple[str, Entry, Any] | None] = []
+def _parse_to_entries(chunk: Sequence[Path], raws: Mapping[Path, bytes] | None) -> bytes:
+    """Parse files; marshalled (digest, entry) pairs in order (None: unreadable)."""
+    out: list[tuple[str, Entry] | None] = []
     for path in chunk:
         loaded = _parse_one(path, raws)
-        if loaded.sha256:
-            done = precheck(loaded) if precheck is not None else None
-            out.append((loaded.sha256, _entry(loaded), done))
-        else:
-            out.append(None)
+        out.append((loaded.sha256, _entry(loaded)) if loaded.sha256 else None)
     return marshal.dumps(out)
 
 
@@ -192,27 +179,15 @@ def _worker(
     raws: Mapping[Path, bytes] | None,
     counter: Any,
     results: Any,
-    precheck: Precheck | None = None,
-    sent: Any = None,
-    consumed: Any = None,
 ) -> None:
     """Forked worker: claim the next chunk from the shared counter, parse it, send
-    (chunk index, marshalled entries); stop when no chunk is left. With `precheck`, run
-    it on the chunk's files too when `PRECHECK_BACKLOG` of the chunks the workers sent
-    (`sent`) wait unread (`consumed` counts those read): the reader is then the slower."""
+    (chunk index, marshalled entries); stop when no chunk is left."""
     while (index := _claim(counter)) < len(chunks):
-        behind = sent is not None and sent.value - consumed.value >= PRECHECK_BACKLOG
-        results.put((index, _parse_to_entries(chunks[index], raws, precheck if behind else None)))
-        if sent is not None:
-            with sent.get_lock():
-                sent.value += 1
+        results.put((index, _parse_to_entries(chunks[index], raws)))
 
 
 def _parallel(
-    todo: list[Path],
-    jobs: int,
-    raws: Mapping[Path, bytes] | None,
-    precheck: Precheck | None = None,
+    todo: list[Path], jobs: int, raws: Mapping[Path, bytes] | None
 ) -> Iterator[LoadedFile]:
     """Parse `todo` in this process and `jobs - 1` forked workers; yield each file as
     soon as it is parsed (in no fixed order).
@@ -230,15 +205,9 @@ def _parallel(
     chunks = [todo[i : i + size] for i in range(0, len(todo), size)]
     context = multiprocessing.get_context("fork")
     counter = context.Value("q", 0)
-    sent = context.Value("q", 0)  # chunks the workers sent
-    consumed = context.RawValue("q", 0)  # of those, read here (written here alone)
     results = context.Queue()
     workers = [
-        context.Process(
-            target=_worker,
-            args=(chunks, raws, counter, results, precheck, sent, consumed),
-            daemon=True,
-        )
+        context.Process(target=_worker, args=(chunks, raws, counter, results), daemon=True)
         for _ in range(jobs - 1)
     ]
     for worker in workers:
@@ -251,15 +220,8 @@ def _parallel(
 
     def unpack(index: int, payload: bytes) -> Iterator[LoadedFile]:
         done.add(index)
-        consumed.value += 1
         for path, item in zip(chunks[index], marshal.loads(payload), strict=True):
-            if item is None:
-                yield load.load_file(path)
-                continue
-            digest, entry, prechecked = item
-            loaded = _loaded(path, digest, entry)
-            loaded.prechecked = prechecked
-            yield loaded
+            yield load.load_file(path) if item is None else _loaded(path, *item)
 
     def timed(index: int, files: Iterator[LoadedFile], spent: list[float]) -> Iterator[LoadedFile]:
         """`files`, the time taken meanwhile (the caller's checks included) added to
@@ -333,16 +295,13 @@ def iter_files(
     cache: bool = True,
     jobs: int | None = None,
     store: ParseCache | None = None,
-    precheck: Precheck | None = None,
 ) -> Iterator[LoadedFile]:
     """Load every file in `paths`, each yielded once, as soon as it is ready (cached
     files first; parsed ones in no fixed order). Parsed files are added to `store` (or
     to the cache under `root`, saved at the end, when `cache` and no `store`).
 
     Where many files are not in the cache they are parsed in `jobs` processes (default:
-    up to 2): the caller's work on each file runs in this process meanwhile. A worker
-    that gets ahead of this process runs `precheck` on the files it parsed (the part of
-    the caller's work that `precheck` does), its result in `LoadedFile.prechecked`."""
+    up to 2): the caller's work on each file runs in this process meanwhile."""
     owned = store is None and cache
     if owned:
         store = ParseCache(root)
@@ -350,7 +309,7 @@ def iter_files(
     parallel = workers > 1 and len(paths) >= PARALLEL_MIN_FILES and sys.platform != "win32"
     if parallel and (store is None or not store.entries):
         # nothing to look up: each process reads the files it parses
-        yield from _stored(_parallel(list(paths), workers, None, precheck), store, owned)
+        yield from _stored(_parallel(list(paths), workers, None), store, owned)
         return
     todo: list[Path] = []
     raws: dict[Path, bytes] = {}
@@ -369,7 +328,7 @@ def iter_files(
         raws[path] = raw  # parsed from these bytes: each file is read once
     parsed: Iterable[LoadedFile]
     if parallel and len(todo) >= PARALLEL_MIN_FILES:
-        parsed = _parallel(todo, workers, raws, precheck)
+        parsed = _parallel(todo, workers, raws)
     else:
         parsed = (parse_bytes(raws[path], path, lines=False) for path in todo)
     yield from _stored(parsed, store, owned)

@@ -20,7 +20,6 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 from pydantic.fields import FieldInfo
 
 from . import completeness
-from .link import reference_fields
 from .load import LoadedFile, join, line_of, load_file
 from .models import RECORD_TYPES, Citation, Evaluation, Origin, RecordBase
 from .models.common import CitationRole
@@ -256,51 +255,6 @@ def check_loaded(loaded: LoadedFile) -> FileResult:
 
 def check_file(path: Path) -> FileResult:
     return check_loaded(load_file(path))
-
-
-Prechecked = tuple[list[tuple[int, str, str, str]], list[tuple[str, str, str]]]
-"""What `precheck` sends: problems as (line, field, message, severity), and the
-record's references as (field, target id, expected kind)."""
-
-
-def precheck(loaded: LoadedFile) -> Prechecked | None:
-    """`check_loaded` and the record's references, in a form `marshal` sends, for a file
-    whose record passed its model (None for any other: `check_loaded` runs again where
-    the result is used). A worker process runs it (see `parse_cache.iter_files`), and
-    `from_precheck` turns it back into the `FileResult` at the cost of the model alone."""
-    result = check_loaded(loaded)
-    if result.record is None:
-        return None
-    problems: list[tuple[int, str, str, str]] = [
-        (p.line, p.field, p.message, p.severity) for p in result.problems
-    ]
-    return problems, reference_fields(result.record)
-
-
-def from_precheck(
-    loaded: LoadedFile, prechecked: Prechecked
-) -> tuple[FileResult, list[tuple[str, str, str]]] | None:
-    """The `FileResult` that `check_loaded(loaded)` gives, and the record's references,
-    from what `precheck` found in the same file elsewhere: only the model is built again
-    here (a record is not sent between processes: building it costs less than
-    unpickling it). None if the model fails after all."""
-    data, path = loaded.data, loaded.path
-    kind = data.get("kind") if isinstance(data, dict) else None
-    raw_id = data.get("id") if isinstance(data, dict) else None
-    model = RECORD_TYPES.get(kind) if isinstance(kind, str) else None
-    if model is None or not isinstance(kind, str) or not isinstance(raw_id, str):
-        return None
-    try:
-        record = model.model_validate(data)
-    except ValidationError:
-        return None
-    problems_sent, references = prechecked
-    problems = [
-        Problem(path, line, field_path, message, "warning" if severity == "warning" else "error")
-        for line, field_path, message, severity in problems_sent
-    ]
-    result = FileResult(path, raw_id, kind, record, loaded.lines, problems)
-    return result, references
 
 
 # ---------------------------------------------------------------- consistency
@@ -606,9 +560,7 @@ __all__ = [
     "check_loaded",
     "citations_in",
     "consistency",
-    "from_precheck",
     "names_field",
     "partial_record",
-    "precheck",
     "under",
 ]

@@ -16,9 +16,8 @@ Stages, in order, all of them run whatever the earlier ones found:
    without the `yaml-language-server` modeline that links the kind's schema.
 
 Parsing is cached by content hash and spread over two processes for large catalogues,
-the per-file checks running here while the other process parses (`parse_cache`), and
-there too when this process falls behind (`record_checks.precheck`: only the model is
-then built again here); none of this changes a result.
+the per-file checks running here while the other process parses (`parse_cache`); none
+of this changes a result.
 """
 
 from __future__ import annotations
@@ -36,7 +35,7 @@ from .load import line_of
 from .models import RecordBase
 from .parse_cache import ParseCache, absolute, iter_files, yaml_files
 from .problems import Problem
-from .record_checks import FileResult, check_file, check_loaded, from_precheck, precheck
+from .record_checks import FileResult, check_file, check_loaded
 
 
 @dataclass
@@ -194,11 +193,7 @@ def validate_paths(
     try:
         checked: dict[Path, FileResult] = {}
         refs: dict[Path, list[tuple[str, str, str]]] = {}
-        for item in iter_files(files, root, cache=cache, jobs=jobs, store=store, precheck=precheck):
-            done = None if item.prechecked is None else from_precheck(item, item.prechecked)
-            if done is not None:  # the worker ran the checks: the model is built here
-                checked[item.path], refs[item.path] = done
-                continue
+        for item in iter_files(files, root, cache=cache, jobs=jobs, store=store):
             result = checked[item.path] = check_loaded(item)
             if result.record is not None:
                 refs[item.path] = outgoing_references(result.record)
