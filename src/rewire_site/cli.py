@@ -226,6 +226,7 @@ def main() -> None:
     than printing the report."""
     from .config import NotInProject
 
+    _finished.clear()  # only a command run by this call ends the process early
     try:
         app()
     except NotInProject as error:
