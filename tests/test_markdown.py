@@ -72,6 +72,9 @@ def _record_texts() -> list[str]:
 
     root = Path(__file__).resolve().parents[1]
     found: set[str] = set()
+    # libyaml's safe loader when PyYAML has it: the same values as yaml.safe_load (all
+    # ~3,000 files compared), about 6 times faster (13 CPU-s for these files otherwise).
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
     def walk(value: object) -> None:
         if isinstance(value, str):
@@ -86,7 +89,7 @@ def _record_texts() -> list[str]:
     for folder in (root / "records", root / "tests" / "fixtures"):
         for path in sorted(folder.rglob("*.yaml")):
             try:
-                walk(yaml.safe_load(path.read_text(encoding="utf-8")))
+                walk(yaml.load(path.read_text(encoding="utf-8"), Loader=loader))
             except yaml.YAMLError:
                 continue
     return sorted(found)

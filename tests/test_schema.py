@@ -93,9 +93,13 @@ def test_records_exist_or_skip() -> None:
     assert record_files()
 
 
+SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+"""libyaml's safe loader when PyYAML has it: yaml.safe_load's values, ~6 times faster."""
+
+
 @pytest.mark.parametrize("path", record_files(), ids=lambda p: p.name)
 def test_record_passes_json_schema_and_pydantic(path: Path) -> None:
-    data = as_json(yaml.safe_load(path.read_text(encoding="utf-8")))
+    data = as_json(yaml.load(path.read_text(encoding="utf-8"), Loader=SAFE_LOADER))
     kind = data["kind"]
     errors = [
         f"{'.'.join(str(p) for p in error.absolute_path)}: {error.message}"
