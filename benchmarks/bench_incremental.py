@@ -3,7 +3,8 @@ synthetic catalogue (`rewire_site.synth`), one full preview build that records e
 job's dependencies, then one edit each of an evaluation, a configuration, a protocol and
 a source, each applied through `IncrementalSite.update` (what serve runs when a file
 changes). Prints, per edit: seconds, page jobs re-made, files rewritten, derived items
-recomputed and CPU seconds (the machine may be busy: CPU time does not grow with load).
+recomputed and CPU seconds, this process's and the forked child's (`incremental/parallel.py`;
+the machine may be busy: CPU time grows much less with load than wall time).
 
     python benchmarks/bench_incremental.py                  # 10,000 evaluations
     python benchmarks/bench_incremental.py --compare        # and compare every file with
@@ -21,6 +22,7 @@ import argparse
 import cProfile
 import os
 import re
+import resource
 import shutil
 import sys
 import tempfile
@@ -131,6 +133,7 @@ def main(argv: list[str] | None = None) -> int:
                 cProfile.Profile() if args.profile and label.startswith(args.profile_edit) else None
             )
             cpu = time.process_time()
+            children = resource.getrusage(resource.RUSAGE_CHILDREN)
             if profile is not None:
                 profile.enable()
             outcome = site.update([records / f"{record_id}.yaml"])
@@ -138,10 +141,13 @@ def main(argv: list[str] | None = None) -> int:
                 profile.disable()
                 profile.dump_stats(args.profile)
             cpu = time.process_time() - cpu
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            child = (after.ru_utime + after.ru_stime) - (children.ru_utime + children.ru_stime)
             own = ("protocol" if "protocol" in record_id else "record", record_id)
             print(
-                f"{label:32} {outcome.seconds:6.3f} s (CPU {cpu:.3f} s): {outcome.jobs} jobs "
-                f"re-made, {len(outcome.written)} files rewritten, {outcome.removed} removed, "
+                f"{label:32} {outcome.seconds:6.3f} s (CPU {cpu:.3f} s here, {child:.3f} s in "
+                f"the forked child): {outcome.jobs} jobs re-made ({site.forked} by the child), "
+                f"{len(outcome.written)} files rewritten, {outcome.removed} removed, "
                 f"{outcome.derived} derived items recomputed, {outcome.changed_keys} keys; "
                 f"its own page written after {outcome.done.get(own, float('nan')):.3f} s"
             )

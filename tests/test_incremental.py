@@ -11,11 +11,13 @@ the comparison names it.
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from entry_point import rewire_script
@@ -115,6 +117,8 @@ def served(tmp_path: Path) -> Iterator[Served]:
     watched = [project / "records", project / "templates"]
     preview = Preview(project / "site", watched, builder, port=0, poll=True, log=log.append)
     assert preview.build(), log
+    # every update gives part of its jobs to a forked child (parallel.py), however cheap
+    builder.site.parallel_min = 0.0
     preview.start()
     try:
         yield Served(project, preview, builder, log)
@@ -182,6 +186,7 @@ def test_every_edit_gives_the_bytes_of_a_full_preview_build(served: Served, tmp_
         served.rebuilt()
         outcome = served.builder.last
         assert outcome is not None and not outcome.full, (name, served.log)
+        assert served.builder.site.forked > 0, name
         assert differing(served.site, full_preview(served.project, reference)) == [], name
         if name == "an evaluation's value":
             # its page, its protocol's pages, the home page, the data files, the release
@@ -243,6 +248,30 @@ def test_an_edit_with_errors_changes_nothing_until_it_is_fixed(tmp_path: Path) -
     replace_in(bad, "kind: evaluatoin", "kind: evaluation")
     outcome = site.update([bad])
     assert not outcome.full
+    assert differing(project / "site", full_preview(project, tmp_path / "ref")) == []
+
+
+def test_a_failed_child_falls_back_to_a_full_build(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = make_project(tmp_path / "project")
+    site = IncrementalSite(
+        project, project / "records", project / "site", release_date=RELEASE_DATE, log=print
+    )
+    site.build()
+    site.parallel_min = 0.0
+    parent = os.getpid()
+    make = IncrementalSite._make
+
+    def failing_in_child(self: IncrementalSite, *args: Any) -> Any:
+        if os.getpid() != parent:
+            raise OSError("injected in the forked child")
+        return make(self, *args)
+
+    monkeypatch.setattr(IncrementalSite, "_make", failing_in_child)
+    _value(project)
+    outcome = site.update([record(project, EVALUATION)])
+    assert outcome.full and outcome.why == "after ChildFailed"
     assert differing(project / "site", full_preview(project, tmp_path / "ref")) == []
 
 

@@ -43,6 +43,7 @@ from .derive import Derived
 from .gather import Records
 from .memo import Memo
 from .output import Manifest, remove_files, update_file
+from .parallel import PARALLEL_MIN_SECONDS, Child, split
 from .track import MEMO_DATA, Key, Recorder, tracked_plan
 
 Log = Callable[[str], None]
@@ -118,6 +119,14 @@ class IncrementalSite:
         """Per-item pieces of the site-wide files (`memo.py`), kept between edits."""
         self.lines = Memo()
         """The release table's lines, by value (every file's path, SHA-256 and size)."""
+        self.parallel_min = PARALLEL_MIN_SECONDS
+        """An update whose dirty jobs cost at least this (CPU seconds, as last made)
+        gives about half of them to a forked child (`parallel.py`)."""
+        self.forked = 0
+        """Jobs the last update's child made."""
+        self.tail = 0.0
+        """CPU seconds the last update spent after its jobs (removals, the search index,
+        the sitemap, the release table): this process's alone, so `split` counts it."""
         self.rendered: dict[str, tuple[object, bytes]] = {}
         """The pages of the jobs in `REUSED` by path: the page context last rendered there
         and its bytes. A context the memo kept is the same object: not rendered again."""
@@ -242,19 +251,10 @@ class IncrementalSite:
         stale: set[str] = set()
         written: list[str] = []
         done: dict[Job, float] = {}
-        clock = time.process_time
-        for job in dirty:
-            recorder.start()
-            cpu = clock()
-            try:
-                pages = tracked.make(job)
-                made = [
-                    (p.path, p.data) if isinstance(p, DataFile) else (p.path, self._render(job, p))
-                    for p in pages
-                ]
-            finally:
-                self.deps[job] = recorder.stop()
-            self.costs[job] = clock() - cpu
+
+        def take(result: Made) -> None:
+            job, made, keys, cost = result
+            self.deps[job], self.costs[job] = keys, cost
             stale.update(self.outputs.get(job, ()))
             self.outputs[job] = tuple(path for path, _ in made)
             for path, data in made:
@@ -265,6 +265,27 @@ class IncrementalSite:
                 if update_file(self.site_dir, self.manifest, key, data):
                     written.append(key)
             done[job] = time.perf_counter() - started
+
+        mine, theirs = split(
+            dirty, self.costs, lambda j: _owned(j, change.ids), self.parallel_min, self.tail
+        )  # fmt: skip
+        child = None
+        if theirs:
+            child = Child.start(
+                lambda: [self._make(j, tracked, recorder) for j in theirs], self.memo
+            )
+        try:
+            for job in mine:
+                take(self._make(job, tracked, recorder))
+        except BaseException:
+            if child is not None:
+                child.stop()
+            raise
+        if child is not None:
+            for result in child.results(self.memo):
+                take(result)
+        self.forked = len(theirs)
+        tail = time.process_time()
         for job in gone:
             stale.update(self.outputs.pop(job, ()))
             self.deps.pop(job, None)
@@ -279,6 +300,7 @@ class IncrementalSite:
             if update_file(self.site_dir, self.manifest, path, data):
                 written.append(path)
         self.plan = plan
+        self.tail = time.process_time() - tail
         return Outcome(
             False,
             time.perf_counter() - started,
@@ -290,6 +312,20 @@ class IncrementalSite:
             done=done,
             stages=stages,
         )
+
+    def _make(self, job: Job, tracked: SitePlan, recorder: Recorder) -> Made:
+        """One job made and rendered: (job, [(path, bytes)], keys read, CPU seconds)."""
+        recorder.start()
+        cpu = time.process_time()
+        try:
+            pages = tracked.make(job)
+            made = [
+                (p.path, p.data) if isinstance(p, DataFile) else (p.path, self._render(job, p))
+                for p in pages
+            ]
+        finally:
+            keys = recorder.stop()
+        return job, made, keys, time.process_time() - cpu
 
     def _render(self, job: Job, page: Any) -> bytes:
         """The page's bytes; for the jobs in `REUSED`, the last bytes at its path when the
@@ -304,6 +340,9 @@ class IncrementalSite:
         self.rendered[page.path] = (page, data)
         return data
 
+
+Made = tuple[Job, list[tuple[str, bytes]], frozenset[Key], float]
+"""A job made: (job, [(path, bytes)], the keys it read, CPU seconds)."""
 
 REUSED: frozenset[Job] = frozenset({("chooser",)})
 """Jobs whose page contexts come from the memo (`chooser.pages`: task and family pages)."""

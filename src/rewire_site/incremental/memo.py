@@ -38,6 +38,10 @@ class Memo:
         self.gzip: dict[str, GzipSegments] = {}
         """Each gzip file's compressed segments, by site path (bytes in, bytes out: no
         dependency keys, never invalidated; each holds only its last call's segments)."""
+        self.added: list[Hashable] | None = None
+        """When a list: the keys of the pieces computed since (the engine's forked child
+        sends them back, with the gzip files in `touched`)."""
+        self.touched: set[str] = set()
 
     def __call__(self, key: Hashable, compute: Callable[[], V]) -> V:
         """The piece `key`: the kept one, or `compute()` (its reads recorded)."""
@@ -60,14 +64,30 @@ class Memo:
         if outer is not None:
             outer.update(inner)
         self.items[key] = (value, inner)
+        if self.added is not None:
+            self.added.append(key)
         return value
 
     def segments(self, path: str) -> GzipSegments:
         """The compressed segments of the gzip file at `path` (`gzip_bytes`'s `kept`)."""
+        self.touched.add(path)
         found = self.gzip.get(path)
         if found is None:
             found = self.gzip[path] = GzipSegments()
         return found
+
+    def since(self) -> tuple[list[tuple[Hashable, tuple[Any, frozenset[Key]]]], dict[str, Any]]:
+        """The pieces computed and the gzip files compressed since `added` was set."""
+        pieces = [(k, self.items[k]) for k in self.added or ()]
+        return pieces, {p: self.gzip[p] for p in self.touched}
+
+    def merge(
+        self, pieces: list[tuple[Hashable, tuple[Any, frozenset[Key]]]], gzip: dict[str, Any]
+    ) -> None:
+        """Take what a forked child computed (`since`)."""
+        self.items.update(pieces)
+        self.gzip.update(gzip)
+        self.misses += len(pieces)
 
     def invalidate(self, changed: Iterable[Key]) -> int:
         """Drop the pieces that read one of the `changed` keys; returns how many."""

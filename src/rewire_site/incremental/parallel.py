@@ -1,0 +1,133 @@
+"""An update's jobs on two cores: this process and one forked child.
+
+An edit to a much-read record (a protocol, a cited source) re-makes hundreds of pages,
+and every edit re-makes the site-wide data files; one process leaves the second core
+idle. `split` gives a forked child about half of the dirty jobs by their last measured
+cost; the child makes and renders them from its copy-on-write view of the plan and
+sends back, pickled through a pipe, each job's files, keys and cost, and the memo
+pieces and gzip segments it computed (`memo.Memo.since`), so the next edit finds them.
+This process writes every file: the manifest and the written files stay in one place.
+
+Kept here: the edited records' own pages (made first, so the page an editor looks at is
+served first) and the jobs whose reuse rests on object identity in this process (the
+chooser's rendered pages, the filter pages' shared rows): a copy sent back through a
+pipe is another object. An update whose dirty jobs cost less than `PARALLEL_MIN_SECONDS`
+is made here alone: forking a large heap is not free (about 20-60 ms).
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import pickle
+import traceback
+from collections.abc import Callable, Mapping
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
+from typing import Any
+
+from ..render.pool import Job
+from .memo import Memo
+
+PARALLEL_MIN_SECONDS = 0.25
+"""Dirty jobs cheaper than this in all (by their last CPU seconds) are made in this
+process alone."""
+NEW_JOB_SECONDS = 0.005
+"""The cost assumed for a job never made before (a new record's page)."""
+HERE_ONLY = frozenset({"chooser", "filter"})
+"""Job kinds whose reuse rests on object identity in this process (see the docstring)."""
+CAN_FORK = "fork" in mp.get_all_start_methods()
+
+
+class ChildFailed(RuntimeError):
+    """The forked child raised or died; the engine falls back to a full build."""
+
+
+def split(
+    dirty: list[Job],
+    costs: Mapping[Job, float],
+    owned: Callable[[Job], bool],
+    minimum: float = PARALLEL_MIN_SECONDS,
+    tail: float = 0.0,
+) -> tuple[list[Job], list[Job]]:
+    """(jobs for this process, in `dirty`'s order; jobs for the child): the child takes
+    the costliest movable jobs while its share stays under half of the whole, the
+    `tail` this process runs after the jobs (the search index, the release table)
+    included."""
+    cost = {j: costs.get(j, NEW_JOB_SECONDS) for j in dirty}
+    total = sum(cost.values()) + tail
+    if not CAN_FORK or total < minimum:
+        return dirty, []
+    movable = sorted(
+        (j for j in dirty if j[0] not in HERE_ONLY and not owned(j)), key=lambda j: -cost[j]
+    )
+    theirs: list[Job] = []
+    share = 0.0
+    for job in movable:
+        if share + cost[job] <= total / 2:
+            theirs.append(job)
+            share += cost[job]
+    if not theirs:
+        return dirty, []
+    moved = set(theirs)
+    return [j for j in dirty if j not in moved], theirs
+
+
+def _run(compute: Callable[[], Any], memo: Memo, conn: Connection) -> None:
+    """In the child: `compute()`, then the results and the memo's new pieces, pickled."""
+    try:
+        memo.added, memo.touched = [], set()
+        hits = memo.hits
+        results = compute()
+        pieces, gzip = memo.since()
+        payload = ("ok", results, pieces, gzip, memo.hits - hits)
+        data = pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL)
+    except BaseException:
+        data = pickle.dumps(("error", traceback.format_exc()))
+    try:
+        conn.send_bytes(data)
+    finally:
+        conn.close()
+
+
+class Child:
+    """A forked process making some of an update's jobs."""
+
+    def __init__(self, process: BaseProcess, conn: Connection) -> None:
+        self.process = process
+        self.conn = conn
+
+    @classmethod
+    def start(cls, compute: Callable[[], Any], memo: Memo) -> Child:
+        """Fork a child that runs `compute()` (it must return picklable results)."""
+        context = mp.get_context("fork")
+        reader, writer = context.Pipe(duplex=False)
+        process = context.Process(target=_run, args=(compute, memo, writer), daemon=True)
+        process.start()
+        writer.close()
+        return cls(process, reader)
+
+    def results(self, memo: Memo) -> Any:
+        """Wait for the child's results; its new memo pieces go into `memo`."""
+        try:
+            data = self.conn.recv_bytes()
+        except EOFError as error:
+            self.process.join()
+            code = self.process.exitcode
+            raise ChildFailed(f"the forked child ended (exit code {code})") from error
+        finally:
+            self.conn.close()
+        self.process.join()
+        status, *rest = pickle.loads(data)
+        if status != "ok":
+            raise ChildFailed(f"the forked child failed:\n{rest[0]}")
+        results, pieces, gzip, hits = rest
+        memo.merge(pieces, gzip)
+        memo.hits += hits
+        return results
+
+    def stop(self) -> None:
+        """End the child (this process failed first)."""
+        if self.process.is_alive():
+            self.process.kill()
+        self.process.join()
+        self.conn.close()
