@@ -128,6 +128,8 @@ class IncrementalSite:
         """CPU seconds the last update spent after its jobs (removals, the search index,
         the sitemap, the release table): this process's alone, so `split` counts it."""
         self.rendered: dict[str, tuple[object, bytes]] = {}
+        self.added_pages: list[str] | None = None
+        """In a forked child: the paths rendered into `rendered` since it started."""
         """The pages of the jobs in `REUSED` by path: the page context last rendered there
         and its bytes. A context the memo kept is the same object: not rendered again."""
 
@@ -271,9 +273,7 @@ class IncrementalSite:
         )  # fmt: skip
         child = None
         if theirs:
-            child = Child.start(
-                lambda: [self._make(j, tracked, recorder) for j in theirs], self.memo
-            )
+            child = Child.start(lambda: self._make_in_child(theirs, tracked, recorder), self.memo)
         try:
             for job in mine:
                 take(self._make(job, tracked, recorder))
@@ -282,7 +282,9 @@ class IncrementalSite:
                 child.stop()
             raise
         if child is not None:
-            for result in child.results(self.memo):
+            results, rendered = child.results(self.memo)
+            self.rendered.update(rendered)
+            for result in results:
                 take(result)
         self.forked = len(theirs)
         tail = time.process_time()
@@ -327,6 +329,16 @@ class IncrementalSite:
             keys = recorder.stop()
         return job, made, keys, time.process_time() - cpu
 
+    def _make_in_child(
+        self, jobs: list[Job], tracked: SitePlan, recorder: Recorder
+    ) -> tuple[list[Made], dict[str, tuple[object, bytes]]]:
+        """In the forked child: the jobs made, and the pages it rendered for `rendered`
+        (sent back in one pickle with the memo's new pieces, so a page kept by the memo
+        and its entry here stay one object)."""
+        self.added_pages = []
+        results = [self._make(job, tracked, recorder) for job in jobs]
+        return results, {path: self.rendered[path] for path in self.added_pages}
+
     def _render(self, job: Job, page: Any) -> bytes:
         """The page's bytes; for the jobs in `REUSED`, the last bytes at its path when the
         context is the very object rendered there last time (kept by the memo: frozen)."""
@@ -338,6 +350,8 @@ class IncrementalSite:
             return last[1]
         data = self.renderer.render(page.template, page)
         self.rendered[page.path] = (page, data)
+        if self.added_pages is not None:
+            self.added_pages.append(page.path)
         return data
 
 

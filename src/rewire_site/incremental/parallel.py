@@ -9,10 +9,12 @@ pieces and gzip segments it computed (`memo.Memo.since`), so the next edit finds
 This process writes every file: the manifest and the written files stay in one place.
 
 Kept here: the edited records' own pages (made first, so the page an editor looks at is
-served first) and the jobs whose reuse rests on object identity in this process (the
-chooser's rendered pages, the filter pages' shared rows): a copy sent back through a
-pipe is another object. An update whose dirty jobs cost less than `PARALLEL_MIN_SECONDS`
-is made here alone: forking a large heap is not free (about 20-60 ms).
+served first) and the filter pages, whose shared rows are reused by object identity
+(weak references, `render.contexts.SharedRows`): a copy sent back through a pipe is
+another object. (The chooser's pages the memo kept go back in the same pickle as the
+memo's pieces, so they stay the pieces' objects.) An update whose dirty jobs cost less
+than `PARALLEL_MIN_SECONDS` is made here alone: forking a large heap is not free (at
+10,000 evaluations, about 30 CPU-ms here and 35 in the child for a child doing nothing).
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ PARALLEL_MIN_SECONDS = 0.25
 process alone."""
 NEW_JOB_SECONDS = 0.005
 """The cost assumed for a job never made before (a new record's page)."""
-HERE_ONLY = frozenset({"chooser", "filter"})
+HERE_ONLY = frozenset({"filter"})
 """Job kinds whose reuse rests on object identity in this process (see the docstring)."""
 CAN_FORK = "fork" in mp.get_all_start_methods()
 
