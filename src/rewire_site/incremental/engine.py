@@ -128,6 +128,12 @@ class IncrementalSite:
         """CPU seconds the last update spent after its jobs (removals, the search index,
         the sitemap, the release table): this process's alone, so `split` counts it."""
         self.rendered: dict[str, tuple[object, bytes]] = {}
+        self.indexed: dict[str, bytes] = {}
+        """The search index and sitemap (`build.index_files`) of the last update, and in
+        `indexed_from` what they were made from: the plan's search entries (derive keeps
+        the same object while no entry changes; they hold every record page's path), the
+        release id and the chooser pages written."""
+        self.indexed_from: tuple[object, tuple[str, list[str]]] = (None, ("", []))
         self.added_pages: list[str] | None = None
         """In a forked child: the paths rendered into `rendered` since it started."""
         """The pages of the jobs in `REUSED` by path: the page context last rendered there
@@ -168,25 +174,26 @@ class IncrementalSite:
         self.pending.clear()
         self.memo = Memo()
         self.rendered = {}
+        self.indexed, self.indexed_from = {}, (None, ("", []))
         self._warm(plan)
         return Outcome(True, time.perf_counter() - started, len(jobs), sorted(manifest), why=why)
 
     def _warm(self, plan: SitePlan) -> None:
         """Fill the memo: the site-wide data jobs, the chooser and the filter pages made
         once more here (the build made them in the render pool, whose processes keep
-        nothing), so the first edit only recomputes its own pieces. Their files were
-        written already."""
+        nothing), so the first edit only recomputes its own pieces, then once again to
+        measure what they cost with every piece kept. Their files were written already."""
         recorder = Recorder()
         tracked = tracked_plan(plan, recorder, self.memo)
-        for name in sorted(MEMO_DATA):
-            tracked.make(("data", name))
-        for page in tracked.make(("chooser",)):
-            self._render(("chooser",), page)  # kept in `rendered`: reused while unchanged
+        kept: list[Job] = [("data", name) for name in sorted(MEMO_DATA)] + [("chooser",)]
+        kept += [job for job in plan.jobs() if job[0] == "filter"]  # rows and their HTML
+        for job in kept:
+            self._make(job, tracked, recorder)
+        # made again, every piece kept: what these jobs cost in an update (the build's
+        # figure, every piece computed, would mislead `parallel.split`)
+        for job in kept:
+            self.costs[job] = self._make(job, tracked, recorder)[3]
         assert self.renderer is not None
-        for job in plan.jobs():
-            if job[0] == "filter":  # each evaluation's row and its HTML (index.filter_page)
-                for page in tracked.make(job):
-                    self.renderer.render(page.template, page)
         listed = [e for p, e in sorted(self.manifest.items()) if p not in self.release_paths]
         downloads.release_file(plan.release, listed, self.lines)
         for name in self.renderer.env.list_templates(extensions=["html"]):
@@ -294,7 +301,11 @@ class IncrementalSite:
             self.costs.pop(job, None)
         removed = remove_files(self.site_dir, self.manifest, stale - produced)
         chooser = [*self.outputs.get(("chooser",), ()), *self.outputs.get(("fits",), ())]
-        for path, data in index_files(plan, chooser).items():
+        entries, made_from = self.indexed_from
+        if plan.entries is not entries or (plan.release.id, chooser) != made_from:
+            self.indexed = index_files(plan, chooser)
+            self.indexed_from = (plan.entries, (plan.release.id, chooser))
+        for path, data in self.indexed.items():
             if update_file(self.site_dir, self.manifest, path, data):
                 written.append(path)
         listed = [e for p, e in sorted(self.manifest.items()) if p not in self.release_paths]
