@@ -309,9 +309,13 @@ def matrix_pages(
                 pages.append(page)
         return pages
     ids_of: dict[str, list[str]] = defaultdict(list)
+    families: dict[str, str] = {}  # configuration -> family, each looked up once
     for evaluation in catalogue.of_kind(Evaluation):
         if evaluation.results:
-            ids_of[_family_of(evaluation, catalogue)].append(evaluation.id)
+            of = families.get(evaluation.configuration)
+            if of is None:
+                of = families[evaluation.configuration] = _family_of(evaluation, catalogue)
+            ids_of[of].append(evaluation.id)
     for family in catalogue.of_kind(ModelFamily):
         ids = tuple(ids_of.get(family.id, ()))
 
@@ -400,10 +404,15 @@ def _pairs(by_config: Mapping[str, Mapping[tuple[str, str], Entry]]) -> list[tup
 
 def compare_pages(catalogue: Catalogue, flags: Flags, release_id: str) -> list[ComparePage]:
     by_config: dict[str, dict[tuple[str, str], Entry]] = defaultdict(dict)
+    protocols: dict[str, Protocol] = {}  # each looked up once, not once per evaluation
     for evaluation in catalogue.of_kind(Evaluation):
-        for entry in _entries([evaluation], catalogue):
-            if entry[1].value is not None:
-                by_config[evaluation.configuration][(evaluation.protocol, entry[1].column)] = entry
+        protocol = protocols.get(evaluation.protocol)
+        if protocol is None:
+            protocol = protocols[evaluation.protocol] = catalogue.get(evaluation.protocol, Protocol)
+        for result in evaluation.results:
+            if result.value is not None:
+                key = (evaluation.protocol, result.column)
+                by_config[evaluation.configuration][key] = (evaluation, result, protocol)
     pages: list[ComparePage] = []
     for left_id, right_id in _pairs(by_config):
         shared = sorted(set(by_config[left_id]) & set(by_config[right_id]))
