@@ -10,9 +10,10 @@ keeps each job's dependency keys, the paths it wrote and the manifest of every f
    errors raises `RecordsInvalid` and leaves the site and this state as they were;
 2. derive: recompute the derived facts whose recorded inputs changed;
 3. render: the dirty jobs (new jobs, and jobs whose keys meet the changed keys), made
-   and rendered in this process; a file is written (atomically) only when its SHA-256
-   differs from the manifest's; files of jobs that no longer exist, or that a job no
-   longer writes, are removed;
+   and rendered, the edited records' own pages first; about half of them by cost in a
+   forked child (`parallel.py`) when they cost enough; a file is written (atomically,
+   by this process) only when its SHA-256 differs from the manifest's; files of jobs
+   that no longer exist, or that a job no longer writes, are removed;
 4. write: the search index, the sitemap and the release table when they change.
 
 The result is byte-identical to `rewire build --preview` of the same records (tested:
