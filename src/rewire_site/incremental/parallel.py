@@ -33,6 +33,9 @@ from .memo import Memo
 PARALLEL_MIN_SECONDS = 0.25
 """Dirty jobs cheaper than this in all (by their last CPU seconds) are made in this
 process alone."""
+FORK_SECONDS = 0.05
+"""What the child's side starts with in `split`: forking, and the copy-on-write faults
+and pickling of its results (tens of CPU-ms at 10,000 evaluations)."""
 NEW_JOB_SECONDS = 0.005
 """The cost assumed for a job never made before (a new record's page)."""
 HERE_ONLY = frozenset({"filter"})
@@ -51,27 +54,29 @@ def split(
     minimum: float = PARALLEL_MIN_SECONDS,
     tail: float = 0.0,
 ) -> tuple[list[Job], list[Job]]:
-    """(jobs for this process, in `dirty`'s order; jobs for the child): the child takes
-    the costliest movable jobs while its share stays under half of the whole, the
-    `tail` this process runs after the jobs (the search index, the release table)
-    included."""
+    """(jobs for this process, in `dirty`'s order; jobs for the child), balanced by
+    cost: the movable jobs, costliest first, each go to whichever side has less so far
+    (longest processing time first). This side starts with what it alone can make and
+    with the `tail` it runs after the jobs (the search index, the release table); the
+    child with the cost of forking."""
     cost = {j: costs.get(j, NEW_JOB_SECONDS) for j in dirty}
-    total = sum(cost.values()) + tail
-    if not CAN_FORK or total < minimum:
+    if not CAN_FORK or sum(cost.values()) + tail < minimum:
         return dirty, []
-    movable = sorted(
-        (j for j in dirty if j[0] not in HERE_ONLY and not owned(j)), key=lambda j: -cost[j]
-    )
+    movable = [j for j in dirty if j[0] not in HERE_ONLY and not owned(j)]
+    moved = set(movable)
+    here = tail + sum(cost[j] for j in dirty if j not in moved)
+    there = FORK_SECONDS
     theirs: list[Job] = []
-    share = 0.0
-    for job in movable:
-        if share + cost[job] <= total / 2:
+    for job in sorted(movable, key=lambda j: -cost[j]):
+        if there <= here:
             theirs.append(job)
-            share += cost[job]
+            there += cost[job]
+        else:
+            here += cost[job]
     if not theirs:
         return dirty, []
-    moved = set(theirs)
-    return [j for j in dirty if j not in moved], theirs
+    chosen = set(theirs)
+    return [j for j in dirty if j not in chosen], theirs
 
 
 def _run(compute: Callable[[], Any], memo: Memo, conn: Connection) -> None:
