@@ -181,9 +181,21 @@ EDITS: list[tuple[str, Edit]] = [
 def test_every_edit_gives_the_bytes_of_a_full_preview_build(served: Served, tmp_path: Path) -> None:
     reference = tmp_path / "reference"
     assert differing(served.site, full_preview(served.project, reference)) == []
+
+    def citations() -> object:
+        """The memo piece of the citation files (read only the kind scan of sources)."""
+        memo = served.builder.site.memo
+        [piece] = [
+            v[0] for k, v in memo.items.items() if isinstance(k, tuple) and k[0] == "citations"
+        ]
+        return piece
+
     for name, edit in EDITS:
+        cited = citations()
         edit(served.project)
         served.rebuilt()
+        # kept unless a source changed (the memo dropped it, or the child made it anew)
+        assert (citations() is cited) == (name != "the title of a source many records cite")
         outcome = served.builder.last
         assert outcome is not None and not outcome.full, (name, served.log)
         assert served.builder.site.forked > 0, name

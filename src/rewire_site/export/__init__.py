@@ -3,6 +3,7 @@ citations, and a sitemap. `export_files` gives every file with its site path."""
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Iterable
 
@@ -31,12 +32,14 @@ def export_files(
 ) -> dict[str, bytes]:
     """Every export file by site path. `sitemap=False` leaves out the sitemap (the build
     writes it after rendering, from the chooser pages it wrote: `sitemap_file`); `memo`:
-    per-evaluation pieces and the gzip's compressed segments kept between edits
-    (`rewire serve`)."""
+    per-evaluation pieces, the citation files and the gzip's compressed segments kept
+    between edits (`rewire serve`)."""
     eee = eee_jsonl(catalogue, memo)
     files = {EEE_DOWNLOAD: gzip_bytes(eee, kept_segments(memo, EEE_DOWNLOAD))}
     if sitemap:
         paths = [p.path for p in chooser_pages(catalogue, {}, release_id)]
         files[SITEMAP] = sitemap_file(catalogue, release_id, paths)
-    files.update(citation_files(catalogue, release_id, SITE_URL))
+    cite = functools.partial(citation_files, catalogue, release_id, SITE_URL)
+    # serve: kept while no source changes (the piece read the kind scan of sources only)
+    files.update(cite() if memo is None else memo(("citations", release_id), cite))
     return files
