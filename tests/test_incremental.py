@@ -118,7 +118,7 @@ def served(tmp_path: Path) -> Iterator[Served]:
     preview = Preview(project / "site", watched, builder, port=0, poll=True, log=log.append)
     assert preview.build(), log
     # every update gives part of its jobs to a forked child (parallel.py), however cheap
-    builder.site.parallel_min = 0.0
+    builder.site.parallel_min = builder.site.fork_cost = 0.0
     preview.start()
     try:
         yield Served(project, preview, builder, log)
@@ -271,7 +271,7 @@ def test_a_failed_child_falls_back_to_a_full_build(
         project, project / "records", project / "site", release_date=RELEASE_DATE, log=print
     )
     site.build()
-    site.parallel_min = 0.0
+    site.parallel_min = site.fork_cost = 0.0
     parent = os.getpid()
     make = IncrementalSite._make
 

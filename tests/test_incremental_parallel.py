@@ -59,6 +59,16 @@ def test_the_tail_this_process_runs_moves_more_to_the_child() -> None:
     assert set(theirs) < set(more)
 
 
+def test_with_no_minimum_and_no_fork_charge_every_update_forks() -> None:
+    free = dict.fromkeys(DIRTY, 0.0)
+    # the default charge for forking leaves the child nothing when nothing costs
+    assert split(DIRTY, free, owned, minimum=0.0) == (DIRTY, [])
+    # with no charge the child takes the movable jobs (what tests/test_incremental.py
+    # relies on to fork on every edit)
+    _, theirs = split(DIRTY, free, owned, minimum=0.0, fork=0.0)
+    assert theirs and not set(theirs) & {("record", "eval-1"), ("filter", "task", "x")}
+
+
 def test_cheap_updates_are_not_forked() -> None:
     assert split(DIRTY, COSTS, owned, minimum=5.0) == (DIRTY, [])
     # a job never made before counts a small default, not nothing

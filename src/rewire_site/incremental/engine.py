@@ -44,7 +44,7 @@ from .derive import Derived
 from .gather import Records
 from .memo import Memo
 from .output import Manifest, remove_files, update_file
-from .parallel import PARALLEL_MIN_SECONDS, Child, split
+from .parallel import FORK_SECONDS, PARALLEL_MIN_SECONDS, Child, split
 from .track import MEMO_DATA, Key, Recorder, tracked_plan
 
 Log = Callable[[str], None]
@@ -123,6 +123,9 @@ class IncrementalSite:
         self.parallel_min = PARALLEL_MIN_SECONDS
         """An update whose dirty jobs cost at least this (CPU seconds, as last made)
         gives about half of them to a forked child (`parallel.py`)."""
+        self.fork_cost = FORK_SECONDS
+        """What `split` charges the child's side for forking (tests set it and
+        `parallel_min` to 0 so that every update forks)."""
         self.forked = 0
         """Jobs the last update's child made."""
         self.tail = 0.0
@@ -277,7 +280,8 @@ class IncrementalSite:
             done[job] = time.perf_counter() - started
 
         mine, theirs = split(
-            dirty, self.costs, lambda j: _owned(j, change.ids), self.parallel_min, self.tail
+            dirty, self.costs, lambda j: _owned(j, change.ids), self.parallel_min, self.tail,
+            self.fork_cost,
         )  # fmt: skip
         child = None
         if theirs:

@@ -53,19 +53,21 @@ def split(
     owned: Callable[[Job], bool],
     minimum: float = PARALLEL_MIN_SECONDS,
     tail: float = 0.0,
+    fork: float = FORK_SECONDS,
 ) -> tuple[list[Job], list[Job]]:
     """(jobs for this process, in `dirty`'s order; jobs for the child), balanced by
     cost: the movable jobs, costliest first, each go to whichever side has less so far
     (longest processing time first). This side starts with what it alone can make and
     with the `tail` it runs after the jobs (the search index, the release table); the
-    child with the cost of forking."""
+    child with `fork`, the cost of forking (0 with `minimum` 0: every update forks, as
+    the tests want, when a job can move)."""
     cost = {j: costs.get(j, NEW_JOB_SECONDS) for j in dirty}
     if not CAN_FORK or sum(cost.values()) + tail < minimum:
         return dirty, []
     movable = [j for j in dirty if j[0] not in HERE_ONLY and not owned(j)]
     moved = set(movable)
     here = tail + sum(cost[j] for j in dirty if j not in moved)
-    there = FORK_SECONDS
+    there = fork
     theirs: list[Job] = []
     for job in sorted(movable, key=lambda j: -cost[j]):
         if there <= here:
