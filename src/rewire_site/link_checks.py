@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from .config import ARTIFACTS_DIR, RECORDS_DIR
 from .derive.artifacts import IMPORTER_MANIFEST, orphan_artifacts
-from .link import Catalogue, reference_fields
+from .link import Catalogue, Ref, reference_fields
 from .load import line_of
 from .models import Evaluation, ModelFamily, Protocol, RecordBase, Source
 from .models.scales import scale_problem
@@ -88,7 +88,7 @@ def _check_references(
     to: _Target,
     record: RecordBase,
     universe: dict[str, RecordBase],
-    refs: list[tuple[str, str, str]],
+    refs: list[Ref],
 ) -> None:
     report = to.report
     if isinstance(record, Evaluation):
@@ -234,12 +234,7 @@ def _context_records(
     return extra, partial
 
 
-def outgoing_references(record: RecordBase) -> list[tuple[str, str, str]]:
-    """(field, target id, expected kind) of every reference of `record`."""
-    return reference_fields(record)
-
-
-def _outgoing(record: RecordBase) -> list[tuple[str, str, str]]:
+def _outgoing(record: RecordBase) -> list[Ref]:
     """(field, target id, expected kind) of every reference that names an id."""
     return [ref for ref in reference_fields(record) if isinstance(ref[1], str)]
 
@@ -248,7 +243,7 @@ def _check_record(
     to: _Target,
     record: RecordBase,
     universe: dict[str, RecordBase],
-    refs: list[tuple[str, str, str]],
+    refs: list[Ref],
     hashes: _Hashes,
 ) -> None:
     """The reference checks of one record: its references (`refs`), and an
@@ -269,7 +264,7 @@ def check_records(
     hashes = _Hashes(root)
     for record in records:
         to = _Target(report, record.id, report.files[record.id], report.lines[record.id])
-        _check_record(to, record, universe, outgoing_references(record), hashes)
+        _check_record(to, record, universe, reference_fields(record), hashes)
 
 
 def check_links(
@@ -289,14 +284,14 @@ def check_links(
         report.referrers_unknown = True
     hashes = _Hashes(root)
     referenced: set[str] = set()
-    outgoing: dict[str, list[tuple[str, str, str]]] = {}
+    outgoing: dict[str, list[Ref]] = {}
     for record_id, record in universe.items():
         refs = report.outgoing.get(record_id)  # found during the per-file checks
         if refs is None:
-            refs = outgoing_references(record)
+            refs = reference_fields(record)
         outgoing[record_id] = refs
         referenced.update(target for _, target, _ in refs)
-    partial_refs: dict[str, list[tuple[str, str, str]]] = {}
+    partial_refs: dict[str, list[Ref]] = {}
     for record_id, result in report.partial.items():
         assert result.partial is not None
         partial_refs[record_id] = _outgoing(result.partial)
@@ -372,4 +367,4 @@ def _check_orphans(report: ValidationReport, root: Path, universe: dict[str, Rec
         )
 
 
-__all__ = ["ENTRY_KINDS", "check_links", "outgoing_references"]
+__all__ = ["ENTRY_KINDS", "check_links"]

@@ -30,7 +30,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .config import RECORDS_DIR
-from .link_checks import ENTRY_KINDS, check_links, outgoing_references
+from .link import Ref, reference_fields
+from .link_checks import ENTRY_KINDS, check_links
 from .load import line_of
 from .models import RecordBase
 from .parse_cache import ParseCache, absolute, iter_files, yaml_files
@@ -66,7 +67,7 @@ class ValidationReport:
     referrers_unknown: bool = False
     """True when some file could not be read: whether a record is referred to is then
     unknown, so no 'nothing refers to' warning is given."""
-    outgoing: dict[str, list[tuple[str, str, str]]] = field(default_factory=dict)
+    outgoing: dict[str, list[Ref]] = field(default_factory=dict)
     """Record id -> (field, target id, expected kind) of its references, found with the
     per-file checks (while the other process parses) for the link checks to use."""
     orphans_unknown: bool = False
@@ -192,11 +193,11 @@ def validate_paths(
     gc.disable()  # the values and records hold no cycles; collection would cost 2-3x
     try:
         checked: dict[Path, FileResult] = {}
-        refs: dict[Path, list[tuple[str, str, str]]] = {}
+        refs: dict[Path, list[Ref]] = {}
         for item in iter_files(files, root, cache=cache, jobs=jobs, store=store):
             result = checked[item.path] = check_loaded(item)
             if result.record is not None:
-                refs[item.path] = outgoing_references(result.record)
+                refs[item.path] = reference_fields(result.record)
         collect((checked[path] for path in files), report)
         report.outgoing = {record_id: refs[path] for record_id, path in report.files.items()}
         del checked, refs
