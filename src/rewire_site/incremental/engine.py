@@ -132,16 +132,16 @@ class IncrementalSite:
         """CPU seconds the last update spent after its jobs (removals, the search index,
         the sitemap, the release table): this process's alone, so `split` counts it."""
         self.rendered: dict[str, tuple[object, bytes]] = {}
+        """The pages of the jobs in `REUSED` by path: the page context last rendered there
+        and its bytes. A context the memo kept is the same object: not rendered again."""
+        self.added_pages: list[str] | None = None
+        """In a forked child: the paths rendered into `rendered` since it started."""
         self.indexed: dict[str, bytes] = {}
         """The search index and sitemap (`build.index_files`) of the last update, and in
         `indexed_from` what they were made from: the plan's search entries (derive keeps
         the same object while no entry changes; they hold every record page's path), the
         release id and the chooser pages written."""
-        self.indexed_from: tuple[object, tuple[str, list[str]]] = (None, ("", []))
-        self.added_pages: list[str] | None = None
-        """In a forked child: the paths rendered into `rendered` since it started."""
-        """The pages of the jobs in `REUSED` by path: the page context last rendered there
-        and its bytes. A context the memo kept is the same object: not rendered again."""
+        self.indexed_from: tuple[object, str, list[str]] = (None, "", [])
 
     # ------------------------------------------------------------ full build
 
@@ -178,7 +178,7 @@ class IncrementalSite:
         self.pending.clear()
         self.memo = Memo()
         self.rendered = {}
-        self.indexed, self.indexed_from = {}, (None, ("", []))
+        self.indexed, self.indexed_from = {}, (None, "", [])
         self._warm(plan)
         return Outcome(True, time.perf_counter() - started, len(jobs), sorted(manifest), why=why)
 
@@ -306,10 +306,10 @@ class IncrementalSite:
             self.costs.pop(job, None)
         removed = remove_files(self.site_dir, self.manifest, stale - produced)
         chooser = [*self.outputs.get(("chooser",), ()), *self.outputs.get(("fits",), ())]
-        entries, made_from = self.indexed_from
-        if plan.entries is not entries or (plan.release.id, chooser) != made_from:
+        entries, release_id, pages = self.indexed_from
+        if plan.entries is not entries or (plan.release.id, chooser) != (release_id, pages):
             self.indexed = index_files(plan, chooser)
-            self.indexed_from = (plan.entries, (plan.release.id, chooser))
+            self.indexed_from = (plan.entries, plan.release.id, chooser)
         for path, data in self.indexed.items():
             if update_file(self.site_dir, self.manifest, path, data):
                 written.append(path)
