@@ -111,8 +111,15 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def _ignore_sigint() -> None:
+    """As a non-interactive shell starts a background command: SIGINT ignored."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 @pytest.fixture
 def served(project: Path) -> Iterator[tuple[subprocess.Popen[str], str]]:
+    """`rewire serve` started as a script's background command is: SIGINT ignored (it must
+    stop on Ctrl-C all the same)."""
     port = _free_port()
     process = subprocess.Popen(
         [
@@ -131,6 +138,7 @@ def served(project: Path) -> Iterator[tuple[subprocess.Popen[str], str]]:
         stderr=subprocess.STDOUT,
         text=True,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        preexec_fn=_ignore_sigint,
     )
     try:
         yield process, f"http://127.0.0.1:{port}/"
@@ -141,8 +149,12 @@ def served(project: Path) -> Iterator[tuple[subprocess.Popen[str], str]]:
 
 
 @pytest.mark.slow
-def test_rewire_serve_command(served: tuple[subprocess.Popen[str], str], project: Path) -> None:
-    """The command as an editor runs it: answers on loopback, rebuilds, stops on Ctrl-C."""
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_rewire_serve_command(
+    served: tuple[subprocess.Popen[str], str], project: Path, stop: signal.Signals
+) -> None:
+    """The command as an editor runs it: answers on loopback, rebuilds, stops on Ctrl-C
+    (even though it started with SIGINT ignored) or SIGTERM."""
     process, url = served
     deadline = time.monotonic() + TIMEOUT
     while True:
@@ -158,10 +170,10 @@ def test_rewire_serve_command(served: tuple[subprocess.Popen[str], str], project
     while "Retitled through rewire serve" not in fetch(url + PROTOCOL_PAGE)[1]:
         assert time.monotonic() < deadline, "no rebuild after the record changed"
         time.sleep(0.2)
-    process.send_signal(signal.SIGINT)
+    process.send_signal(stop)
     output, _ = process.communicate(timeout=15)
     assert process.returncode == 0, output
-    assert "serving" in output and "rebuilding" in output
+    assert "serving" in output and "rebuilding" in output and "stopping" in output
 
 
 def _serve(project: Path, port: int) -> subprocess.CompletedProcess[str]:

@@ -18,6 +18,9 @@ The site folder follows the builder's rule (write.py): it is replaced only when 
 builder made it (it holds `.rewire-site`) or it is empty; otherwise serve says so and
 exits before it builds or serves anything. A busy port is one line naming the port and
 `--port`, exit 1.
+
+Ctrl-C (SIGINT) or SIGTERM stops it: both are handled explicitly, so a serve started from
+a script in the background (where the shell leaves SIGINT ignored) still stops on either.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import functools
+import signal
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -302,23 +306,43 @@ def serve_command(
         typer.echo("no site to serve: fix the problems above and run again", err=True)
         preview.server.server_close()
         raise typer.Exit(1)
-    preview.start()
-    how = "polling" if preview.poll else "watchfiles"
-    typer.echo(f"serving {site_dir} at {preview.url} ({how}); Ctrl-C stops")
+    with interrupted_by(STOP_SIGNALS):
+        preview.start()
+        how = "polling" if preview.poll else "watchfiles"
+        typer.echo(f"serving {site_dir} at {preview.url} ({how}); Ctrl-C stops")
+        try:
+            while True:
+                time.sleep(3600)
+        except KeyboardInterrupt:
+            typer.echo("stopping")
+        finally:
+            preview.stop()
+
+
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+@contextlib.contextmanager
+def interrupted_by(signals: Iterable[signal.Signals]) -> Iterator[None]:
+    """While the block runs, each of `signals` raises KeyboardInterrupt in the main thread
+    (the previous handlers are restored after it). Installed explicitly: a process that a
+    non-interactive shell starts in the background inherits SIGINT ignored, and Python then
+    never raises KeyboardInterrupt."""
+    previous = {sig: signal.signal(sig, signal.default_int_handler) for sig in signals}
     try:
-        while True:
-            time.sleep(3600)
-    except KeyboardInterrupt:
-        typer.echo("stopping")
+        yield
     finally:
-        preview.stop()
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 __all__ = [
+    "STOP_SIGNALS",
     "PortUnavailable",
     "Preview",
     "PreviewBuilder",
     "have_watchfiles",
+    "interrupted_by",
     "listen",
     "poll_changes",
     "serve_command",
