@@ -6,8 +6,8 @@ column that holds any result. It is sorted by one column in the metric's directi
 (rows without a value in that column last); best in column ignores results that a flag
 takes out of comparisons, results that did not fit in memory and incomplete runs (which
 claim no value: the cell says 'Incomplete run' and links to the note saying why). Display rounding
-never changes the stored value: each cell keeps the value, the printed value and its
-citation.
+never changes the stored value: each cell keeps the value and the printed value (the
+citation is on the evaluation page each cell links to, `ResultRow` below).
 """
 
 from __future__ import annotations
@@ -84,7 +84,6 @@ class Cell:
     printed_value: str | None
     """The value exactly as the source printed it."""
     unit: str | None
-    citation: CitationView | None
     evaluation_id: str | None
     origin_label: str | None
     excluded: bool
@@ -200,7 +199,6 @@ def _cell(
         display=display,
         printed_value=result.printed_value,
         unit=result.unit,
-        citation=cite(result.citation, catalogue) if result.citation else None,
         evaluation_id=evaluation.id,
         origin_label=ORIGIN_LABELS[evaluation.origin],
         excluded=excluded(found, result.column),
@@ -224,7 +222,6 @@ def _empty(column_id: str) -> Cell:
         "not_reported",
         None,
         NOT_REPORTED,
-        None,
         None,
         None,
         None,
