@@ -322,20 +322,31 @@ def test_the_memo_keeps_a_piece_until_one_of_its_keys_changes() -> None:
         calls.append(name)
         return int(flags[name]) * 10
 
+    e1, e2 = ("piece", "e1"), ("piece", "e2")
     recorder.start()
-    assert memo(("piece", "e1"), lambda: piece("e1")) == 10
-    assert memo(("piece", "e2"), lambda: piece("e2")) == 20
-    assert recorder.stop() == {("flags", "e1"), ("flags", "e2")}
-    # a hit computes nothing and still gives the job the piece's keys
+    assert memo(e1, lambda: piece("e1")) == 10
+    assert memo(e2, lambda: piece("e2")) == 20
+    # the job depends on the pieces it used; each piece on the keys it read
+    assert recorder.stop() == {("memo", e1), ("memo", e2)}
+    assert (memo.items[e1][1], memo.items[e2][1]) == ({("flags", "e1")}, {("flags", "e2")})
+    # a hit computes nothing and still names the piece among the job's keys
     recorder.start()
-    assert memo(("piece", "e1"), lambda: piece("e1")) == 10
-    assert recorder.stop() == {("flags", "e1")}
+    assert memo(e1, lambda: piece("e1")) == 10
+    assert recorder.stop() == {("memo", e1)}
     assert calls == ["e1", "e2"] and (memo.hits, memo.misses) == (1, 2)
-    # an edit that changed e2's flags drops e2's piece only
-    assert memo.invalidate({("flags", "e2"), ("flags", ANY)}) == 1
-    assert memo(("piece", "e1"), lambda: piece("e1")) == 10
-    assert memo(("piece", "e2"), lambda: piece("e2")) == 20
+    # an edit that changed e2's flags drops e2's piece only, and says so by its key
+    assert memo.invalidate({("flags", "e2"), ("flags", ANY)}) == {("memo", e2)}
+    assert memo(e1, lambda: piece("e1")) == 10
+    assert memo(e2, lambda: piece("e2")) == 20
     assert calls == ["e1", "e2", "e2"]
+    # a piece joined from pieces is dropped with any of them, and so are its users
+    both = ("both",)
+    outer = ("outer",)
+    memo(outer, lambda: memo(both, lambda: memo(e1, lambda: 0) + memo(e2, lambda: 0)))
+    assert memo.items[both][1] == {("memo", e1), ("memo", e2)}
+    dropped = memo.invalidate({("flags", "e1")})
+    assert dropped == {("memo", e1), ("memo", both), ("memo", outer)}
+    assert e2 in memo.items and both not in memo.items and memo.invalidate(dropped) == set()
     # a piece that raised is not kept
     with pytest.raises(KeyError):
         memo(("piece", "e3"), lambda: piece("e3"))

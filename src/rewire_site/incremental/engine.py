@@ -247,6 +247,7 @@ class IncrementalSite:
         self.pending.clear()
         stages = [("gather", time.perf_counter() - started)]
         plan, keys = self.derived.derive(records.catalogue, change.keys, change.ids)
+        keys |= self.memo.invalidate(keys)  # a job that used a dropped piece is remade
         stages.append(("derive", time.perf_counter() - started))
         jobs = plan.jobs()
         dirty = [j for j in jobs if j not in self.deps or not self.deps[j].isdisjoint(keys)]
@@ -256,7 +257,6 @@ class IncrementalSite:
         # the edited records' own pages first, then the cheapest: the page an editor
         # looks at is served before the site-wide files (downloads, chooser, home)
         dirty.sort(key=lambda j: (not _owned(j, change.ids), self.costs.get(j, 0.0)))
-        self.memo.invalidate(keys)
         self.memo.hits = self.memo.misses = 0
         recorder = Recorder()
         tracked = tracked_plan(plan, recorder, self.memo)

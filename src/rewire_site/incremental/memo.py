@@ -7,8 +7,12 @@ evaluation's CSV rows or EEE line, one protocol's standings) are computed throug
 page jobs, `track.py`) and is reused until an edit changes one of them
 (`Memo.invalidate`), so the job only joins cached pieces, serialises and compresses.
 
-A hit adds the piece's keys to the running job's keys, so the job's recorded inputs are
-the same as without the memo. `rewire build` passes no memo: every piece is computed.
+A piece used (computed or kept) adds one key to the running job's keys, `("memo",
+piece key)`, not the keys the piece read: `invalidate` drops the pieces an edit reached
+(found through an index from each key to the pieces that read it, not by scanning every
+piece) and returns their `("memo", ...)` keys, so the jobs that used them are remade. A
+piece that used other pieces is dropped with them. `rewire build` passes no memo: every
+piece is computed.
 
 The memo also keeps each gzip file's compressed segments (`segments`,
 `render.downloads.gzip_bytes`), so an edit recompresses only the segments whose text
@@ -33,6 +37,9 @@ class Memo:
         self.recorder = recorder if recorder is not None else Recorder()
         """The recorder of the running job (set by the engine for each update)."""
         self.items: dict[Hashable, tuple[Any, frozenset[Key]]] = {}
+        self.readers: dict[Key, set[Hashable]] = {}
+        """Key -> the pieces that read it (may name pieces dropped since: `invalidate`
+        skips them)."""
         self.hits = 0
         self.misses = 0
         self.gzip: dict[str, GzipSegments] = {}
@@ -50,7 +57,7 @@ class Memo:
         if found is not None:
             self.hits += 1
             if recorder.keys is not None:
-                recorder.keys.update(found[1])
+                recorder.keys.add(("memo", key))
             value: V = found[0]
             return value
         self.misses += 1
@@ -62,11 +69,21 @@ class Memo:
             inner = frozenset(recorder.keys)
             recorder.keys = outer
         if outer is not None:
-            outer.update(inner)
-        self.items[key] = (value, inner)
+            outer.add(("memo", key))
+        self._put(key, (value, inner))
         if self.added is not None:
             self.added.append(key)
         return value
+
+    def _put(self, key: Hashable, piece: tuple[Any, frozenset[Key]]) -> None:
+        self.items[key] = piece
+        readers = self.readers
+        for read in piece[1]:
+            found = readers.get(read)
+            if found is None:
+                readers[read] = {key}
+            else:
+                found.add(key)
 
     def segments(self, path: str) -> GzipSegments:
         """The compressed segments of the gzip file at `path` (`gzip_bytes`'s `kept`)."""
@@ -85,17 +102,25 @@ class Memo:
         self, pieces: list[tuple[Hashable, tuple[Any, frozenset[Key]]]], gzip: dict[str, Any]
     ) -> None:
         """Take what a forked child computed (`since`)."""
-        self.items.update(pieces)
+        for key, piece in pieces:
+            self._put(key, piece)
         self.gzip.update(gzip)
         self.misses += len(pieces)
 
-    def invalidate(self, changed: Iterable[Key]) -> int:
-        """Drop the pieces that read one of the `changed` keys; returns how many."""
-        keys = set(changed)
-        before = len(self.items)
-        self.items = {k: v for k, v in self.items.items() if v[1].isdisjoint(keys)}
-        return before - len(self.items)
+    def invalidate(self, changed: Iterable[Key]) -> set[Key]:
+        """Drop the pieces that read one of the `changed` keys, and the pieces that used
+        those; returns the `("memo", piece key)` key of each piece dropped."""
+        dropped: set[Key] = set()
+        work = list(changed)
+        while work:
+            for key in self.readers.pop(work.pop(), ()):
+                if self.items.pop(key, None) is not None:
+                    used: Key = ("memo", key)
+                    dropped.add(used)
+                    work.append(used)
+        return dropped
 
     def clear(self) -> None:
         self.items.clear()
+        self.readers.clear()
         self.gzip.clear()
