@@ -368,6 +368,23 @@ def test_the_tracking_catalogue_records_scans_and_referrers(tmp_path: Path) -> N
     assert keys == {("kind", "Evaluation")}
     (_, keys) = recorder.run(lambda: seen.get(PROTOCOL, type(catalogue.by_id[PROTOCOL])))
     assert keys == {("id", PROTOCOL)}
+    protocol = catalogue.by_id[PROTOCOL]
+    (title, keys) = recorder.run(lambda: seen.field(PROTOCOL, "title"))
+    assert (title, keys) == (protocol.title, {("field", PROTOCOL, "title")})
+    assert seen.field("no-such-record", "title") is None
+
+
+def test_an_edit_changes_the_keys_of_the_fields_it_changed_only(tmp_path: Path) -> None:
+    from rewire_site.build import gather
+    from rewire_site.incremental.gather import changed_fields
+
+    project = make_project(tmp_path / "project")
+    protocol = gather(project / "records", project).catalogue.by_id[PROTOCOL]
+    retitled = protocol.model_copy(update={"title": "Another title"})
+    assert changed_fields(protocol, retitled) == {"title"}
+    assert changed_fields(protocol, protocol) == set()
+    assert changed_fields(None, protocol) == set(type(protocol).model_fields)
+    assert changed_fields(protocol, None) == set(type(protocol).model_fields)
 
 
 def test_preview_release() -> None:

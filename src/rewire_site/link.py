@@ -158,6 +158,12 @@ class Catalogue:
             raise TypeError(f"{record_id} is a {type(record).__name__}, not a {kind.__name__}")
         return record
 
+    def field(self, record_id: str, name: str) -> object:
+        """One field of a record (None when there is no such record or it has no such
+        field). `rewire serve` tracks it as the read of that field alone (`('field', id,
+        name)`): an edit of the record's other fields leaves what read it as it was."""
+        return getattr(self.by_id.get(record_id), name, None)
+
     def of_kind(self, kind: type[R]) -> list[R]:
         """Records of one kind, sorted by id (deterministic order)."""
         return [r for r in self._by_kind.get(kind, []) if isinstance(r, kind)]

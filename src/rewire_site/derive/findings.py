@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ..link import Catalogue
-from ..models import Evaluation, Protocol, Source
+from ..models import Evaluation, Protocol
 from ..models.evaluation import Origin
 from ..models.scales import on_metric_scale
 from .concerns import Flag, flags_by_evaluation
@@ -98,11 +98,13 @@ def with_unit(display: str, unit: str) -> str:
 
 
 def _published_by(evaluation: Evaluation, catalogue: Catalogue) -> str:
+    """The short citation of the first result's source (the only field read: a source's
+    other fields do not change a headline)."""
     for result in evaluation.results:
         if result.citation is not None:
-            source = catalogue.by_id.get(result.citation.source)
-            if isinstance(source, Source):
-                return source.short_citation
+            short = catalogue.field(result.citation.source, "short_citation")
+            if isinstance(short, str):
+                return short
     return "the source"
 
 

@@ -129,6 +129,7 @@ def _updated(
     for record_id in sorted(changed):
         keys.add(("id", record_id))
         before, after = old.by_id.get(record_id), by_id.get(record_id)
+        keys.update(("field", record_id, name) for name in changed_fields(before, after))
         for record in (before, after):
             if record is None:
                 continue
@@ -160,6 +161,14 @@ def _updated(
         keys.add(("ref", ANY))
     by_kind = {k: v for k, v in by_kind.items() if v}
     return Catalogue(by_id=by_id, referrers=referrers, _by_kind=by_kind), keys
+
+
+def changed_fields(before: RecordBase | None, after: RecordBase | None) -> set[str]:
+    """The fields whose value differs between two versions of a record (every field of
+    either when it was added, removed or changed kind)."""
+    if before is None or after is None or type(before) is not type(after):
+        return {n for r in (before, after) if r is not None for n in type(r).model_fields}
+    return {n for n in type(after).model_fields if getattr(before, n) != getattr(after, n)}
 
 
 def _link_problems(

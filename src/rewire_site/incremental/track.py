@@ -4,6 +4,7 @@ While a page job is made (`SitePlan.make`) or a derived fact is computed, every 
 through these views adds a key to the current `Recorder`:
 
 - `("id", rid)`: the record `rid` was read (or looked for: a missing id is a key too);
+- `("field", rid, name)`: only that field of `rid` was read (`Catalogue.field`);
 - `("id", ANY)`: every record was iterated;
 - `("kind", K)`: the records of kind `K` were scanned (`Catalogue.of_kind`);
 - `("ref", X)`: the references to `X` were read (`referrers`, `referring`,
@@ -149,6 +150,10 @@ class TrackingCatalogue(Catalogue):
         )
         self.base = base
         self.recorder = recorder
+
+    def field(self, record_id: str, name: str) -> object:
+        self.recorder.add(("field", record_id, name))
+        return self.base.field(record_id, name)
 
     def of_kind(self, kind: type[R]) -> list[R]:
         self.recorder.add(("kind", kind.__name__))
