@@ -33,6 +33,7 @@ from rewire_site.render.downloads import (
     SEGMENT_TARGET,
     SOURCE_TABLE,
     GzipSegments,
+    ReleaseLines,
     api_files,
     csv_bytes,
     derived_json,
@@ -239,10 +240,25 @@ def test_serve_keeps_the_gzip_segments_of_each_file_in_its_memo() -> None:
     files = download_files(catalogue)
     entries = [ManifestEntry(p, sha256_bytes(b), len(b)) for p, b in sorted(files.items())]
     release = make_release(catalogue.by_id.values(), "2026-10-22")
-    assert release_file(release, entries, memo) == release_file(release, entries)
-    assert len(memo.segments(RELEASE_TABLE).segments) == 1
     memo.clear()
     assert memo.gzip == {}
+    # the release table serve keeps: a line made again only for a rewritten file
+    lines = ReleaseLines()
+    manifest = {e.path: e for e in entries}
+    assert lines.file(release, manifest) == release_file(release, entries)
+    kept = {p: line for p, (_, line) in lines.lines.items()}
+    manifest["downloads/new.csv"] = ManifestEntry("downloads/new.csv", "ab" * 32, 3)
+    manifest[SOURCE_TABLE] = ManifestEntry(SOURCE_TABLE, "cd" * 32, 4)
+    assert lines.file(release, manifest) == release_file(release, list(manifest.values()))
+    assert {p for p, (_, line) in lines.lines.items() if kept.get(p) is not line} == {
+        "downloads/new.csv",
+        SOURCE_TABLE,
+    }
+    del manifest["downloads/new.csv"]
+    assert lines.file(release, manifest) == release_file(release, list(manifest.values()))
+    other = dataclasses.replace(release, id="2026-10-23-preview")
+    assert lines.file(other, manifest) == release_file(other, list(manifest.values()))
+    assert (lines.segments.made, len(lines.segments.segments)) == (1, 1)
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS)

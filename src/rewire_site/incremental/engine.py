@@ -48,9 +48,9 @@ from .parallel import FORK_SECONDS, PARALLEL_MIN_SECONDS, Child, split
 from .track import MEMO_DATA, Key, Recorder, tracked_plan
 
 Log = Callable[[str], None]
-Built = tuple[Manifest, RenderStats, frozenset[str]]
-"""What a full build keeps: the manifest, the render stats (each job's keys, paths and
-cost), the paths of the release table."""
+Built = tuple[Manifest, RenderStats]
+"""What a full build keeps: the manifest and the render stats (each job's keys, paths and
+cost)."""
 
 
 @dataclass
@@ -112,14 +112,14 @@ class IncrementalSite:
         """CPU seconds each job took last time: an update makes the cheap jobs first, so
         the edited record's own pages are served before the site-wide files."""
         self.manifest: Manifest = {}
-        self.release_paths: frozenset[str] = frozenset()
         self.renderer: Renderer | None = None
         self.pending: set[Path] = set()
         """Record files changed by edits not yet applied (an edit with errors)."""
         self.memo = Memo()
         """Per-item pieces of the site-wide files (`memo.py`), kept between edits."""
-        self.lines = Memo()
-        """The release table's lines, by value (every file's path, SHA-256 and size)."""
+        self.lines = downloads.ReleaseLines()
+        """The release table's lines, kept between edits (every file's path, SHA-256 and
+        size)."""
         self.parallel_min = PARALLEL_MIN_SECONDS
         """An update whose dirty jobs cost at least this (CPU seconds, as last made)
         gives about half of them to a forked child (`parallel.py`)."""
@@ -166,15 +166,13 @@ class IncrementalSite:
                 renderer=renderer,
             )  # fmt: skip
             write_files(plan, self.root, writer, stats)
-            release = downloads.release_file(plan.release, ())
-            manifest = {e.path: e for e in writer.entries()}
-            return manifest, stats, frozenset(release)
+            return {e.path: e for e in writer.entries()}, stats
 
-        manifest, stats, release_paths = write.atomic_write_site(build_into, self.site_dir)
+        manifest, stats = write.atomic_write_site(build_into, self.site_dir)
         self.records, self.derived, self.plan = records, derived, plan
         self.deps, self.outputs, self.manifest = stats.deps, stats.outputs, manifest
         self.costs = stats.costs
-        self.release_paths, self.renderer = release_paths, renderer
+        self.renderer = renderer
         self.pending.clear()
         self.memo = Memo()
         self.rendered = {}
@@ -198,8 +196,7 @@ class IncrementalSite:
         for job in kept:
             self.costs[job] = self._make(job, tracked, recorder)[3]
         assert self.renderer is not None
-        listed = [e for p, e in sorted(self.manifest.items()) if p not in self.release_paths]
-        downloads.release_file(plan.release, listed, self.lines)
+        self.lines.file(plan.release, self.manifest)
         for name in self.renderer.env.list_templates(extensions=["html"]):
             self.renderer.env.get_template(name)  # the partials too: the pool compiled them
         # what stays (the catalogue, the plan, the memo) out of the collector's sight:
@@ -313,8 +310,7 @@ class IncrementalSite:
         for path, data in self.indexed.items():
             if update_file(self.site_dir, self.manifest, path, data):
                 written.append(path)
-        listed = [e for p, e in sorted(self.manifest.items()) if p not in self.release_paths]
-        for path, data in downloads.release_file(plan.release, listed, self.lines).items():
+        for path, data in self.lines.file(plan.release, self.manifest).items():
             if update_file(self.site_dir, self.manifest, path, data):
                 written.append(path)
         self.plan = plan

@@ -548,25 +548,47 @@ def source_table_csv(catalogue: Catalogue) -> bytes:
 RELEASE_HEADER = ("release_id", "release_date", "content_sha256", "path", "sha256", "size_bytes")
 
 
-def release_csv(
-    release: Release, entries: Iterable[ManifestEntry], memo: Memo | None = None
-) -> bytes:
-    """The release and every output file (except this one) with its SHA-256 (`memo`:
-    each line kept between edits, by value)."""
-    if memo is not None:
-        texts = [_csv_line(RELEASE_HEADER)]
-        for e in sorted(entries, key=lambda e: e.path):
-            if e.path != RELEASE_TABLE:
-                row = (release.id, release.date, release.content_sha256, e.path, e.sha256,
-                       e.size_bytes)  # fmt: skip
-                texts.append(memo(("release line", row), functools.partial(_csv_line, row)))
-        return "".join(texts).encode("utf-8")
+def release_csv(release: Release, entries: Iterable[ManifestEntry]) -> bytes:
+    """The release and every output file (except this one) with its SHA-256."""
     rows = [
         (release.id, release.date, release.content_sha256, e.path, e.sha256, e.size_bytes)
         for e in sorted(entries, key=lambda e: e.path)
         if e.path != RELEASE_TABLE
     ]
     return csv_bytes(RELEASE_HEADER, rows)
+
+
+class ReleaseLines:
+    """The release table kept between edits (`rewire serve`): each file's CSV line is
+    made again only when its manifest entry is a new object (an entry is replaced when its
+    file is rewritten), and the lines are joined in path order, the bytes `release_file`
+    gives for the same entries."""
+
+    def __init__(self) -> None:
+        self.release: Release | None = None
+        self.lines: dict[str, tuple[ManifestEntry, str]] = {}
+        self.order: list[str] = []
+        self.segments = GzipSegments()
+
+    def file(self, release: Release, manifest: Mapping[str, ManifestEntry]) -> dict[str, bytes]:
+        """The release table of `release` and every file in `manifest` but itself."""
+        if release != self.release:
+            self.release, self.lines = release, {}
+        kept, lines = self.lines, {}
+        for path, entry in manifest.items():
+            if path == RELEASE_TABLE:
+                continue
+            line = kept.get(path)
+            if line is None or line[0] is not entry:
+                row = (release.id, release.date, release.content_sha256, path, entry.sha256,
+                       entry.size_bytes)  # fmt: skip
+                line = (entry, _csv_line(row))
+            lines[path] = line
+        if lines.keys() != kept.keys():
+            self.order = sorted(lines)
+        self.lines = lines
+        data = _csv_line(RELEASE_HEADER) + "".join([lines[p][1] for p in self.order])
+        return {RELEASE_TABLE: gzip_bytes(data.encode("utf-8"), self.segments)}
 
 
 def download_files(
@@ -581,12 +603,10 @@ def download_files(
     }
 
 
-def release_file(
-    release: Release, entries: Iterable[ManifestEntry], memo: Memo | None = None
-) -> dict[str, bytes]:
-    """The release table; write it last, from every other output's manifest entry."""
-    data = release_csv(release, entries, memo)
-    return {RELEASE_TABLE: gzip_bytes(data, kept_segments(memo, RELEASE_TABLE))}
+def release_file(release: Release, entries: Iterable[ManifestEntry]) -> dict[str, bytes]:
+    """The release table; write it last, from every other output's manifest entry
+    (`rewire serve` keeps its lines between edits: `ReleaseLines`)."""
+    return {RELEASE_TABLE: gzip_bytes(release_csv(release, entries))}
 
 
 def _json(data: object) -> bytes:
