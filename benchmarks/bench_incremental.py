@@ -3,7 +3,7 @@ synthetic catalogue (`rewire_site.synth`), one full preview build that records e
 job's dependencies, then one edit each of an evaluation, a configuration, a protocol and
 a source, each applied through `IncrementalSite.update` (what serve runs when a file
 changes). Prints, per edit: seconds, page jobs re-made, files rewritten, derived items
-recomputed and CPU seconds, this process's and the forked child's (`incremental/parallel.py`;
+recomputed and CPU seconds, this process's and the replica's (`incremental/parallel.py`;
 the machine may be busy: CPU time grows much less with load than wall time).
 
     python benchmarks/bench_incremental.py                  # 10,000 evaluations
@@ -11,6 +11,7 @@ the machine may be busy: CPU time grows much less with load than wall time).
                                                             # a full `--preview` build
     python benchmarks/bench_incremental.py --evaluations 1000 --profile edit.prof
     python benchmarks/bench_incremental.py --profile source.prof --profile-edit source
+    python benchmarks/bench_incremental.py --rounds 5        # each edit five times: medians
 
 The catalogue is generated into a temporary folder (or `--catalogue DIR`, copied first,
 so it is never edited in place).
@@ -22,8 +23,8 @@ import argparse
 import cProfile
 import os
 import re
-import resource
 import shutil
+import statistics
 import sys
 import tempfile
 import time
@@ -59,6 +60,11 @@ def _evaluation(text: str) -> str:
     return text.replace(f"reaching {old} ", f"reaching {new} ", 1)
 
 
+def _toggle(old: str, new: str) -> Callable[[str], str]:
+    """An edit that replaces `old` by `new`, or back (so that every round changes)."""
+    return lambda t: t.replace(old, new, 1) if old in t else t.replace(new, old, 1)
+
+
 EDITS: list[tuple[str, str, Callable[[str], str]]] = [
     ("evaluation (a result value)", "synth-eval-000042", _evaluation),
     (
@@ -69,14 +75,27 @@ EDITS: list[tuple[str, str, Callable[[str], str]]] = [
     (
         "protocol (title)",
         "synth-protocol-0042",
-        lambda t: t.replace("title: Synthetic protocol 42", "title: Edited protocol 42", 1),
+        _toggle("title: Synthetic protocol 42", "title: Edited protocol 42"),
     ),
     (
         "source (title)",
         "synth-source-00042",
-        lambda t: t.replace("title: Synthetic source 42", "title: Edited source 42", 1),
+        _toggle("title: Synthetic source 42", "title: Edited source 42"),
     ),
 ]
+
+
+def _replica_cpu(site: IncrementalSite) -> float:
+    """CPU seconds the serve replica (`incremental/parallel.py`) has used so far (0
+    without one; read from /proc, Linux)."""
+    if site.replica is None:
+        return 0.0
+    try:
+        fields = Path(f"/proc/{site.replica.process.pid}/stat").read_text().rsplit(")", 1)[1]
+    except OSError:
+        return 0.0
+    utime, stime = fields.split()[11:13]
+    return (int(utime) + int(stime)) / os.sysconf("SC_CLK_TCK")
 
 
 def compare_sites(a: Path, b: Path) -> list[str]:
@@ -106,6 +125,13 @@ def main(argv: list[str] | None = None) -> int:
         help="which edit --profile profiles (default: evaluation)",
     )
     parser.add_argument("--workers", type=int, default=None)
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="apply the four edits this many times (each round changes every record "
+        "again) and print each edit's median",
+    )
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="rewire-bench-incremental-") as tmp:
         project = Path(tmp) / "project"
@@ -127,13 +153,14 @@ def main(argv: list[str] | None = None) -> int:
         first = site.build()
         print(f"initial: {first.line()} ({len(site.deps)} jobs tracked)")
         failed = 0
-        for label, record_id, change in EDITS:
+        figures: dict[str, list[tuple[float, float, float]]] = {}
+        for label, record_id, change in [e for _ in range(args.rounds) for e in EDITS]:
             _edit(records / f"{record_id}.yaml", change)
             profile = (
                 cProfile.Profile() if args.profile and label.startswith(args.profile_edit) else None
             )
             cpu = time.process_time()
-            children = resource.getrusage(resource.RUSAGE_CHILDREN)
+            children = _replica_cpu(site)
             if profile is not None:
                 profile.enable()
             outcome = site.update([records / f"{record_id}.yaml"])
@@ -141,12 +168,12 @@ def main(argv: list[str] | None = None) -> int:
                 profile.disable()
                 profile.dump_stats(args.profile)
             cpu = time.process_time() - cpu
-            after = resource.getrusage(resource.RUSAGE_CHILDREN)
-            child = (after.ru_utime + after.ru_stime) - (children.ru_utime + children.ru_stime)
+            child = _replica_cpu(site) - children
             own = ("protocol" if "protocol" in record_id else "record", record_id)
+            figures.setdefault(label, []).append((outcome.seconds, cpu, child))
             print(
                 f"{label:32} {outcome.seconds:6.3f} s (CPU {cpu:.3f} s here, {child:.3f} s in "
-                f"the forked child): {outcome.jobs} jobs re-made ({site.forked} by the child), "
+                f"the replica): {outcome.jobs} jobs re-made ({site.forked} by the replica), "
                 f"{len(outcome.written)} files rewritten, {outcome.removed} removed, "
                 f"{outcome.derived} derived items recomputed, {outcome.changed_keys} keys; "
                 f"its own page written after {outcome.done.get(own, float('nan')):.3f} s"
@@ -169,6 +196,14 @@ def main(argv: list[str] | None = None) -> int:
                 print(
                     f"  byte comparison with a full --preview build: {len(differ)} differ"
                     + (f" ({', '.join(differ[:5])})" if differ else "")
+                )
+        if args.rounds > 1:
+            print(f"medians of {args.rounds} rounds (wall s, CPU s here, CPU s in the replica):")
+            for label, runs in figures.items():
+                wall, here, child = (statistics.median(r[i] for r in runs) for i in range(3))
+                print(
+                    f"  {label:32} {wall:6.3f} s  (CPU {here:.3f} + {child:.3f}; "
+                    f"wall min {min(r[0] for r in runs):.3f}, max {max(r[0] for r in runs):.3f})"
                 )
         return 1 if failed else 0
 

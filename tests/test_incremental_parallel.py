@@ -1,15 +1,17 @@
-"""Serve's forked child (`incremental/parallel.py`): which jobs it takes, and what comes
-back from it. The byte comparison of forked updates with a full build is in
+"""Serve's replica (`incremental/parallel.py`): which jobs it takes, how it follows each
+update, and what comes back from it. The byte comparison of forked updates with a full build is in
 tests/test_incremental.py."""
 
 from __future__ import annotations
 
 import os
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 from rewire_site.incremental.memo import Memo
-from rewire_site.incremental.parallel import Child, ChildFailed, split
+from rewire_site.incremental.parallel import ChildFailed, Pieces, Replica, split
 from rewire_site.incremental.track import Recorder
 from rewire_site.render.pool import Job
 
@@ -75,34 +77,87 @@ def test_cheap_updates_are_not_forked() -> None:
     assert split([("record", "new")], {}, owned, minimum=0.001)[1] == []
 
 
-def test_the_childs_results_and_memo_pieces_come_back() -> None:
+class Site:
+    """The smallest state a replica can follow: records applied are kept in a list, and
+    each job is made through the memo."""
+
+    def __init__(self, memo: Memo) -> None:
+        self.memo = memo
+        self.applied: list[str] = []
+        self.fail_follow = False
+
+    def follow(self, paths: set[Path], pieces: Pieces) -> None:
+        if self.fail_follow:
+            raise ValueError("cannot follow")
+        self.memo.merge(*pieces)
+        self.applied += sorted(p.name for p in paths)
+
+    def make_jobs(self, jobs: list[Job]) -> tuple[Any, Pieces]:
+        self.memo.added, self.memo.touched = [], set()
+        results = []
+        for job in jobs:
+            if job == ("boom",):
+                raise ValueError("boom in the replica")
+            if job == ("die",):
+                os._exit(3)
+            made = self.memo((job,), lambda: f"pid {os.getpid()}")
+            results.append((os.getpid(), made, tuple(self.applied), self.memo(("kept",), str)))
+        pieces = self.memo.since()
+        self.memo.added = None
+        return results, pieces
+
+
+def test_the_replica_follows_each_update_and_its_pieces_come_back() -> None:
     memo = Memo(Recorder())
     memo(("kept",), lambda: "before the fork")
+    replica = Replica.start(Site(memo))
+    try:
+        replica.update({Path("a.yaml")}, ([], {}))
+        replica.jobs([("one",)])
+        [(pid, made, applied, kept)] = replica.results(memo)
+        assert pid != os.getpid() and made == f"pid {pid}" and applied == ("a.yaml",)
+        assert kept == "before the fork"  # the state it was forked from
+        # the piece the replica computed is kept here now
+        assert memo.items[(("one",),)][0] == made
+        # the next update: what this process computed meanwhile goes to the replica
+        memo.added = []
+        memo(("here",), lambda: "computed here")
+        replica.update({Path("b.yaml")}, memo.since())
+        replica.jobs([("two",)])
+        [(same, _, applied, _)] = replica.results(memo)
+        assert same == pid and applied == ("a.yaml", "b.yaml")  # one process, kept
+        replica.update(set(), ([], {}))
+        replica.jobs([])  # every update sends its jobs, maybe none
+        assert replica.results(memo) == []
+    finally:
+        replica.stop()
+    assert not replica.process.is_alive()
 
-    def compute() -> list[tuple[int, str]]:
-        made = memo(("made in the child",), lambda: f"pid {os.getpid()}")
-        memo(("kept",), lambda: "never computed: kept")
-        return [(os.getpid(), made)]
 
-    child = Child.start(compute, memo)
-    [(pid, made)] = child.results(memo)
-    assert pid != os.getpid() and made == f"pid {pid}"
-    # the piece the child computed is kept here now; the kept one was a hit there
-    assert memo.items[("made in the child",)][0] == made
-    assert memo.hits == 1 and memo.added is None
+def test_a_failing_replica_raises_here() -> None:
+    replica = Replica.start(Site(Memo()))
+    replica.update(set(), ([], {}))
+    replica.jobs([("boom",)])
+    with pytest.raises(ChildFailed, match="boom in the replica"):
+        replica.results(Memo())
+    replica.stop()
 
 
-def test_a_failing_child_raises_here() -> None:
-    def fails() -> None:
-        raise ValueError("boom in the child")
+def test_a_replica_that_cannot_follow_an_update_raises_here() -> None:
+    site = Site(Memo())
+    site.fail_follow = True
+    replica = Replica.start(site)
+    replica.update({Path("a.yaml")}, ([], {}))
+    replica.jobs([("one",)])
+    with pytest.raises(ChildFailed, match="cannot follow"):
+        replica.results(Memo())
+    replica.stop()
 
-    with pytest.raises(ChildFailed, match="boom in the child"):
-        Child.start(fails, Memo()).results(Memo())
 
-
-def test_a_child_that_dies_raises_here() -> None:
-    def dies() -> None:
-        os._exit(3)
-
+def test_a_replica_that_dies_raises_here() -> None:
+    replica = Replica.start(Site(Memo()))
+    replica.update(set(), ([], {}))
+    replica.jobs([("die",)])
     with pytest.raises(ChildFailed, match="exit code 3"):
-        Child.start(dies, Memo()).results(Memo())
+        replica.results(Memo())
+    replica.stop()

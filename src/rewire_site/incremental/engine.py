@@ -11,7 +11,7 @@ keeps each job's dependency keys, the paths it wrote and the manifest of every f
 2. derive: recompute the derived facts whose recorded inputs changed;
 3. render: the dirty jobs (new jobs, and jobs whose keys meet the changed keys), made
    and rendered, the edited records' own pages first; about half of them by cost in a
-   forked child (`parallel.py`) when they cost enough; a file is written (atomically,
+   forked replica (`parallel.py`) when they cost enough; a file is written (atomically,
    by this process) only when its SHA-256 differs from the manifest's; files of jobs
    that no longer exist, or that a job no longer writes, are removed;
 4. write: the search index, the sitemap and the release table when they change.
@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import gc
 import time
+import weakref
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import date
@@ -44,7 +45,15 @@ from .derive import Derived
 from .gather import Records
 from .memo import Memo
 from .output import Manifest, remove_files, update_file
-from .parallel import FORK_SECONDS, PARALLEL_MIN_SECONDS, Child, split
+from .parallel import (
+    CAN_FORK,
+    FORK_SECONDS,
+    PARALLEL_MIN_SECONDS,
+    REPLICA_MIN_SECONDS,
+    Pieces,
+    Replica,
+    split,
+)
 from .track import MEMO_DATA, Key, Recorder, tracked_plan
 
 Log = Callable[[str], None]
@@ -70,7 +79,9 @@ class Outcome:
     """Derived items recomputed."""
     why: str = ""
     stages: list[tuple[str, float]] = field(default_factory=list)
-    """(stage, seconds after the update began when it ended): gather, derive, plan."""
+    """(stage, seconds after the update began when it ended): gather, derive, plan, own
+    jobs (this process's made and written), the replica's results (received) and files
+    (written), when there is a replica."""
     done: dict[Job, float] = field(default_factory=dict)
     """Job -> seconds after the update began when its files were written (cheapest
     jobs first)."""
@@ -122,12 +133,12 @@ class IncrementalSite:
         size)."""
         self.parallel_min = PARALLEL_MIN_SECONDS
         """An update whose dirty jobs cost at least this (CPU seconds, as last made)
-        gives about half of them to a forked child (`parallel.py`)."""
+        gives about half of them to the replica (`parallel.py`)."""
         self.fork_cost = FORK_SECONDS
-        """What `split` charges the child's side for forking (tests set it and
+        """What `split` charges the replica's side (tests set it and
         `parallel_min` to 0 so that every update forks)."""
         self.forked = 0
-        """Jobs the last update's child made."""
+        """Jobs the last update's replica made."""
         self.tail = 0.0
         """CPU seconds the last update spent after its jobs (removals, the search index,
         the sitemap, the release table): this process's alone, so `split` counts it."""
@@ -135,7 +146,13 @@ class IncrementalSite:
         """The pages of the jobs in `REUSED` by path: the page context last rendered there
         and its bytes. A context the memo kept is the same object: not rendered again."""
         self.added_pages: list[str] | None = None
-        """In a forked child: the paths rendered into `rendered` since it started."""
+        """In the replica: the paths rendered into `rendered` by the jobs it is making."""
+        self.replica: Replica | None = None
+        """The forked copy of this state that makes part of each update's jobs
+        (`parallel.py`), started at the first update of a large enough site."""
+        self.unsent: Pieces = ([], {})
+        """The memo pieces this process computed in its last update: the replica gets them
+        with the next update, so both memos hold the same pieces."""
         self.indexed: dict[str, bytes] = {}
         """The search index and sitemap (`build.index_files`) of the last update, and in
         `indexed_from` what they were made from: the plan's search entries (derive keeps
@@ -148,6 +165,7 @@ class IncrementalSite:
     def build(self, why: str = "") -> Outcome:
         """A full preview build, recording every job's dependencies."""
         started = time.perf_counter()
+        self.stop_replica()
         report = validate_paths([self.records_dir], self.root)
         if not report.ok:
             raise RecordsInvalid(report.problems)
@@ -240,8 +258,16 @@ class IncrementalSite:
         started = time.perf_counter()
         assert self.records is not None and self.plan is not None and self.renderer is not None
         records = self.records
-        change = records.apply(paths | self.pending)
+        if self.replica is None and self._wants_replica():
+            self.replica = Replica.start(self)  # a copy of the state before this update
+            weakref.finalize(self, self.replica.stop)
+            self.unsent = ([], {})
+        applied = paths | self.pending
+        change = records.apply(applied)
         self.pending.clear()
+        if self.replica is not None:  # it applies the same files while this process derives
+            self.replica.update(applied, self.unsent)
+            self.unsent = ([], {})
         stages = [("gather", time.perf_counter() - started)]
         plan, keys = self.derived.derive(records.catalogue, change.keys, change.ids)
         keys |= self.memo.invalidate(keys)  # a job that used a dropped piece is remade
@@ -255,6 +281,7 @@ class IncrementalSite:
         # looks at is served before the site-wide files (downloads, chooser, home)
         dirty.sort(key=lambda j: (not _owned(j, change.ids), self.costs.get(j, 0.0)))
         self.memo.hits = self.memo.misses = 0
+        self.memo.added, self.memo.touched = [], set()  # for the replica, next update
         recorder = Recorder()
         tracked = tracked_plan(plan, recorder, self.memo)
         produced: set[str] = set()
@@ -280,21 +307,20 @@ class IncrementalSite:
             dirty, self.costs, lambda j: _owned(j, change.ids), self.parallel_min, self.tail,
             self.fork_cost,
         )  # fmt: skip
-        child = None
-        if theirs:
-            child = Child.start(lambda: self._make_in_child(theirs, tracked, recorder), self.memo)
-        try:
-            for job in mine:
-                take(self._make(job, tracked, recorder))
-        except BaseException:
-            if child is not None:
-                child.stop()
-            raise
-        if child is not None:
-            results, rendered = child.results(self.memo)
+        if self.replica is not None:
+            self.replica.jobs(theirs)
+        for job in mine:
+            take(self._make(job, tracked, recorder))
+        stages.append(("own jobs", time.perf_counter() - started))
+        if self.replica is not None:
+            results, rendered = self.replica.results(self.memo)
+            stages.append(("replica's results", time.perf_counter() - started))
             self.rendered.update(rendered)
             for result in results:
                 take(result)
+            stages.append(("replica's files", time.perf_counter() - started))
+        self.unsent = self.memo.since()
+        self.memo.added = None
         self.forked = len(theirs)
         tail = time.process_time()
         for job in gone:
@@ -341,15 +367,44 @@ class IncrementalSite:
             keys = recorder.stop()
         return job, made, keys, time.process_time() - cpu
 
-    def _make_in_child(
-        self, jobs: list[Job], tracked: SitePlan, recorder: Recorder
-    ) -> tuple[list[Made], dict[str, tuple[object, bytes]]]:
-        """In the forked child: the jobs made, and the pages it rendered for `rendered`
-        (sent back in one pickle with the memo's new pieces, so a page kept by the memo
-        and its entry here stay one object)."""
+    # ------------------------------------------------------------ the replica
+
+    def _wants_replica(self) -> bool:
+        """A second process pays for itself on a large site (or when tests force it)."""
+        return CAN_FORK and (
+            self.parallel_min <= 0 or sum(self.costs.values()) >= REPLICA_MIN_SECONDS
+        )
+
+    def stop_replica(self) -> None:
+        if self.replica is not None:
+            self.replica.stop()
+            self.replica = None
+
+    def follow(self, paths: set[Path], pieces: Pieces) -> None:
+        """In the replica: the memo pieces the parent computed in its last update, then
+        this update's record files, applied and derived as the parent did."""
+        assert self.records is not None
+        self.memo.merge(*pieces)
+        change = self.records.apply(paths)
+        plan, keys = self.derived.derive(self.records.catalogue, change.keys, change.ids)
+        self.memo.invalidate(keys)
+        self.plan = plan
+
+    def make_jobs(self, jobs: list[Job]) -> tuple[Any, Pieces]:
+        """In the replica: the jobs made, the pages it rendered for `rendered` (sent back
+        in one pickle with the memo's new pieces, so a page kept by the memo and its
+        entry there stay one object), and those pieces."""
+        assert self.plan is not None
+        recorder = Recorder()
+        tracked = tracked_plan(self.plan, recorder, self.memo)
+        self.memo.added, self.memo.touched = [], set()
         self.added_pages = []
-        results = [self._make(job, tracked, recorder) for job in jobs]
-        return results, {path: self.rendered[path] for path in self.added_pages}
+        try:
+            results = [self._make(job, tracked, recorder) for job in jobs]
+            rendered = {path: self.rendered[path] for path in self.added_pages}
+            return (results, rendered), self.memo.since()
+        finally:
+            self.memo.added, self.added_pages = None, None
 
     def _render(self, job: Job, page: Any) -> bytes:
         """The page's bytes; for the jobs in `REUSED`, the last bytes at its path when the
