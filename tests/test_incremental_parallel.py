@@ -93,7 +93,7 @@ class Site:
         self.applied += sorted(p.name for p in paths)
 
     def make_jobs(self, jobs: list[Job]) -> tuple[Any, Pieces]:
-        self.memo.added, self.memo.touched = [], set()
+        self.memo.begin()
         results = []
         for job in jobs:
             if job == ("boom",):
@@ -102,9 +102,7 @@ class Site:
                 os._exit(3)
             made = self.memo((job,), lambda: f"pid {os.getpid()}")
             results.append((os.getpid(), made, tuple(self.applied), self.memo(("kept",), str)))
-        pieces = self.memo.since()
-        self.memo.added = None
-        return results, pieces
+        return results, self.memo.since()
 
 
 def test_the_replica_follows_each_update_and_its_pieces_come_back() -> None:
@@ -120,7 +118,7 @@ def test_the_replica_follows_each_update_and_its_pieces_come_back() -> None:
         # the piece the replica computed is kept here now
         assert memo.items[(("one",),)][0] == made
         # the next update: what this process computed meanwhile goes to the replica
-        memo.added = []
+        memo.begin()
         memo(("here",), lambda: "computed here")
         replica.update({Path("b.yaml")}, memo.since())
         replica.jobs([("two",)])
@@ -134,11 +132,14 @@ def test_the_replica_follows_each_update_and_its_pieces_come_back() -> None:
     assert not replica.process.is_alive()
 
 
-def test_a_failing_replica_raises_here() -> None:
+@pytest.mark.parametrize(
+    ("job", "message"), [(("boom",), "boom in the replica"), (("die",), "exit code 3")]
+)
+def test_a_replica_that_fails_or_dies_raises_here(job: Job, message: str) -> None:
     replica = Replica.start(Site(Memo()))
     replica.update(set(), ([], {}))
-    replica.jobs([("boom",)])
-    with pytest.raises(ChildFailed, match="boom in the replica"):
+    replica.jobs([job])
+    with pytest.raises(ChildFailed, match=message):
         replica.results(Memo())
     replica.stop()
 
@@ -150,14 +151,5 @@ def test_a_replica_that_cannot_follow_an_update_raises_here() -> None:
     replica.update({Path("a.yaml")}, ([], {}))
     replica.jobs([("one",)])
     with pytest.raises(ChildFailed, match="cannot follow"):
-        replica.results(Memo())
-    replica.stop()
-
-
-def test_a_replica_that_dies_raises_here() -> None:
-    replica = Replica.start(Site(Memo()))
-    replica.update(set(), ([], {}))
-    replica.jobs([("die",)])
-    with pytest.raises(ChildFailed, match="exit code 3"):
         replica.results(Memo())
     replica.stop()

@@ -281,7 +281,7 @@ class IncrementalSite:
         # looks at is served before the site-wide files (downloads, chooser, home)
         dirty.sort(key=lambda j: (not _owned(j, change.ids), self.costs.get(j, 0.0)))
         self.memo.hits = self.memo.misses = 0
-        self.memo.added, self.memo.touched = [], set()  # for the replica, next update
+        self.memo.begin()  # what this process computes goes to the replica next update
         recorder = Recorder()
         tracked = tracked_plan(plan, recorder, self.memo)
         produced: set[str] = set()
@@ -320,7 +320,6 @@ class IncrementalSite:
                 take(result)
             stages.append(("replica's files", time.perf_counter() - started))
         self.unsent = self.memo.since()
-        self.memo.added = None
         self.forked = len(theirs)
         tail = time.process_time()
         for job in gone:
@@ -397,14 +396,14 @@ class IncrementalSite:
         assert self.plan is not None
         recorder = Recorder()
         tracked = tracked_plan(self.plan, recorder, self.memo)
-        self.memo.added, self.memo.touched = [], set()
+        self.memo.begin()
         self.added_pages = []
         try:
             results = [self._make(job, tracked, recorder) for job in jobs]
             rendered = {path: self.rendered[path] for path in self.added_pages}
             return (results, rendered), self.memo.since()
         finally:
-            self.memo.added, self.added_pages = None, None
+            self.added_pages = None
 
     def _render(self, job: Job, page: Any) -> bytes:
         """The page's bytes; for the jobs in `REUSED`, the last bytes at its path when the

@@ -93,10 +93,17 @@ class Memo:
             found = self.gzip[path] = GzipSegments()
         return found
 
+    def begin(self) -> None:
+        """Note the pieces computed and the gzip files compressed from now on (`since`)."""
+        self.added, self.touched = [], set()
+
     def since(self) -> tuple[list[tuple[Hashable, tuple[Any, frozenset[Key]]]], dict[str, Any]]:
-        """The pieces computed and the gzip files compressed since `added` was set."""
+        """The pieces computed and the gzip files compressed since `begin`; stops noting
+        them."""
         pieces = [(k, self.items[k]) for k in self.added or ()]
-        return pieces, {p: self.gzip[p] for p in self.touched}
+        gzip = {p: self.gzip[p] for p in self.touched}
+        self.added, self.touched = None, set()
+        return pieces, gzip
 
     def merge(
         self, pieces: list[tuple[Hashable, tuple[Any, frozenset[Key]]]], gzip: dict[str, Any]

@@ -551,11 +551,17 @@ RELEASE_HEADER = ("release_id", "release_date", "content_sha256", "path", "sha25
 def release_csv(release: Release, entries: Iterable[ManifestEntry]) -> bytes:
     """The release and every output file (except this one) with its SHA-256."""
     rows = [
-        (release.id, release.date, release.content_sha256, e.path, e.sha256, e.size_bytes)
+        _release_row(release, e)
         for e in sorted(entries, key=lambda e: e.path)
         if e.path != RELEASE_TABLE
     ]
     return csv_bytes(RELEASE_HEADER, rows)
+
+
+def _release_row(release: Release, entry: ManifestEntry) -> tuple[object, ...]:
+    """One file's row of the release table (`RELEASE_HEADER`)."""
+    return (release.id, release.date, release.content_sha256, entry.path, entry.sha256,
+            entry.size_bytes)  # fmt: skip
 
 
 class ReleaseLines:
@@ -580,9 +586,7 @@ class ReleaseLines:
                 continue
             line = kept.get(path)
             if line is None or line[0] is not entry:
-                row = (release.id, release.date, release.content_sha256, path, entry.sha256,
-                       entry.size_bytes)  # fmt: skip
-                line = (entry, _csv_line(row))
+                line = (entry, _csv_line(_release_row(release, entry)))
             lines[path] = line
         if lines.keys() != kept.keys():
             self.order = sorted(lines)
