@@ -287,6 +287,22 @@ def test_a_failed_child_falls_back_to_a_full_build(
     assert differing(project / "site", full_preview(project, tmp_path / "ref")) == []
 
 
+def test_without_a_replica_every_dirty_job_is_made_here(tmp_path: Path) -> None:
+    """A site too small for a replica, whose update costs enough to split: no job is left
+    to a replica that does not exist."""
+    project = make_project(tmp_path / "project")
+    site = IncrementalSite(
+        project, project / "records", project / "site", release_date=RELEASE_DATE, log=print
+    )
+    site.build()
+    site.parallel_min = site.fork_cost = 1e-9  # every update would split...
+    _protocol_title(project)
+    outcome = site.update([record(project, PROTOCOL)])
+    assert site.replica is None and site.forked == 0  # ...but there is no replica
+    assert not outcome.full
+    assert differing(project / "site", full_preview(project, tmp_path / "ref")) == []
+
+
 def test_a_duplicate_id_is_refused(tmp_path: Path) -> None:
     project = make_project(tmp_path / "project")
     site = IncrementalSite(project, project / "records", project / "site", log=print)

@@ -303,7 +303,7 @@ class IncrementalSite:
                     written.append(key)
             done[job] = time.perf_counter() - started
 
-        mine, theirs = split(
+        mine, theirs = (dirty, []) if self.replica is None else split(
             dirty, self.costs, lambda j: _owned(j, change.ids), self.parallel_min, self.tail,
             self.fork_cost,
         )  # fmt: skip
