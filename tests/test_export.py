@@ -17,7 +17,7 @@ from rewire_site.export import EEE_DOWNLOAD, SITE_URL, SITEMAP, export_files
 from rewire_site.export.eee import SCHEMA_COMMIT, SCHEMA_VERSION, eee_jsonl, evaluation_document
 from rewire_site.incremental.memo import Memo
 from rewire_site.link import Catalogue
-from rewire_site.models import Evaluation, Source
+from rewire_site.models import Evaluation, Protocol, Source
 from rewire_site.render.downloads import gzip_bytes, segment_ends
 from rewire_site.validate import validate_paths
 
@@ -185,3 +185,48 @@ def test_an_edited_evaluation_recompresses_few_segments_of_the_export(
         packed = gzip_bytes(edited, kept)
         assert packed == gzip_bytes(edited) and gzip.decompress(packed) == edited
         assert 1 <= kept.made <= 2 and kept.reused >= count - 3, (kept.made, kept.reused)
+
+
+@pytest.fixture(scope="module")
+def synthetic(tmp_path_factory: pytest.TempPathFactory) -> Catalogue:
+    """A synthetic catalogue whose evaluation ids interleave the protocols (synth.py
+    deals evaluations to protocols in turn), unlike records/, where ids share a prefix."""
+    from rewire_site.synth import generate_catalogue
+
+    root = tmp_path_factory.mktemp("synth-export")
+    generate_catalogue(root, 1500, seed=5)
+    report = validate_paths([root / "records"], root, cache=False)
+    assert report.ok, [str(p) for p in report.problems[:5]]
+    return Catalogue.from_records(report.records.values())
+
+
+def test_the_export_is_grouped_by_protocol(synthetic: Catalogue) -> None:
+    lines = [json.loads(line) for line in eee_jsonl(synthetic).splitlines()]
+    order = [
+        (
+            d["evaluation_results"][0]["metric_config"]["additional_details"]["rewire_protocol"],
+            d["source_metadata"]["additional_details"]["rewire_evaluation"],
+        )
+        for d in lines
+    ]
+    assert order == sorted(order) and len({p for p, _ in order}) >= 10
+    by_id = sorted(order, key=lambda pair: pair[1])
+    assert by_id != order  # the ids alone would interleave the protocols
+
+
+def test_a_protocol_edit_recompresses_few_segments_of_the_export(synthetic: Catalogue) -> None:
+    """A protocol's title is in every line of its evaluations: grouped by protocol, its
+    lines are one stretch of the file, so serve recompresses one to three segments."""
+    memo = Memo()
+    export_files(synthetic, RELEASE, sitemap=False, memo=memo)
+    kept = memo.segments(EEE_DOWNLOAD)
+    count = kept.made
+    assert count >= 20
+    protocol = synthetic.of_kind(Protocol)[len(synthetic.of_kind(Protocol)) // 2]
+    edited = protocol.model_copy(update={"title": protocol.title + " (edited)"})
+    records = [edited if r.id == protocol.id else r for r in synthetic.by_id.values()]
+    data = eee_jsonl(Catalogue.from_records(records))
+    assert data.count(b"(edited)") >= 10
+    packed = gzip_bytes(data, kept)
+    assert packed == gzip_bytes(data) and gzip.decompress(packed) == data
+    assert 1 <= kept.made <= 3, (kept.made, count)

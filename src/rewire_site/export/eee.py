@@ -200,13 +200,17 @@ def _line(evaluation: Evaluation, catalogue: Catalogue) -> str | None:
 
 
 def eee_jsonl(catalogue: Catalogue, memo: Memo | None = None) -> bytes:
-    """Every evaluation's document, one per line, in id order (`memo`: each
-    evaluation's line kept between edits, `rewire serve`)."""
+    """Every evaluation's document, one per line, grouped by protocol (protocol id, then
+    evaluation id). A protocol's title and summary are in each of its lines: grouped,
+    they lie in one stretch of the file, so gzip finds the repeats in its window and an
+    edit of the protocol changes one or two of the gzip's segments (`gzip_bytes`), not
+    every segment of a file sorted by evaluation id. (`memo`: each evaluation's line
+    kept between edits, `rewire serve`.)"""
     lines = []
     if memo is None:
         for record in catalogue.by_id.values():
             if isinstance(record, Evaluation):
-                lines.append((record.id, _line(record, catalogue)))
+                lines.append((record.protocol, record.id, _line(record, catalogue)))
     else:
         for record in catalogue.of_kind(Evaluation):
             rid = record.id
@@ -214,5 +218,5 @@ def eee_jsonl(catalogue: Catalogue, memo: Memo | None = None) -> bytes:
             def compute(rid: str = rid) -> str | None:
                 return _line(catalogue.get(rid, Evaluation), catalogue)
 
-            lines.append((rid, memo(("eee", rid), compute)))
-    return "".join(line for _, line in sorted(lines) if line is not None).encode("utf-8")
+            lines.append((record.protocol, rid, memo(("eee", rid), compute)))
+    return "".join(line for _, _, line in sorted(lines) if line is not None).encode("utf-8")

@@ -54,7 +54,8 @@ DOWNLOAD_NOTES = {
     "downloads/release.csv.gz": "the release id, the SHA-256 of the canonical records, and "
     "every other file of this site with its SHA-256 and size.",
     "downloads/every-eval-ever.jsonl.gz": "every evaluation as one JSON document per line in "
-    "the Every Eval Ever schema (version 0.3.0); see the README for the fields it cannot hold.",
+    "the Every Eval Ever schema (version 0.3.0), grouped by protocol; see the README for the "
+    "fields it cannot hold.",
     "downloads/citations.bib": "a BibTeX entry for this release and for every source.",
     "downloads/citations.csl.json": "the same citations as CSL-JSON, for reference managers.",
 }
