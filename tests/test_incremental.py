@@ -30,7 +30,7 @@ from rewire_site.incremental.track import ANY, Recorder, TrackedMap, TrackingCat
 from rewire_site.link import Catalogue
 from rewire_site.models import Evaluation
 from rewire_site.problems import RecordsInvalid
-from rewire_site.release import RELEASE_ID, is_preview, preview_release
+from rewire_site.release import RELEASE_ID, ManifestEntry, is_preview, preview_release, sha256_bytes
 from rewire_site.serve import Preview, PreviewBuilder
 
 REPO = Path(__file__).resolve().parents[1]
@@ -301,6 +301,39 @@ def test_without_a_replica_every_dirty_job_is_made_here(tmp_path: Path) -> None:
     assert site.replica is None and site.forked == 0  # ...but there is no replica
     assert not outcome.full
     assert differing(project / "site", full_preview(project, tmp_path / "ref")) == []
+
+
+def test_the_replica_writes_what_this_process_changed_since_it_was_forked(
+    tmp_path: Path,
+) -> None:
+    """The replica writes the files of the jobs it makes, skipping those whose bytes its
+    manifest already holds; `follow` brings it the entries this process changed (or
+    removed), or a page this process rewrote meanwhile and the replica makes back as it
+    was would be skipped and left as this process wrote it. Run in this process (the
+    replica's methods, not a fork)."""
+    project = make_project(tmp_path / "project")
+    site = IncrementalSite(
+        project, project / "records", project / "site", release_date=RELEASE_DATE, log=print
+    )
+    site.build()
+    page = f"evaluations/{EVALUATION}/index.html"
+    target = project / "site" / page
+    before = target.read_bytes()
+    job = next(j for j, paths in site.outputs.items() if page in paths)
+    made = (job, [(page, before)], frozenset(), 0.0)
+    assert site._write(made)[1] == [(page, page, site.manifest[page], False)]  # unchanged
+    # this process rewrites the page (an edit), then the edit is undone and the replica
+    # makes the page as it was
+    rewritten = b"<p>as this process wrote it</p>"
+    target.write_bytes(rewritten)
+    entry = ManifestEntry(page, sha256_bytes(rewritten), len(rewritten))
+    site.follow(set(), ([], {}), {page: entry})
+    [(_, _, written, changed)] = site._write(made)[1]
+    assert changed and target.read_bytes() == before
+    assert written == ManifestEntry(page, sha256_bytes(before), len(before))
+    # an entry this process removed is gone from the replica's manifest too
+    site.follow(set(), ([], {}), {page: None})
+    assert page not in site.manifest
 
 
 def test_a_duplicate_id_is_refused(tmp_path: Path) -> None:

@@ -10,10 +10,11 @@ keeps each job's dependency keys, the paths it wrote and the manifest of every f
    errors raises `RecordsInvalid` and leaves the site and this state as they were;
 2. derive: recompute the derived facts whose recorded inputs changed;
 3. render: the dirty jobs (new jobs, and jobs whose keys meet the changed keys), made
-   and rendered, the edited records' own pages first; about half of them by cost in a
-   forked replica (`parallel.py`) when they cost enough; a file is written (atomically,
-   by this process) only when its SHA-256 differs from the manifest's; files of jobs
-   that no longer exist, or that a job no longer writes, are removed;
+   and rendered, the edited records' own pages first; when they cost enough, a forked
+   replica claims jobs from the other end of the list (`parallel.py`) and writes their
+   files itself; a file is written (atomically) only when its SHA-256 differs from the
+   manifest's; files of jobs that no longer exist, or that a job no longer writes, are
+   removed;
 4. write: the search index, the sitemap and the release table when they change.
 
 The result is byte-identical to `rewire build --preview` of the same records (tested:
@@ -37,6 +38,7 @@ from ..build import index_files, write_files
 from ..build import render as render_all
 from ..config import TEMPLATES_DIR
 from ..problems import RecordsInvalid
+from ..release import ManifestEntry
 from ..render import Renderer, downloads, templates_dir
 from ..render.plan import SitePlan
 from ..render.pool import DataFile, Job, RenderStats
@@ -50,9 +52,10 @@ from .parallel import (
     FORK_SECONDS,
     PARALLEL_MIN_SECONDS,
     REPLICA_MIN_SECONDS,
+    Files,
     Pieces,
     Replica,
-    split,
+    lay_out,
 )
 from .track import MEMO_DATA, Key, Recorder, tracked_plan
 
@@ -135,13 +138,15 @@ class IncrementalSite:
         """An update whose dirty jobs cost at least this (CPU seconds, as last made)
         gives about half of them to the replica (`parallel.py`)."""
         self.fork_cost = FORK_SECONDS
-        """What `split` charges the replica's side (tests set it and
-        `parallel_min` to 0 so that every update forks)."""
+        """The replica's overhead per update (`parallel.lay_out`): tests set it and
+        `parallel_min` to 0 so that every update gives the replica a job."""
         self.forked = 0
         """Jobs the last update's replica made."""
         self.tail = 0.0
-        """CPU seconds the last update spent after its jobs (removals, the search index,
-        the sitemap, the release table): this process's alone, so `split` counts it."""
+        """CPU seconds the last update spent here after its own jobs (the replica's
+        results unpickled and their files written, removals, the search index, the
+        sitemap, the release table): this process leaves that much of the jobs to the
+        replica (`parallel.Layout.leave`)."""
         self.rendered: dict[str, tuple[object, bytes]] = {}
         """The pages of the jobs in `REUSED` by path: the page context last rendered there
         and its bytes. A context the memo kept is the same object: not rendered again."""
@@ -153,6 +158,9 @@ class IncrementalSite:
         self.unsent: Pieces = ([], {})
         """The memo pieces this process computed in its last update: the replica gets them
         with the next update, so both memos hold the same pieces."""
+        self.unsent_files: Files = {}
+        """The manifest entries this process changed in its last update (None: removed),
+        for the replica's copy of the manifest, with the next update."""
         self.indexed: dict[str, bytes] = {}
         """The search index and sitemap (`build.index_files`) of the last update, and in
         `indexed_from` what they were made from: the plan's search entries (derive keeps
@@ -210,7 +218,7 @@ class IncrementalSite:
         for job in kept:
             self._make(job, tracked, recorder)
         # made again, every piece kept: what these jobs cost in an update (the build's
-        # figure, every piece computed, would mislead `parallel.split`)
+        # figure, every piece computed, would mislead `parallel.lay_out`)
         for job in kept:
             self.costs[job] = self._make(job, tracked, recorder)[3]
         assert self.renderer is not None
@@ -261,13 +269,13 @@ class IncrementalSite:
         if self.replica is None and self._wants_replica():
             self.replica = Replica.start(self)  # a copy of the state before this update
             weakref.finalize(self, self.replica.stop)
-            self.unsent = ([], {})
+            self.unsent, self.unsent_files = ([], {}), {}
         applied = paths | self.pending
         change = records.apply(applied)
         self.pending.clear()
         if self.replica is not None:  # it applies the same files while this process derives
-            self.replica.update(applied, self.unsent)
-            self.unsent = ([], {})
+            self.replica.update(applied, self.unsent, self.unsent_files)
+            self.unsent, self.unsent_files = ([], {}), {}
         stages = [("gather", time.perf_counter() - started)]
         plan, keys = self.derived.derive(records.catalogue, change.keys, change.ids)
         keys |= self.memo.invalidate(keys)  # a job that used a dropped piece is remade
@@ -303,30 +311,48 @@ class IncrementalSite:
                     written.append(key)
             done[job] = time.perf_counter() - started
 
-        mine, theirs = (dirty, []) if self.replica is None else split(
+        def took(result: Wrote) -> None:  # a job the replica made and wrote
+            job, files, keys, cost = result
+            self.deps[job], self.costs[job] = keys, cost
+            stale.update(self.outputs.get(job, ()))
+            self.outputs[job] = tuple(path for path, _, _, _ in files)
+            for _, key, entry, changed in files:
+                if key in produced:
+                    raise write.DoubleWrite(key, "another page job", "page job " + " ".join(job))
+                produced.add(key)
+                self.manifest[key] = entry
+                if changed:
+                    written.append(key)
+            done[job] = time.perf_counter() - started
+
+        layout = None if self.replica is None else lay_out(
             dirty, self.costs, lambda j: _owned(j, change.ids), self.parallel_min, self.tail,
-            self.fork_cost,
+            self.fork_cost, self.replica.returned,
         )  # fmt: skip
-        if self.replica is not None:
-            self.replica.jobs(theirs)
+        mine: Iterable[Job] = dirty
+        if self.replica is not None:  # this process and the replica claim the jobs
+            claimed = self.replica.jobs(layout)
+            mine = dirty if layout is None else claimed
         for job in mine:
             take(self._make(job, tracked, recorder))
         stages.append(("own jobs", time.perf_counter() - started))
+        tail = time.process_time()
+        results: list[Wrote] = []
         if self.replica is not None:
             results, rendered = self.replica.results(self.memo)
             stages.append(("replica's results", time.perf_counter() - started))
             self.rendered.update(rendered)
-            for result in results:
-                take(result)
+            for made in results:
+                took(made)
             stages.append(("replica's files", time.perf_counter() - started))
         self.unsent = self.memo.since()
-        self.forked = len(theirs)
-        tail = time.process_time()
+        self.forked = len(results)
         for job in gone:
             stale.update(self.outputs.pop(job, ()))
             self.deps.pop(job, None)
             self.costs.pop(job, None)
-        removed = remove_files(self.site_dir, self.manifest, stale - produced)
+        removing = stale - produced
+        removed = remove_files(self.site_dir, self.manifest, removing)
         chooser = [*self.outputs.get(("chooser",), ()), *self.outputs.get(("fits",), ())]
         entries, release_id, pages = self.indexed_from
         if plan.entries is not entries or (plan.release.id, chooser) != (release_id, pages):
@@ -339,6 +365,8 @@ class IncrementalSite:
             if update_file(self.site_dir, self.manifest, path, data):
                 written.append(path)
         self.plan = plan
+        if self.replica is not None:  # what the replica's copy of the manifest lacks
+            self.unsent_files = {p: self.manifest.get(p) for p in (*written, *removing)}
         self.tail = time.process_time() - tail
         return Outcome(
             False,
@@ -379,31 +407,49 @@ class IncrementalSite:
             self.replica.stop()
             self.replica = None
 
-    def follow(self, paths: set[Path], pieces: Pieces) -> None:
-        """In the replica: the memo pieces the parent computed in its last update, then
-        this update's record files, applied and derived as the parent did."""
+    def follow(self, paths: set[Path], pieces: Pieces, files: Files) -> None:
+        """In the replica: the memo pieces the parent computed and the manifest entries
+        it changed in its last update, then this update's record files, applied and
+        derived as the parent did."""
         assert self.records is not None
         self.memo.merge(*pieces)
+        for path, entry in files.items():
+            if entry is None:
+                self.manifest.pop(path, None)
+            else:
+                self.manifest[path] = entry
         change = self.records.apply(paths)
         plan, keys = self.derived.derive(self.records.catalogue, change.keys, change.ids)
         self.memo.invalidate(keys)
         self.plan = plan
 
-    def make_jobs(self, jobs: list[Job]) -> tuple[Any, Pieces]:
-        """In the replica: the jobs made, the pages it rendered for `rendered` (sent back
-        in one pickle with the memo's new pieces, so a page kept by the memo and its
-        entry there stay one object), and those pieces."""
+    def make_jobs(self, jobs: Iterable[Job]) -> tuple[Any, Pieces]:
+        """In the replica: the jobs made and written (claimed as they are taken), the
+        pages it rendered for `rendered` (sent back in one pickle with the memo's new
+        pieces, so a page kept by the memo and its entry there stay one object), and
+        those pieces."""
         assert self.plan is not None
         recorder = Recorder()
         tracked = tracked_plan(self.plan, recorder, self.memo)
         self.memo.begin()
         self.added_pages = []
         try:
-            results = [self._make(job, tracked, recorder) for job in jobs]
+            results = [self._write(self._make(job, tracked, recorder)) for job in jobs]
             rendered = {path: self.rendered[path] for path in self.added_pages}
             return (results, rendered), self.memo.since()
         finally:
             self.added_pages = None
+
+    def _write(self, made: Made) -> Wrote:
+        """In the replica: a job's files written (atomically, those whose bytes differ
+        from the manifest's), so that no page's bytes go back through the pipe."""
+        job, files, keys, cost = made
+        wrote = []
+        for path, data in files:
+            key = write.OutputWriter.normalise(path)
+            changed = update_file(self.site_dir, self.manifest, key, data)
+            wrote.append((path, key, self.manifest[key], changed))
+        return job, wrote, keys, cost
 
     def _render(self, job: Job, page: Any) -> bytes:
         """The page's bytes; for the jobs in `REUSED`, the last bytes at its path when the
@@ -423,6 +469,9 @@ class IncrementalSite:
 
 Made = tuple[Job, list[tuple[str, bytes]], frozenset[Key], float]
 """A job made: (job, [(path, bytes)], the keys it read, CPU seconds)."""
+Wrote = tuple[Job, list[tuple[str, str, ManifestEntry, bool]], frozenset[Key], float]
+"""A job the replica made and wrote: (job, [(path, site key, manifest entry, whether its
+bytes changed)], the keys it read, CPU seconds)."""
 
 REUSED: frozenset[Job] = frozenset({("chooser",)})
 """Jobs whose page contexts come from the memo (`chooser.pages`: task and family pages)."""

@@ -6,14 +6,20 @@ and every edit re-makes the site-wide data files; one process leaves the second 
 idle. The replica is forked once, at the first update of a large enough site
 (`REPLICA_MIN_SECONDS`), and then follows every update: this process sends it the record
 files it applied (the replica reads and derives them itself, while this process does the
-same) and the memo pieces this process computed in its last update, so both memos hold
-the same pieces; then `split` gives it about half of the dirty jobs by their last
-measured cost. It makes and renders them and sends back, pickled through a pipe, each
-job's files, keys and cost and the memo pieces and gzip segments it computed
-(`memo.Memo.since`). This process writes every file: the manifest and the written files
-stay in one place. A fork per update would cost more: every page either process writes
-after a fork is copied (at 10,000 evaluations, about 65,000 page faults and 0.15 CPU-s on
-each side per update, measured); a replica's pages are its own after its first update.
+same), the memo pieces this process computed and the manifest entries it changed in its
+last update, so both memos and both manifests hold the same. Then the two claim the
+dirty jobs from the two ends of one list (`lay_out`, `Claims`): this process from the
+front (the edited records' own pages, then the cheapest), the replica from the back (the
+costliest first), one job at a time, until they meet, so neither waits while jobs are
+left however far the last measured costs are off. The replica writes the files of its
+jobs itself (atomically, those whose bytes changed) and sends back, pickled through a
+pipe, each job's paths, manifest entries, keys and cost and the memo pieces and gzip
+segments it computed (`memo.Memo.since`); pages' bytes do not cross the pipe (at 10,000
+evaluations the data files alone were 30 MB a round trip). This process keeps the
+manifest of every file and writes the rest: the search index, the sitemap, the release
+table. A fork per update would cost more: every page either process writes after a fork
+is copied (at 10,000 evaluations, about 65,000 page faults and 0.15 CPU-s on each side
+per update, measured); a replica's pages are its own after its first update.
 
 The replica reads the record files after this process did: an editor who saves again in
 between makes the two disagree until the watcher reports that second save, which both
@@ -31,10 +37,13 @@ than `PARALLEL_MIN_SECONDS` is made here alone.
 from __future__ import annotations
 
 import gc
+import itertools
 import multiprocessing as mp
 import pickle
+import time
 import traceback
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from pathlib import Path
@@ -47,8 +56,8 @@ PARALLEL_MIN_SECONDS = 0.25
 """Dirty jobs cheaper than this in all (by their last CPU seconds) are made in this
 process alone."""
 FORK_SECONDS = 0.02
-"""What the replica's side starts with in `split`: the messages, and pickling its
-results here and unpickling them there."""
+"""The replica's overhead in an update (the messages): `lay_out` gives it no jobs that
+cost less in all."""
 REPLICA_MIN_SECONDS = 2.0
 """A site whose jobs cost less than this in all (CPU seconds) is served by one process:
 no update of it is worth a second."""
@@ -63,79 +72,141 @@ class ChildFailed(RuntimeError):
     """The replica raised or died; the engine falls back to a full build."""
 
 
-def split(
+@dataclass(frozen=True)
+class Layout:
+    """An update's dirty jobs as the two processes claim them (`Claims`): this process
+    from the front, the replica from the back, until they meet, so neither waits while
+    the other has jobs left, whatever the costs turn out to be."""
+
+    jobs: list[Job]
+    """The front: the jobs only this process makes (`fixed`), in `dirty`'s order (the
+    edited records' own pages first); then the movable jobs, cheapest first: the
+    replica starts with the costliest."""
+    costs: list[float]
+    """Each job's cost as last made (CPU seconds; `NEW_JOB_SECONDS` for a new one)."""
+    fixed: int
+    """`jobs[:fixed]` are made here only: the edited records' own pages and `HERE_ONLY`."""
+    reserve: int
+    """`jobs[-reserve:]` are the replica's alone (0 or 1)."""
+    leave: float
+    """What the replica leaves to this process: it claims no job once the unclaimed
+    jobs cost no more than this, what sending its results back cost last time
+    (`Replica.returned`), so that they arrive as this process ends its own jobs."""
+
+
+def lay_out(
     dirty: list[Job],
     costs: Mapping[Job, float],
     owned: Callable[[Job], bool],
     minimum: float = PARALLEL_MIN_SECONDS,
     tail: float = 0.0,
     fork: float = FORK_SECONDS,
-) -> tuple[list[Job], list[Job]]:
-    """(jobs for this process, in `dirty`'s order; jobs for the replica), balanced by
-    cost: the movable jobs, costliest first, each go to whichever side has less so far
-    (longest processing time first). This side starts with what it alone can make and
-    with the `tail` it runs after the jobs (the search index, the release table); the
-    replica with `fork`, its overhead (0 with `minimum` 0: every update gives it jobs, as
-    the tests want, when a job can move)."""
+    returned: float = 0.0,
+) -> Layout | None:
+    """How the replica and this process share `dirty`; None when this process makes
+    them all: the jobs and the `tail` cost less than `minimum`, or no job can move.
+    With no charge for the replica (`fork` 0, the tests' setting) the replica keeps the
+    costliest movable job, so that every update exercises it."""
     cost = {j: costs.get(j, NEW_JOB_SECONDS) for j in dirty}
     if not CAN_FORK or sum(cost.values()) + tail < minimum:
-        return dirty, []
-    movable = [j for j in dirty if j[0] not in HERE_ONLY and not owned(j)]
-    moved = set(movable)
-    here = tail + sum(cost[j] for j in dirty if j not in moved)
-    there = fork
-    theirs: list[Job] = []
-    for job in sorted(movable, key=lambda j: -cost[j]):
-        if there <= here:
-            theirs.append(job)
-            there += cost[job]
-        else:
-            here += cost[job]
-    if not theirs:
-        return dirty, []
-    chosen = set(theirs)
-    return [j for j in dirty if j not in chosen], theirs
+        return None
+    fixed = [j for j in dirty if j[0] in HERE_ONLY or owned(j)]
+    kept = set(fixed)
+    movable = sorted((j for j in dirty if j not in kept), key=lambda j: cost[j])
+    if not movable or (fork > 0 and sum(cost[j] for j in movable) <= fork):
+        return None
+    jobs = fixed + movable
+    return Layout(jobs, [cost[j] for j in jobs], len(fixed), 0 if fork > 0 else 1, returned)
+
+
+class Claims:
+    """The two ends of an update's `Layout`, shared with the replica (made before the
+    fork: a lock and two integers in shared memory): `front` claims for this process,
+    `back` for the replica; each job is claimed once."""
+
+    def __init__(self) -> None:
+        context = mp.get_context("fork")
+        self.lock = context.Lock()
+        self.ends = context.RawArray("q", 2)  # the next front job; one past the last back
+
+    def reset(self, layout: Layout) -> None:
+        """Before the replica gets `layout`: every job unclaimed but the reserved."""
+        with self.lock:
+            self.ends[0], self.ends[1] = 0, len(layout.jobs) - layout.reserve
+
+    def front(self, layout: Layout) -> Iterator[Job]:
+        """This process's jobs, claimed one at a time from the front (the fixed ones
+        first) until it meets the replica's claims."""
+        while True:
+            with self.lock:
+                head = self.ends[0]
+                if head >= self.ends[1]:
+                    return
+                self.ends[0] = head + 1
+            yield layout.jobs[head]
+
+    def back(self, layout: Layout) -> Iterator[Job]:
+        """The replica's jobs: the reserved ones, then claimed one at a time from the
+        back (the costliest first) down to the fixed jobs or the front."""
+        n = len(layout.jobs)
+        yield from reversed(layout.jobs[n - layout.reserve :])
+        before = [0.0, *itertools.accumulate(layout.costs)]  # cost of jobs[:i]
+        while True:
+            with self.lock:
+                end = self.ends[1]
+                start = max(self.ends[0], layout.fixed)
+                if end <= start or before[end] - before[start] <= layout.leave:
+                    return  # the rest is this process's (see `Layout.leave`)
+                self.ends[1] = end - 1
+            yield layout.jobs[end - 1]
 
 
 class Replicated(Protocol):
     """What a replica runs: the serve state it was forked from (`IncrementalSite`)."""
 
-    def follow(self, paths: set[Path], pieces: Pieces) -> None:
+    def follow(self, paths: set[Path], pieces: Pieces, files: Files) -> None:
         """Apply an update's record files as the parent did (and the memo pieces the
-        parent computed in its last update)."""
+        parent computed and the manifest entries it changed in its last update)."""
         ...
 
-    def make_jobs(self, jobs: list[Job]) -> tuple[Any, Pieces]:
-        """Make and render `jobs`; their results and the memo pieces computed."""
+    def make_jobs(self, jobs: Iterable[Job]) -> tuple[Any, Pieces]:
+        """Make, render and write `jobs` (claimed as they are taken); their results and
+        the memo pieces computed."""
         ...
 
 
 Pieces = tuple[list[Any], dict[str, Any]]
 """Memo pieces and gzip segments (`Memo.since`)."""
+Files = dict[str, Any]
+"""Site path -> its new manifest entry, or None for a file removed."""
 
 
-def _serve(site: Replicated, conn: Connection) -> None:
-    """The replica's loop: per update, ('update', paths, pieces) then ('jobs', jobs);
-    answers each with one pickle, ('ok', results, pieces) or ('error', traceback). Ends
-    when the parent closes its end."""
+def _serve(site: Replicated, conn: Connection, claims: Claims) -> None:
+    """The replica's loop: per update, ('update', paths, pieces) then ('jobs', layout),
+    whose jobs it claims from the back (`Claims.back`); answers each with one pickle,
+    ('ok', results, pieces) or ('error', traceback). Ends when the parent closes its
+    end."""
+    dumped = 0.0  # CPU seconds the last answer took to pickle (sent with the next)
     while True:
         try:
-            _, paths, pieces = conn.recv()
+            _, paths, pieces, files = conn.recv()
         except (EOFError, OSError):
             return
         gc.disable()  # as in the parent's update: few cycles, and no full collection
         try:
             try:
-                site.follow(paths, pieces)
+                site.follow(paths, pieces, files)
                 error = None
             except BaseException:
                 error = traceback.format_exc()
-            _, jobs = conn.recv()
+            _, layout = conn.recv()
             try:
                 if error is not None:
                     raise ChildFailed(f"the replica could not apply the update:\n{error}")
-                results, made = site.make_jobs(jobs)
-                data = pickle.dumps(("ok", results, made), protocol=pickle.HIGHEST_PROTOCOL)
+                results, made = site.make_jobs(claims.back(layout))
+                cpu = time.process_time()
+                data = pickle.dumps(("ok", results, made, dumped), protocol=pickle.HIGHEST_PROTOCOL)
+                dumped = time.process_time() - cpu
             except BaseException:
                 data = pickle.dumps(("error", traceback.format_exc()))
             conn.send_bytes(data)
@@ -145,27 +216,32 @@ def _serve(site: Replicated, conn: Connection) -> None:
             gc.enable()
 
 
-_STARTING: list[tuple[Replicated, Connection, Connection]] = []
+_STARTING: list[tuple[Replicated, Connection, Connection, Claims]] = []
 """What the replica being forked runs (read in the child: the `Process` object keeps no
 reference to the site, which can then be collected here)."""
 
 
 def _main() -> None:
-    site, conn, other = _STARTING.pop()
+    site, conn, other, claims = _STARTING.pop()
     other.close()
     try:
-        _serve(site, conn)
+        _serve(site, conn, claims)
     finally:
         conn.close()
 
 
 class Replica:
     """A forked copy of the serve state, kept from one update to the next, that makes
-    the jobs `split` gives it (see the module docstring)."""
+    the jobs it claims from the back of each update's `Layout` (see the module
+    docstring)."""
 
-    def __init__(self, process: BaseProcess, conn: Connection) -> None:
+    def __init__(self, process: BaseProcess, conn: Connection, claims: Claims) -> None:
         self.process = process
         self.conn = conn
+        self.claims = claims
+        self.returned = 0.0
+        """CPU seconds the replica's last results took to pickle there and unpickle here
+        (what `Layout.leave` leaves to this process)."""
 
     @classmethod
     def start(cls, site: Replicated) -> Replica:
@@ -173,22 +249,29 @@ class Replica:
         context = mp.get_context("fork")
         here, there = context.Pipe(duplex=True)
         process = context.Process(target=_main, daemon=True)
-        _STARTING.append((site, there, here))
+        claims = Claims()
+        _STARTING.append((site, there, here, claims))
         try:
             process.start()
         finally:
             _STARTING.clear()
         there.close()
-        return cls(process, here)
+        return cls(process, here, claims)
 
-    def update(self, paths: set[Path], pieces: Pieces) -> None:
-        """Send an update's record files (those this process applied) and the memo
-        pieces this process computed in its last update."""
-        self._send(("update", paths, pieces))
+    def update(self, paths: set[Path], pieces: Pieces, files: Files) -> None:
+        """Send an update's record files (those this process applied), and the memo
+        pieces this process computed and the manifest entries it changed in its last
+        update."""
+        self._send(("update", paths, pieces, files))
 
-    def jobs(self, jobs: list[Job]) -> None:
-        """Send the update's jobs for the replica (every update sends a list, maybe empty)."""
-        self._send(("jobs", jobs))
+    def jobs(self, layout: Layout | None) -> Iterator[Job]:
+        """Send the update's `layout` (None: no job for the replica; every update sends
+        one) and claim this process's jobs from its front, one at a time."""
+        if layout is None:
+            layout = Layout([], [], 0, 0, 0.0)
+        self.claims.reset(layout)
+        self._send(("jobs", layout))
+        return self.claims.front(layout)
 
     def _send(self, message: object) -> None:
         try:
@@ -202,11 +285,13 @@ class Replica:
             data = self.conn.recv_bytes()
         except (EOFError, OSError) as error:
             raise self._ended() from error
+        cpu = time.process_time()
         status, *rest = pickle.loads(data)
         if status != "ok":
             raise ChildFailed(f"the replica failed:\n{rest[0]}")
-        results, (pieces, gzip) = rest
+        results, (pieces, gzip), dumped = rest
         memo.merge(pieces, gzip)
+        self.returned = dumped + time.process_time() - cpu
         return results
 
     def _ended(self) -> ChildFailed:
