@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from scenarios import load_scenario
 
-from rewire_site.derive.filters import FACETS, filter_index, token
+from rewire_site.derive.filters import (
+    FACETS,
+    evaluation_facets,
+    filter_index,
+    index_of,
+    labels_of,
+    token,
+)
+from rewire_site.models import Evaluation
 
 
 def test_every_evaluation_has_a_value_per_facet() -> None:
@@ -48,3 +56,16 @@ def test_tokens_are_attribute_safe() -> None:
     assert token("IA3") == "ia3"
     assert token("!!!") == "none"
     assert " " not in token("x " * 100) and len(token("x " * 100)) <= 60
+
+
+def test_labels_of_gives_the_labels_of_index_of() -> None:
+    """The first label of a value is kept, as index_of keeps it."""
+    facets = [
+        ("e1", {"protocol": (("p", "First title"),), "metric": (("m", "M"), ("n", "N"))}),
+        ("e2", {"protocol": (("p", "Second title"),), "metric": (("n", "Other N"),)}),
+    ]
+    assert labels_of(facets) == index_of(facets).labels
+    assert labels_of(facets)["protocol"] == {"p": "First title"}
+    catalogue = load_scenario("seed_memory")
+    pairs = [(e.id, evaluation_facets(e, catalogue)) for e in catalogue.of_kind(Evaluation)]
+    assert labels_of(pairs) == filter_index(catalogue).labels

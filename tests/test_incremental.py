@@ -24,6 +24,7 @@ from entry_point import rewire_script
 from scenarios import copy_closure
 
 from rewire_site.build import build_site
+from rewire_site.derive.filters import filter_index
 from rewire_site.incremental import IncrementalSite
 from rewire_site.incremental.memo import Memo
 from rewire_site.incremental.track import ANY, Recorder, TrackedMap, TrackingCatalogue
@@ -334,6 +335,30 @@ def test_the_replica_writes_what_this_process_changed_since_it_was_forked(
     # an entry this process removed is gone from the replica's manifest too
     site.follow(set(), ([], {}), {page: None})
     assert page not in site.manifest
+
+
+def test_a_retitled_protocol_keeps_the_filter_index_and_relabels_it(tmp_path: Path) -> None:
+    """A protocol title is a facet label, not a facet value: derive keeps the index of
+    values, its links and the filter pages' members (the same objects), and makes the
+    labels again, as a full derive makes them."""
+    project = make_project(tmp_path / "project")
+    site = IncrementalSite(
+        project, project / "records", project / "site", release_date=RELEASE_DATE, log=print
+    )
+    site.build()
+    before = site.plan
+    assert before is not None
+    _protocol_title(project)
+    site.update([record(project, PROTOCOL)])
+    after = site.plan
+    assert after is not None and after.facts.filters is not before.facts.filters
+    assert after.facts.filters.index is before.facts.filters.index
+    assert after.facts.filter_hrefs is before.facts.filter_hrefs
+    assert after.members is before.members
+    labels = after.facts.filters.labels["protocol"]
+    assert labels[PROTOCOL].startswith("Training peak memory, retitled by the incremental test")
+    full = filter_index(after.catalogue)
+    assert after.facts.filters.labels == full.labels and after.facts.filters.index == full.index
 
 
 def test_a_duplicate_id_is_refused(tmp_path: Path) -> None:

@@ -128,3 +128,18 @@ def index_of(
             for value, label in pairs:
                 labels[key].setdefault(value, label)
     return FilterIndex(index, labels)
+
+
+def labels_of(
+    facets: Iterable[tuple[str, Mapping[str, tuple[tuple[str, str], ...]]]],
+) -> dict[str, dict[str, str]]:
+    """`index_of(facets).labels` alone: serve's derive, when an edit changed the labels
+    of some evaluations' facet values but no value (a protocol's or dataset's title),
+    keeps the index of values, its links and its pages, and makes only the labels."""
+    labels: dict[str, dict[str, str]] = {key: {} for key, _ in FACETS}
+    for _, by_key in facets:
+        for key, pairs in by_key.items():
+            found = labels[key]
+            for value, label in pairs:
+                found.setdefault(value, label)
+    return labels

@@ -22,7 +22,7 @@ from typing import Any, Generic, TypeVar
 
 from .. import release
 from ..derive.concerns import Flag, flags
-from ..derive.filters import evaluation_facets, index_of
+from ..derive.filters import FilterIndex, evaluation_facets, index_of, labels_of
 from ..derive.findings import protocol_headline
 from ..derive.reproduction import protocol_reproduction_groups
 from ..link import Catalogue
@@ -53,6 +53,21 @@ def diff(tag: str, old: Mapping[Any, Any], new: Mapping[Any, Any]) -> set[Key]:
     if found:
         found.add((tag, ANY))
     return found
+
+
+def _labels_only(
+    before: Mapping[str, Item[Facets]], after: Mapping[str, Item[Facets]], differ: set[str]
+) -> bool:
+    """True when the evaluations in `differ` kept every facet value (token) and changed
+    labels only (none came or went)."""
+    for name in differ:
+        old, new = before.get(name), after.get(name)
+        if old is None or new is None or old.value.keys() != new.value.keys():
+            return False
+        for key, pairs in new.value.items():
+            if [t for t, _ in pairs] != [t for t, _ in old.value[key]]:
+                return False
+    return True
 
 
 def _api_slices(ids: tuple[str, ...]) -> dict[tuple[str, str], tuple[str, ...]]:
@@ -124,12 +139,20 @@ class Derived:
         new_flags = {k: i.value for k, i in self.flags.items()}
         out |= {("flags", k) for k in differ} | ({("flags", ANY)} if differ else set())
 
+        hrefs: Mapping[tuple[str, str], str]
+        before = self.facets
         self.facets, differ = self._refresh(
             self.facets, evaluations, changed, lambda e: evaluation_facets(e, seen), lambda e: e.id
         )
-        if old is None or differ:
+        if old is not None and differ and _labels_only(before, self.facets, differ):
+            # the same values, other labels (a protocol retitled): the same index of
+            # values, links and pages; only the labels made again
+            relabelled = labels_of((k, i.value) for k, i in self.facets.items())
+            filters = FilterIndex(old.facts.filters.index, relabelled)
+            hrefs, members = old.facts.filter_hrefs, old.members
+        elif old is None or differ:
             filters = index_of((k, i.value) for k, i in self.facets.items())
-            hrefs: Mapping[tuple[str, str], str] = index.filter_hrefs(filters)
+            hrefs = index.filter_hrefs(filters)
             members = index.filter_members(filters)
         else:  # no evaluation's facets changed: nor did the index, its links or its pages
             filters, hrefs, members = old.facts.filters, old.facts.filter_hrefs, old.members
@@ -158,11 +181,14 @@ class Derived:
         if old is not None:
             if filters is not old.facts.filters:
                 for key, facet_index in filters.index.items():
-                    out |= diff(f"facet:{key}", old.facts.filters.index[key], facet_index)
+                    if facet_index is not old.facts.filters.index[key]:
+                        out |= diff(f"facet:{key}", old.facts.filters.index[key], facet_index)
                     labels = filters.labels[key]
                     out |= diff(f"label:{key}", old.facts.filters.labels[key], labels)
-                out |= diff("href", old.facts.filter_hrefs, facts.filter_hrefs)
-                out |= diff("members", old.members, members)
+                if hrefs is not old.facts.filter_hrefs:
+                    out |= diff("href", old.facts.filter_hrefs, facts.filter_hrefs)
+                if members is not old.members:
+                    out |= diff("members", old.members, members)
             out |= diff("artifact", old.facts.artifact_hashes, hashes)
             out |= diff("shared", dict.fromkeys(old.facts.shared_titles), dict.fromkeys(titles))
             out |= diff("api", _api_slices(old.record_ids), _api_slices(record_ids))

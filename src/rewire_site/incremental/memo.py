@@ -108,11 +108,13 @@ class Memo:
     def merge(
         self, pieces: list[tuple[Hashable, tuple[Any, frozenset[Key]]]], gzip: dict[str, Any]
     ) -> None:
-        """Take what a forked child computed (`since`)."""
+        """Take what the replica computed (`since`). `misses` counts the pieces new
+        here: one that both processes computed in an update (two jobs that use it, one
+        on each side) counts once."""
         for key, piece in pieces:
+            self.misses += key not in self.items
             self._put(key, piece)
         self.gzip.update(gzip)
-        self.misses += len(pieces)
 
     def invalidate(self, changed: Iterable[Key]) -> set[Key]:
         """Drop the pieces that read one of the `changed` keys, and the pieces that used
