@@ -227,6 +227,31 @@ def test_the_kept_segments_are_those_of_the_last_call() -> None:
     assert gzip.decompress(packed) == data
 
 
+def test_a_copy_of_the_segments_follows_by_the_delta_alone() -> None:
+    """Serve's replica and serving process keep one file's segments in step by sending
+    the keys and the segments compressed anew (`delta`), not every segment."""
+    data = _documents(6000)
+    here, there = GzipSegments(), GzipSegments()
+    gzip_bytes(data, here)
+    there.apply(here.delta())
+    assert there.segments == here.segments
+    for edited in _edits(data):
+        packed = gzip_bytes(edited, here)
+        keys, fresh = here.delta()
+        assert 1 <= len(fresh) <= 2 and len(keys) == len(here.segments)
+        there.apply((keys, fresh))
+        assert there.segments == here.segments
+        # the copy compresses the same text from its cache alone, the same bytes
+        assert gzip_bytes(edited, there) == packed and there.made == 0
+        there.apply(here.delta())  # back to the state `here` is in, for the next edit
+    # a copy that was not in the same state keeps the new segments only, and still
+    # gives the same bytes (compressing the others again)
+    stranger = GzipSegments()
+    stranger.apply(here.delta())
+    assert stranger.segments == here.fresh
+    assert gzip_bytes(_edits(data)[-1], stranger) == gzip_bytes(_edits(data)[-1])
+
+
 def test_serve_keeps_the_gzip_segments_of_each_file_in_its_memo() -> None:
     catalogue = load_scenario("reproduction")
     plan = plan_site(catalogue, scenario_root("reproduction"), "2026-10-22", preview=True)

@@ -328,12 +328,12 @@ def test_the_replica_writes_what_this_process_changed_since_it_was_forked(
     rewritten = b"<p>as this process wrote it</p>"
     target.write_bytes(rewritten)
     entry = ManifestEntry(page, sha256_bytes(rewritten), len(rewritten))
-    site.follow(set(), ([], {}), {page: entry})
+    site.follow(set(), ([], {}), {page: entry}, {})
     [(_, _, written, changed)] = site._write(made)[1]
     assert changed and target.read_bytes() == before
     assert written == ManifestEntry(page, sha256_bytes(before), len(before))
     # an entry this process removed is gone from the replica's manifest too
-    site.follow(set(), ([], {}), {page: None})
+    site.follow(set(), ([], {}), {page: None}, {})
     assert page not in site.manifest
 
 

@@ -15,6 +15,7 @@ from rewire_site.incremental.memo import Memo
 from rewire_site.incremental.parallel import (
     ChildFailed,
     Claims,
+    Deps,
     Files,
     Layout,
     Pieces,
@@ -128,7 +129,7 @@ class Site:
         self.applied: list[str] = []
         self.fail_follow = False
 
-    def follow(self, paths: set[Path], pieces: Pieces, files: Files) -> None:
+    def follow(self, paths: set[Path], pieces: Pieces, files: Files, deps: Deps) -> None:
         if self.fail_follow:
             raise ValueError("cannot follow")
         self.memo.merge(*pieces)
@@ -152,7 +153,7 @@ def test_the_replica_follows_each_update_and_its_pieces_come_back() -> None:
     memo(("kept",), lambda: "before the fork")
     replica = Replica.start(Site(memo))
     try:
-        replica.update({Path("a.yaml")}, ([], {}), {})
+        replica.update({Path("a.yaml")}, ([], {}), {}, {})
         replica.jobs(_theirs([("one",)]))
         [(pid, made, applied, kept)] = replica.results(memo)
         assert pid != os.getpid() and made == f"pid {pid}" and applied == ("a.yaml",)
@@ -162,11 +163,11 @@ def test_the_replica_follows_each_update_and_its_pieces_come_back() -> None:
         # the next update: what this process computed meanwhile goes to the replica
         memo.begin()
         memo(("here",), lambda: "computed here")
-        replica.update({Path("b.yaml")}, memo.since(), {})
+        replica.update({Path("b.yaml")}, memo.since(), {}, {})
         replica.jobs(_theirs([("two",)]))
         [(same, _, applied, _)] = replica.results(memo)
         assert same == pid and applied == ("a.yaml", "b.yaml")  # one process, kept
-        replica.update(set(), ([], {}), {})
+        replica.update(set(), ([], {}), {}, {})
         replica.jobs(None)  # every update sends its layout, maybe none
         assert replica.results(memo) == []
     finally:
@@ -179,7 +180,7 @@ def test_the_replica_follows_each_update_and_its_pieces_come_back() -> None:
 )
 def test_a_replica_that_fails_or_dies_raises_here(job: Job, message: str) -> None:
     replica = Replica.start(Site(Memo()))
-    replica.update(set(), ([], {}), {})
+    replica.update(set(), ([], {}), {}, {})
     replica.jobs(_theirs([job]))
     with pytest.raises(ChildFailed, match=message):
         replica.results(Memo())
@@ -190,7 +191,7 @@ def test_a_replica_that_cannot_follow_an_update_raises_here() -> None:
     site = Site(Memo())
     site.fail_follow = True
     replica = Replica.start(site)
-    replica.update({Path("a.yaml")}, ([], {}), {})
+    replica.update({Path("a.yaml")}, ([], {}), {}, {})
     replica.jobs(_theirs([("one",)]))
     with pytest.raises(ChildFailed, match="cannot follow"):
         replica.results(Memo())

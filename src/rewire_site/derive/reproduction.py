@@ -35,8 +35,6 @@ from .comparability import accelerators, evaluation_hardware, hardware_blocks
 from .concerns import Flag, excluded, flags_by_evaluation
 from .display import (
     OUT_OF_MEMORY,
-    CitationView,
-    cite,
     column_metrics,
     display_number,
     metric_names,
@@ -99,7 +97,8 @@ class ReproductionPair:
     published_value: float | None
     published_display: str
     published_printed: str | None
-    published_citation: CitationView | None
+    published_locator: str | None
+    """Where the source prints the published value (its citation's locator)."""
     measured_status: Literal["value", "out_of_memory", "incomplete"]
     measured_value: float | None
     measured_display: str
@@ -139,7 +138,8 @@ class ReproducedColumn:
     published_value: float | None
     published_display: str
     published_printed: str | None
-    published_citation: CitationView | None
+    published_locator: str | None
+    """Where the source prints the published value (its citation's locator)."""
     rows: tuple[ReproductionRow, ...]
     """Agreeing rows first, then by distance of the ratio from 1 (rows without a ratio
     last), then setup."""
@@ -297,7 +297,7 @@ def pair(
         if (theirs.scale or metric.scale) == metric.scale
         else result_display(theirs_value, theirs.status),
         published_printed=theirs.printed_value,
-        published_citation=cite(theirs.citation, catalogue) if theirs.citation else None,
+        published_locator=theirs.citation.locator if theirs.citation else None,
         measured_status=status,
         measured_value=mine_value,
         measured_display=result_display(mine_value, mine.status),
@@ -468,7 +468,7 @@ def _column(
         published_value=first.published_value,
         published_display=first.published_display,
         published_printed=first.published_printed,
-        published_citation=first.published_citation,
+        published_locator=first.published_locator,
         rows=tuple(rows),
         closest_text=_closest(rows, protocol.tolerance),
         estimates=tuple(estimates.values()),

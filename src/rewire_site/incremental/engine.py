@@ -52,6 +52,7 @@ from .parallel import (
     FORK_SECONDS,
     PARALLEL_MIN_SECONDS,
     REPLICA_MIN_SECONDS,
+    Deps,
     Files,
     Pieces,
     Replica,
@@ -161,6 +162,10 @@ class IncrementalSite:
         self.unsent_files: Files = {}
         """The manifest entries this process changed in its last update (None: removed),
         for the replica's copy of the manifest, with the next update."""
+        self.unsent_deps: Deps = {}
+        """The jobs whose keys this process changed in its last update (None: gone), for
+        the replica's copy of `deps`: it sends back a job's keys only when they differ
+        from that copy's."""
         self.indexed: dict[str, bytes] = {}
         """The search index and sitemap (`build.index_files`) of the last update, and in
         `indexed_from` what they were made from: the plan's search entries (derive keeps
@@ -269,13 +274,13 @@ class IncrementalSite:
         if self.replica is None and self._wants_replica():
             self.replica = Replica.start(self)  # a copy of the state before this update
             weakref.finalize(self, self.replica.stop)
-            self.unsent, self.unsent_files = ([], {}), {}
+            self.unsent, self.unsent_files, self.unsent_deps = ([], {}), {}, {}
         applied = paths | self.pending
         change = records.apply(applied)
         self.pending.clear()
         if self.replica is not None:  # it applies the same files while this process derives
-            self.replica.update(applied, self.unsent, self.unsent_files)
-            self.unsent, self.unsent_files = ([], {}), {}
+            self.replica.update(applied, self.unsent, self.unsent_files, self.unsent_deps)
+            self.unsent, self.unsent_files, self.unsent_deps = ([], {}), {}, {}
         stages = [("gather", time.perf_counter() - started)]
         plan, keys = self.derived.derive(records.catalogue, change.keys, change.ids)
         keys |= self.memo.invalidate(keys)  # a job that used a dropped piece is remade
@@ -299,6 +304,8 @@ class IncrementalSite:
 
         def take(result: Made) -> None:
             job, made, keys, cost = result
+            if self.replica is not None and keys != self.deps.get(job):
+                self.unsent_deps[job] = keys  # for the replica's copy of `deps`
             self.deps[job], self.costs[job] = keys, cost
             stale.update(self.outputs.get(job, ()))
             self.outputs[job] = tuple(path for path, _ in made)
@@ -313,7 +320,9 @@ class IncrementalSite:
 
         def took(result: Wrote) -> None:  # a job the replica made and wrote
             job, files, keys, cost = result
-            self.deps[job], self.costs[job] = keys, cost
+            if keys is not None:  # None: as they were (the replica's copy of `deps` says)
+                self.deps[job] = keys
+            self.costs[job] = cost
             stale.update(self.outputs.get(job, ()))
             self.outputs[job] = tuple(path for path, _, _, _ in files)
             for _, key, entry, changed in files:
@@ -350,6 +359,8 @@ class IncrementalSite:
         for job in gone:
             stale.update(self.outputs.pop(job, ()))
             self.deps.pop(job, None)
+            if self.replica is not None:
+                self.unsent_deps[job] = None
             self.costs.pop(job, None)
         removing = stale - produced
         removed = remove_files(self.site_dir, self.manifest, removing)
@@ -407,12 +418,17 @@ class IncrementalSite:
             self.replica.stop()
             self.replica = None
 
-    def follow(self, paths: set[Path], pieces: Pieces, files: Files) -> None:
-        """In the replica: the memo pieces the parent computed and the manifest entries
-        it changed in its last update, then this update's record files, applied and
-        derived as the parent did."""
+    def follow(self, paths: set[Path], pieces: Pieces, files: Files, deps: Deps) -> None:
+        """In the replica: the memo pieces the parent computed, and the manifest entries
+        and jobs' keys it changed, in its last update, then this update's record files,
+        applied and derived as the parent did."""
         assert self.records is not None
         self.memo.merge(*pieces)
+        for job, keys in deps.items():
+            if keys is None:
+                self.deps.pop(job, None)
+            else:
+                self.deps[job] = keys
         for path, entry in files.items():
             if entry is None:
                 self.manifest.pop(path, None)
@@ -449,6 +465,9 @@ class IncrementalSite:
             key = write.OutputWriter.normalise(path)
             changed = update_file(self.site_dir, self.manifest, key, data)
             wrote.append((path, key, self.manifest[key], changed))
+        if keys == self.deps.get(job):  # the parent holds them: not sent again
+            return job, wrote, None, cost
+        self.deps[job] = keys
         return job, wrote, keys, cost
 
     def _render(self, job: Job, page: Any) -> bytes:
@@ -469,9 +488,10 @@ class IncrementalSite:
 
 Made = tuple[Job, list[tuple[str, bytes]], frozenset[Key], float]
 """A job made: (job, [(path, bytes)], the keys it read, CPU seconds)."""
-Wrote = tuple[Job, list[tuple[str, str, ManifestEntry, bool]], frozenset[Key], float]
+Wrote = tuple[Job, list[tuple[str, str, ManifestEntry, bool]], frozenset[Key] | None, float]
 """A job the replica made and wrote: (job, [(path, site key, manifest entry, whether its
-bytes changed)], the keys it read, CPU seconds)."""
+bytes changed)], the keys it read (None: the same as when it was last made), CPU
+seconds)."""
 
 REUSED: frozenset[Job] = frozenset({("chooser",)})
 """Jobs whose page contexts come from the memo (`chooser.pages`: task and family pages)."""

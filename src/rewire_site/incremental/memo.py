@@ -101,7 +101,7 @@ class Memo:
         """The pieces computed and the gzip files compressed since `begin`; stops noting
         them."""
         pieces = [(k, self.items[k]) for k in self.added or ()]
-        gzip = {p: self.gzip[p] for p in self.touched}
+        gzip = {p: self.gzip[p].delta() for p in self.touched}
         self.added, self.touched = None, set()
         return pieces, gzip
 
@@ -114,7 +114,11 @@ class Memo:
         for key, piece in pieces:
             self.misses += key not in self.items
             self._put(key, piece)
-        self.gzip.update(gzip)
+        for path, delta in gzip.items():
+            found = self.gzip.get(path)
+            if found is None:
+                found = self.gzip[path] = GzipSegments()
+            found.apply(delta)
 
     def invalidate(self, changed: Iterable[Key]) -> set[Key]:
         """Drop the pieces that read one of the `changed` keys, and the pieces that used

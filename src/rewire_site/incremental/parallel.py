@@ -7,19 +7,22 @@ idle. The replica is forked once, at the first update of a large enough site
 (`REPLICA_MIN_SECONDS`), and then follows every update: this process sends it the record
 files it applied (the replica reads and derives them itself, while this process does the
 same), the memo pieces this process computed and the manifest entries it changed in its
-last update, so both memos and both manifests hold the same. Then the two claim the
+last update, so both memos, both manifests and both maps of jobs to their dependency
+keys hold the same. Then the two claim the
 dirty jobs from the two ends of one list (`lay_out`, `Claims`): this process from the
 front (the edited records' own pages, then the cheapest), the replica from the back (the
 costliest first), one job at a time, until they meet, so neither waits while jobs are
 left however far the last measured costs are off. The replica writes the files of its
 jobs itself (atomically, those whose bytes changed) and sends back, pickled through a
-pipe, each job's paths, manifest entries, keys and cost and the memo pieces and gzip
-segments it computed (`memo.Memo.since`); pages' bytes do not cross the pipe (at 10,000
-evaluations the data files alone were 30 MB a round trip). This process keeps the
-manifest of every file and writes the rest: the search index, the sitemap, the release
-table. A fork per update would cost more: every page either process writes after a fork
-is copied (at 10,000 evaluations, about 65,000 page faults and 0.15 CPU-s on each side
-per update, measured); a replica's pages are its own after its first update.
+pipe, each job's paths, manifest entries and cost, its keys only when they changed, and
+the memo pieces and the gzip segments it computed (`memo.Memo.since`,
+`GzipSegments.delta`): neither pages' bytes nor unchanged keys cross the pipe (at 10,000
+evaluations the data files were 30 MB a round trip, the keys of api/derived.json alone
+1.3 MB). This process keeps the manifest of every file and writes the rest: the search
+index, the sitemap, the release table. A fork per update would cost more: every page
+either process writes after a fork is copied (at 10,000 evaluations, about 65,000 page
+faults and 0.15 CPU-s on each side per update, measured); a replica's pages are its own
+after its first update.
 
 The replica reads the record files after this process did: an editor who saves again in
 between makes the two disagree until the watcher reports that second save, which both
@@ -164,9 +167,10 @@ class Claims:
 class Replicated(Protocol):
     """What a replica runs: the serve state it was forked from (`IncrementalSite`)."""
 
-    def follow(self, paths: set[Path], pieces: Pieces, files: Files) -> None:
+    def follow(self, paths: set[Path], pieces: Pieces, files: Files, deps: Deps) -> None:
         """Apply an update's record files as the parent did (and the memo pieces the
-        parent computed and the manifest entries it changed in its last update)."""
+        parent computed, the manifest entries and the jobs' keys it changed in its last
+        update)."""
         ...
 
     def make_jobs(self, jobs: Iterable[Job]) -> tuple[Any, Pieces]:
@@ -179,6 +183,8 @@ Pieces = tuple[list[Any], dict[str, Any]]
 """Memo pieces and gzip segments (`Memo.since`)."""
 Files = dict[str, Any]
 """Site path -> its new manifest entry, or None for a file removed."""
+Deps = dict[Job, Any]
+"""Job -> the dependency keys it read when last made, or None for a job gone."""
 
 
 def _serve(site: Replicated, conn: Connection, claims: Claims) -> None:
@@ -189,13 +195,13 @@ def _serve(site: Replicated, conn: Connection, claims: Claims) -> None:
     dumped = 0.0  # CPU seconds the last answer took to pickle (sent with the next)
     while True:
         try:
-            _, paths, pieces, files = conn.recv()
+            _, paths, pieces, files, deps = conn.recv()
         except (EOFError, OSError):
             return
         gc.disable()  # as in the parent's update: few cycles, and no full collection
         try:
             try:
-                site.follow(paths, pieces, files)
+                site.follow(paths, pieces, files, deps)
                 error = None
             except BaseException:
                 error = traceback.format_exc()
@@ -258,11 +264,11 @@ class Replica:
         there.close()
         return cls(process, here, claims)
 
-    def update(self, paths: set[Path], pieces: Pieces, files: Files) -> None:
+    def update(self, paths: set[Path], pieces: Pieces, files: Files, deps: Deps) -> None:
         """Send an update's record files (those this process applied), and the memo
-        pieces this process computed and the manifest entries it changed in its last
-        update."""
-        self._send(("update", paths, pieces, files))
+        pieces this process computed, the manifest entries and the jobs' keys it changed
+        in its last update."""
+        self._send(("update", paths, pieces, files, deps))
 
     def jobs(self, layout: Layout | None) -> Iterator[Job]:
         """Send the update's `layout` (None: no job for the replica; every update sends
