@@ -230,3 +230,19 @@ def test_a_protocol_edit_recompresses_few_segments_of_the_export(synthetic: Cata
     packed = gzip_bytes(data, kept)
     assert packed == gzip_bytes(data) and gzip.decompress(packed) == data
     assert 1 <= kept.made <= 3, (kept.made, count)
+
+
+def test_the_kept_sitemap_gives_the_bytes_of_sitemap_xml(synthetic: Catalogue) -> None:
+    from rewire_site.export.sitemap import KeptSitemap, sitemap_xml
+
+    kept = KeptSitemap()
+    extra = ["choose/tasks/x/index.html"]
+    assert kept.file(synthetic, SITE_URL, "2026-11-30", extra) == sitemap_xml(
+        synthetic, SITE_URL, "2026-11-30", extra
+    )
+    # a record gone, another day: the same bytes as made from scratch
+    records = [r for r in synthetic.by_id.values() if r.id != synthetic.of_kind(Evaluation)[0].id]
+    fewer = Catalogue.from_records(records)
+    for day in ("2026-11-30", "2026-12-01"):
+        assert kept.file(fewer, SITE_URL, day) == sitemap_xml(fewer, SITE_URL, day)
+    assert len(kept.lines) == len(fewer.by_id) + 3

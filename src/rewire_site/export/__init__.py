@@ -12,7 +12,7 @@ from ..link import Catalogue
 from ..render.downloads import Memo, gzip_bytes, kept_segments
 from .citations import citation_files
 from .eee import eee_jsonl
-from .sitemap import sitemap_xml
+from .sitemap import KeptSitemap, sitemap_xml
 
 SITE_URL = os.environ.get("REWIRE_SITE_URL", "https://rewire-catalogue.github.io/rewire/")
 """Absolute base URL of the published site (sitemap and citations need absolute URLs)."""
@@ -21,10 +21,16 @@ EEE_DOWNLOAD = "downloads/every-eval-ever.jsonl.gz"
 SITEMAP = "sitemap.xml"
 
 
-def sitemap_file(catalogue: Catalogue, release_id: str, chooser_paths: Iterable[str]) -> bytes:
+def sitemap_file(
+    catalogue: Catalogue,
+    release_id: str,
+    chooser_paths: Iterable[str],
+    kept: KeptSitemap | None = None,
+) -> bytes:
     """sitemap.xml: every record page, the home, search and downloads pages, and the
-    chooser pages at `chooser_paths`."""
-    return sitemap_xml(catalogue, SITE_URL, release_id[:10], chooser_paths)
+    chooser pages at `chooser_paths` (`kept`: its lines kept between edits, serve)."""
+    make = sitemap_xml if kept is None else kept.file
+    return make(catalogue, SITE_URL, release_id[:10], chooser_paths)
 
 
 def export_files(

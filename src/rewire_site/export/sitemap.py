@@ -23,12 +23,42 @@ def sitemap_xml(
     paths = [HOME, SEARCH, DOWNLOADS]
     paths += sorted(page_of(r) for r in catalogue.by_id.values())
     paths += sorted(extra)
-    entries = "".join(
-        f"  <url><loc>{escape(page_url(site_url, p))}</loc><lastmod>{lastmod}</lastmod></url>\n"
-        for p in paths
+    return _document("".join(_url(site_url, p, lastmod) for p in paths))
+
+
+def _url(site_url: str, path: str, lastmod: str) -> str:
+    return (
+        f"  <url><loc>{escape(page_url(site_url, path))}</loc><lastmod>{lastmod}</lastmod></url>\n"
     )
+
+
+def _document(urls: str) -> bytes:
     return (
         '<?xml version="1.0" encoding="UTF-8"?>\n'
         '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
-        f"{entries}</urlset>\n"
+        f"{urls}</urlset>\n"
     ).encode()
+
+
+class KeptSitemap:
+    """The sitemap kept between edits (`rewire serve`): each page's line made once (for
+    one site URL and date), joined into the bytes `sitemap_xml` gives."""
+
+    def __init__(self) -> None:
+        self.made_for: tuple[str, str] = ("", "")
+        self.lines: dict[str, str] = {}
+
+    def file(
+        self, catalogue: Catalogue, site_url: str, lastmod: str, extra: Iterable[str] = ()
+    ) -> bytes:
+        if (site_url, lastmod) != self.made_for:
+            self.made_for, self.lines = (site_url, lastmod), {}
+        paths = [HOME, SEARCH, DOWNLOADS]
+        paths += sorted(page_of(r) for r in catalogue.by_id.values())
+        paths += sorted(extra)
+        kept, lines = self.lines, {}
+        for path in paths:
+            line = kept.get(path)
+            lines[path] = line if line is not None else _url(site_url, path, lastmod)
+        self.lines = lines
+        return _document("".join(lines[p] for p in paths))

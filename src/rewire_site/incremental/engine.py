@@ -34,14 +34,16 @@ from pathlib import Path
 from typing import Any
 
 from .. import write
-from ..build import index_files, write_files
+from ..build import KeptIndex, index_files, write_files
 from ..build import render as render_all
 from ..config import TEMPLATES_DIR
+from ..export.sitemap import KeptSitemap
 from ..problems import RecordsInvalid
 from ..release import ManifestEntry
 from ..render import Renderer, downloads, templates_dir
 from ..render.plan import SitePlan
 from ..render.pool import DataFile, Job, RenderStats
+from ..render.search import KeptSearchIndex
 from ..validate import validate_paths
 from .derive import Derived
 from .gather import Records
@@ -172,6 +174,8 @@ class IncrementalSite:
         the same object while no entry changes; they hold every record page's path), the
         release id and the chooser pages written."""
         self.indexed_from: tuple[object, str, list[str]] = (None, "", [])
+        self.kept_index: KeptIndex = (KeptSearchIndex(), KeptSitemap())
+        """Each search entry's and each sitemap page's text, kept between edits."""
 
     # ------------------------------------------------------------ full build
 
@@ -208,6 +212,7 @@ class IncrementalSite:
         self.memo = Memo()
         self.rendered = {}
         self.indexed, self.indexed_from = {}, (None, "", [])
+        self.kept_index = (KeptSearchIndex(), KeptSitemap())
         self._warm(plan)
         return Outcome(True, time.perf_counter() - started, len(jobs), sorted(manifest), why=why)
 
@@ -367,7 +372,7 @@ class IncrementalSite:
         chooser = [*self.outputs.get(("chooser",), ()), *self.outputs.get(("fits",), ())]
         entries, release_id, pages = self.indexed_from
         if plan.entries is not entries or (plan.release.id, chooser) != (release_id, pages):
-            self.indexed = index_files(plan, chooser)
+            self.indexed = index_files(plan, chooser, self.kept_index)
             self.indexed_from = (plan.entries, plan.release.id, chooser)
         for path, data in self.indexed.items():
             if update_file(self.site_dir, self.manifest, path, data):
