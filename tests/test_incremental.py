@@ -193,6 +193,7 @@ def test_every_edit_gives_the_bytes_of_a_full_preview_build(served: Served, tmp_
 
     for name, edit in EDITS:
         cited = citations()
+        pieces = dict(served.builder.site.memo.items)
         edit(served.project)
         served.rebuilt()
         # kept unless a source changed (the memo dropped it, or the child made it anew)
@@ -206,10 +207,12 @@ def test_every_edit_gives_the_bytes_of_a_full_preview_build(served: Served, tmp_
             # table, the search index...: a handful, not the site
             assert 0 < len(outcome.written) <= 40, outcome.written
             assert outcome.jobs < 40
-            # the site-wide files were joined from kept pieces: only the edited
-            # evaluation's pieces (and its protocol's) were computed again
+            # the site-wide files and the evaluation lists were joined from kept pieces:
+            # only the edited evaluation's pieces (and its protocol's) were computed again
             memo = served.builder.site.memo
-            assert 0 < memo.misses <= 8 < memo.hits, (memo.hits, memo.misses)
+            assert 0 < memo.misses <= 9 < memo.hits, (memo.hits, memo.misses)
+            new = [k for k, v in memo.items.items() if pieces.get(k) is not v]
+            assert ("list row", EVALUATION) in new, new
         if name == "a deleted evaluation":
             assert outcome.removed >= 2  # its page and its JSON
             assert not any(UNCITED_EVALUATION in p for p in site_files(served.site))

@@ -72,7 +72,10 @@ def test_serve_remakes_only_the_coverage_and_filter_rows_an_edit_touches(tmp_pat
     assert list(coverage) == protocols and len(protocols) > 1
     assert tuple(coverage.values()) == protocol_coverage(site.plan.catalogue)
     assert rows == _fresh_rows(site) and len(rows) > 1
-    assert isinstance(site.memo.items[("filter rows html",)][0], SharedRows)
+    assert isinstance(site.memo.rows["filter rows"], SharedRows)
+    listed = _pieces(site, "list row")  # the rows of family, dataset and question pages
+    assert EVALUATION in listed and len(listed) > 1
+    assert isinstance(site.memo.rows["evaluation list rows"], SharedRows)
 
     # one evaluation's value: its protocol's coverage row and its own filter row are
     # made again; every other row is the very object kept before
@@ -81,6 +84,8 @@ def test_serve_remakes_only_the_coverage_and_filter_rows_an_edit_touches(tmp_pat
     now_coverage, now_rows = _pieces(site, "coverage"), _pieces(site, "filter row")
     assert [p for p in protocols if now_coverage[p] is not coverage[p]] == [edited.protocol]
     assert [i for i in rows if now_rows[i] is not rows[i]] == [EVALUATION]
+    now_listed = _pieces(site, "list row")
+    assert [i for i in listed if now_listed[i] is not listed[i]] == [EVALUATION]
     assert tuple(now_coverage[p] for p in protocols) == protocol_coverage(site.plan.catalogue)
     assert now_rows == _fresh_rows(site)
 

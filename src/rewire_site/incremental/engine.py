@@ -41,7 +41,7 @@ from ..export.sitemap import KeptSitemap
 from ..problems import RecordsInvalid
 from ..release import ManifestEntry
 from ..render import Renderer, downloads, templates_dir
-from ..render.plan import SitePlan
+from ..render.plan import LISTING_PAGES, SitePlan
 from ..render.pool import DataFile, Job, RenderStats
 from ..render.search import KeptSearchIndex
 from ..validate import validate_paths
@@ -217,14 +217,20 @@ class IncrementalSite:
         return Outcome(True, time.perf_counter() - started, len(jobs), sorted(manifest), why=why)
 
     def _warm(self, plan: SitePlan) -> None:
-        """Fill the memo: the site-wide data jobs, the chooser and the filter pages made
+        """Fill the memo: the site-wide data jobs, the chooser, the filter pages and the
+        pages that list evaluations (`LISTING_PAGES`: family, dataset, question) made
         once more here (the build made them in the render pool, whose processes keep
         nothing), so the first edit only recomputes its own pieces, then once again to
         measure what they cost with every piece kept. Their files were written already."""
         recorder = Recorder()
         tracked = tracked_plan(plan, recorder, self.memo)
         kept: list[Job] = [("data", name) for name in sorted(MEMO_DATA)] + [("chooser",)]
-        kept += [job for job in plan.jobs() if job[0] == "filter"]  # rows and their HTML
+        listing = {r.id for r in plan.catalogue.by_id.values() if type(r) in LISTING_PAGES}
+        kept += [  # rows and their HTML
+            job
+            for job in plan.jobs()
+            if job[0] == "filter" or (job[0] == "record" and job[1] in listing)
+        ]
         for job in kept:
             self._make(job, tracked, recorder)
         # made again, every piece kept: what these jobs cost in an update (the build's

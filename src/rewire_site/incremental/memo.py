@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable
 from typing import Any, TypeVar
 
+from ..render.contexts import SharedRows
 from ..render.downloads import GzipSegments
 from .track import Key, Recorder
 
@@ -49,6 +50,8 @@ class Memo:
         """When a list: the keys of the pieces computed since (the engine's forked child
         sends them back, with the gzip files in `touched`)."""
         self.touched: set[str] = set()
+        self.rows: dict[str, SharedRows] = {}
+        """Rendered rows by name, this process's own (`shared_rows`)."""
 
     def __call__(self, key: Hashable, compute: Callable[[], V]) -> V:
         """The piece `key`: the kept one, or `compute()` (its reads recorded)."""
@@ -91,6 +94,15 @@ class Memo:
         found = self.gzip.get(path)
         if found is None:
             found = self.gzip[path] = GzipSegments()
+        return found
+
+    def shared_rows(self, name: str) -> SharedRows:
+        """This process's rendered rows `name` (`render.contexts.SharedRows`): not a
+        piece, never sent to or from the replica (weak references do not pickle), kept
+        until `clear`."""
+        found = self.rows.get(name)
+        if found is None:
+            found = self.rows[name] = SharedRows()
         return found
 
     def begin(self) -> None:
@@ -137,3 +149,4 @@ class Memo:
         self.items.clear()
         self.readers.clear()
         self.gzip.clear()
+        self.rows.clear()

@@ -618,6 +618,9 @@ class EvaluationList:
     """'3 matching evaluations': the filter form's count before any filter is applied."""
     counts_text: str
     facets: tuple[Facet, ...]
+    shared_rows: SharedRows | None = None
+    """`rewire serve`: the rows' HTML rendered once and reused while the row is kept
+    (None in `rewire build`: each row rendered where it is shown)."""
 
 
 @dataclass(frozen=True)

@@ -28,8 +28,8 @@ import struct
 import zlib
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypeVar
 from typing import Protocol as Interface
-from typing import TypeVar
 
 from ..derive.concerns import Flag, excluded, flags_by_evaluation
 from ..derive.coverage import ProtocolCoverage, protocol_coverage
@@ -40,6 +40,9 @@ from ..link import Catalogue
 from ..models import Configuration, Evaluation, ModelFamily, Protocol, RecordBase, Source
 from ..release import ManifestEntry, Release
 from .urls import api_path, kind_of
+
+if TYPE_CHECKING:
+    from .contexts import SharedRows
 
 Flags = Mapping[str, tuple[Flag, ...]]
 V = TypeVar("V")
@@ -55,6 +58,11 @@ class Memo(Interface):
 
     def segments(self, path: str) -> GzipSegments:
         """The compressed segments of the gzip file at `path` kept between edits."""
+        ...
+
+    def shared_rows(self, name: str) -> SharedRows:
+        """This process's cache of rendered rows `name` (never sent to the replica: it
+        holds weak references)."""
         ...
 
 

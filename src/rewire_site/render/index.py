@@ -34,7 +34,6 @@ from .contexts import (
     Link,
     ProtocolLine,
     SearchPage,
-    SharedRows,
     SiteFacts,
     page_header,
 )
@@ -256,7 +255,7 @@ def filter_page(
             memo(("filter row", i), functools.partial(_filter_row, i, catalogue))
             for i in evaluation_ids
         )
-        shared = memo(("filter rows html",), SharedRows)
+        shared = memo.shared_rows("filter rows")
     path = filter_path(key, value)
     return FilterPage(
         **page_header(

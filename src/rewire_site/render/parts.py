@@ -6,6 +6,9 @@ sources, technical metadata, related records, correction link).
 
 from __future__ import annotations
 
+import functools
+from typing import TYPE_CHECKING
+
 from ..derive.display import (
     ORIGIN_LABELS,
     missing_text,
@@ -42,6 +45,9 @@ from .contexts import (
 from .metadata import technical_metadata
 from .sections import correction_url, evidence_view, facet_values_of, results_table
 from .urls import KIND_LABELS, api_path, kind_of, record_path
+
+if TYPE_CHECKING:
+    from .downloads import Memo
 
 
 def value_fact(record: RecordBase, path: str, value: object | None) -> Fact:
@@ -103,41 +109,26 @@ def results_of(
 
 
 def evaluation_list(
-    caption: str, evaluations: list[Evaluation], catalogue: Catalogue, facts: SiteFacts
+    caption: str,
+    evaluations: list[Evaluation],
+    catalogue: Catalogue,
+    facts: SiteFacts,
+    memo: Memo | None = None,
 ) -> EvaluationList:
-    """Evaluations one row each (pages that list many: dataset, family, question)."""
-    rows = []
-    for evaluation in sorted(evaluations, key=lambda e: e.id):
-        protocol = catalogue.get(evaluation.protocol, Protocol)
-        labels = {c.id: c.label for c in protocol.columns}
-        metrics = {
-            m.id: m for m in map(protocol.column_metric, (r.column for r in evaluation.results))
-        }
-        if len(metrics) == 1:  # one metric (the protocol's or its columns'): say it once
-            metric = next(iter(metrics.values()))
-            findings = f"{metric.label} ({metric.unit}): " + "; ".join(
-                f"{result_display(r.value, r.status)} ({labels.get(r.column, r.column)})"
-                for r in evaluation.results
-            )
-        else:  # columns with metrics of their own: each result names its metric
-            findings = "; ".join(
-                f"{result_display(r.value, r.status)} ({result_header(protocol, r.column)}, "
-                f"{protocol.column_metric(r.column).unit})"
-                for r in evaluation.results
-            )
-        flags = facts.flags.get(evaluation.id, ())
-        rows.append(
-            EvaluationListRow(
-                evaluation=Link(evaluation.title, record_path("evaluation", evaluation.id)),
-                configuration=link_to(catalogue, evaluation.configuration),
-                protocol=Link(protocol.title, record_path("protocol", protocol.id)),
-                dataset=link_to(catalogue, evaluation.dataset),
-                origin_label=ORIGIN_LABELS[evaluation.origin],
-                findings=findings,
-                flag_labels=tuple(dict.fromkeys(f.label for f in flags)),
-                facet_values=facet_values_of(facts.filters.index, [evaluation.id]),
-            )
+    """Evaluations one row each (pages that list many: dataset, family, question).
+    `memo` (`rewire serve`): each evaluation's row kept between edits until one of the
+    records or facts it shows changes, and its HTML rendered once while it is kept (the
+    pages that list evaluations all lie two folders deep)."""
+    ordered = sorted(evaluations, key=lambda e: e.id)
+    shared = None
+    if memo is None:
+        rows = tuple(_list_row(e, catalogue, facts) for e in ordered)
+    else:
+        rows = tuple(
+            memo(("list row", e.id), functools.partial(_kept_list_row, e.id, catalogue, facts))
+            for e in ordered
         )
+        shared = memo.shared_rows("evaluation list rows")
     ids = [e.id for e in evaluations]
     count = len(rows)
     results = sum(len(e.results) for e in evaluations)
@@ -145,11 +136,47 @@ def evaluation_list(
         id="result-rows",
         form_id="result-rows-filters",
         caption=caption,
-        rows=tuple(rows),
+        rows=rows,
         evaluation_count=count,
         matching_text=plural(count, "matching evaluation"),
         counts_text=f"{plural(count, 'evaluation')} · {plural(results, 'result')}",
         facets=facets_of(facts, ids),
+        shared_rows=shared,
+    )
+
+
+def _kept_list_row(evaluation_id: str, catalogue: Catalogue, facts: SiteFacts) -> EvaluationListRow:
+    """The row of a memo piece: the evaluation read through the catalogue it is given,
+    so that the piece depends on it."""
+    return _list_row(catalogue.get(evaluation_id, Evaluation), catalogue, facts)
+
+
+def _list_row(evaluation: Evaluation, catalogue: Catalogue, facts: SiteFacts) -> EvaluationListRow:
+    protocol = catalogue.get(evaluation.protocol, Protocol)
+    labels = {c.id: c.label for c in protocol.columns}
+    metrics = {m.id: m for m in map(protocol.column_metric, (r.column for r in evaluation.results))}
+    if len(metrics) == 1:  # one metric (the protocol's or its columns'): say it once
+        metric = next(iter(metrics.values()))
+        findings = f"{metric.label} ({metric.unit}): " + "; ".join(
+            f"{result_display(r.value, r.status)} ({labels.get(r.column, r.column)})"
+            for r in evaluation.results
+        )
+    else:  # columns with metrics of their own: each result names its metric
+        findings = "; ".join(
+            f"{result_display(r.value, r.status)} ({result_header(protocol, r.column)}, "
+            f"{protocol.column_metric(r.column).unit})"
+            for r in evaluation.results
+        )
+    flags = facts.flags.get(evaluation.id, ())
+    return EvaluationListRow(
+        evaluation=Link(evaluation.title, record_path("evaluation", evaluation.id)),
+        configuration=link_to(catalogue, evaluation.configuration),
+        protocol=Link(protocol.title, record_path("protocol", protocol.id)),
+        dataset=link_to(catalogue, evaluation.dataset),
+        origin_label=ORIGIN_LABELS[evaluation.origin],
+        findings=findings,
+        flag_labels=tuple(dict.fromkeys(f.label for f in flags)),
+        facet_values=facet_values_of(facts.filters.index, [evaluation.id]),
     )
 
 

@@ -77,6 +77,9 @@ RECORD_PAGES: dict[type[RecordBase], Any] = {
     Question: question_page,
 }
 """Record type -> builder of its page context (protocols have a job of their own)."""
+LISTING_PAGES = frozenset({Dataset, ModelFamily, Question})
+"""Record pages that list their evaluations (`parts.evaluation_list`): their builders
+take the plan's memo, which keeps each row in `rewire serve`."""
 
 
 def shared_titles(records: Iterable[RecordBase]) -> frozenset[str]:
@@ -183,7 +186,11 @@ class SitePlan:
             ]
         if kind == "record":
             record = self.catalogue.by_id[job[1]]
-            page = RECORD_PAGES[type(record)](record, self.catalogue, self.facts)
+            build = RECORD_PAGES[type(record)]
+            if type(record) in LISTING_PAGES:
+                page = build(record, self.catalogue, self.facts, self.memo)
+            else:
+                page = build(record, self.catalogue, self.facts)
             return [with_json_ld(page, record, self.catalogue, SITE_URL)]
         if kind == "filter":
             key, value = job[1], job[2]
