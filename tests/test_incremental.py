@@ -464,6 +464,28 @@ def test_an_edit_changes_the_keys_of_the_fields_it_changed_only(tmp_path: Path) 
     assert changed_fields(protocol, None) == set(type(protocol).model_fields)
 
 
+def test_the_chooser_reads_a_source_s_short_citation_only(tmp_path: Path) -> None:
+    """The chooser's pages name a source by its short citation: a source's title edit
+    does not remake them (serve's field keys)."""
+    from rewire_site.build import gather
+    from rewire_site.models import Source
+    from rewire_site.render.plan import plan_site
+
+    project = make_project(tmp_path / "project")
+    catalogue = gather(project / "records", project).catalogue
+    plan = plan_site(catalogue, project, "2026-01-01", preview=True)
+    recorder = Recorder()
+    from rewire_site.incremental.track import tracked_plan
+
+    tracked = tracked_plan(plan, recorder)
+    recorder.start()
+    tracked.make(("chooser",))
+    keys = recorder.stop()
+    sources = {s.id for s in catalogue.of_kind(Source)}
+    read = {k for k in keys if len(k) > 1 and k[1] in sources}
+    assert read and read == {("field", k[1], "short_citation") for k in read}
+
+
 def test_preview_release() -> None:
     made = preview_release(3, RELEASE_DATE)
     assert made.id == "2026-01-01-preview" and is_preview(made.id)

@@ -19,7 +19,7 @@ from itertools import combinations
 from ..derive.concerns import Flag, excluded
 from ..derive.display import display_number, plural
 from ..link import Catalogue
-from ..models import Configuration, Dataset, Evaluation, ModelFamily, Protocol, Result, Source
+from ..models import Configuration, Dataset, Evaluation, ModelFamily, Protocol, Result
 from ..render.contexts import Link, page_header
 from ..render.downloads import Memo
 from ..render.urls import page_of
@@ -84,11 +84,13 @@ def _cell(entry: Entry | None, flags: Flags) -> ValueCell:
 
 
 def _source_name(evaluation: Evaluation, catalogue: Catalogue) -> str:
+    """The first cited source's short citation up to its first comma (the only field
+    read: `rewire serve` remakes the chooser only when that field changes)."""
     for result in evaluation.results:
         if result.citation is not None:
-            source = catalogue.by_id.get(result.citation.source)
-            if isinstance(source, Source):
-                return source.short_citation.split(",")[0]
+            short = catalogue.field(result.citation.source, "short_citation")
+            if isinstance(short, str):
+                return short.split(",")[0]
     return evaluation.origin.value.replace("_", " ")
 
 
