@@ -196,3 +196,19 @@ def test_a_replica_that_cannot_follow_an_update_raises_here() -> None:
     with pytest.raises(ChildFailed, match="cannot follow"):
         replica.results(Memo())
     replica.stop()
+
+
+def test_a_lock_left_held_raises_instead_of_waiting(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A replica killed while it held the job list's lock would leave it held."""
+    from rewire_site.incremental import parallel
+
+    monkeypatch.setattr(parallel, "LOCK_SECONDS", 0.05)
+    layout = lay_out(DIRTY, COSTS, owned, minimum=0.1)
+    assert layout is not None
+    claims = Claims()
+    claims.lock.acquire()  # as the dead replica left it
+    with pytest.raises(ChildFailed, match="held the job list's lock"):
+        next(claims.front(layout))
+    claims.lock.release()
+    claims.reset(layout)
+    assert next(claims.front(layout)) == layout.jobs[0]

@@ -46,6 +46,7 @@ import pickle
 import time
 import traceback
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
@@ -64,6 +65,9 @@ cost less in all."""
 REPLICA_MIN_SECONDS = 2.0
 """A site whose jobs cost less than this in all (CPU seconds) is served by one process:
 no update of it is worth a second."""
+LOCK_SECONDS = 5.0
+"""How long either process waits for the job list's lock (held for microseconds) before
+it takes the other for dead (`Claims`)."""
 NEW_JOB_SECONDS = 0.005
 """The cost assumed for a job never made before (a new record's page)."""
 HERE_ONLY = frozenset({"filter"})
@@ -132,16 +136,28 @@ class Claims:
         self.lock = context.Lock()
         self.ends = context.RawArray("q", 2)  # the next front job; one past the last back
 
+    @contextmanager
+    def _held(self) -> Iterator[None]:
+        """The lock, held for a few reads and writes of `ends`; a replica killed while it
+        held it would leave it held: after `LOCK_SECONDS` this raises `ChildFailed` (the
+        engine rebuilds everything) instead of waiting for ever."""
+        if not self.lock.acquire(timeout=LOCK_SECONDS):
+            raise ChildFailed(f"the replica held the job list's lock for {LOCK_SECONDS} s")
+        try:
+            yield
+        finally:
+            self.lock.release()
+
     def reset(self, layout: Layout) -> None:
         """Before the replica gets `layout`: every job unclaimed but the reserved."""
-        with self.lock:
+        with self._held():
             self.ends[0], self.ends[1] = 0, len(layout.jobs) - layout.reserve
 
     def front(self, layout: Layout) -> Iterator[Job]:
         """This process's jobs, claimed one at a time from the front (the fixed ones
         first) until it meets the replica's claims."""
         while True:
-            with self.lock:
+            with self._held():
                 head = self.ends[0]
                 if head >= self.ends[1]:
                     return
@@ -155,7 +171,7 @@ class Claims:
         yield from reversed(layout.jobs[n - layout.reserve :])
         before = [0.0, *itertools.accumulate(layout.costs)]  # cost of jobs[:i]
         while True:
-            with self.lock:
+            with self._held():
                 end = self.ends[1]
                 start = max(self.ends[0], layout.fixed)
                 if end <= start or before[end] - before[start] <= layout.leave:
