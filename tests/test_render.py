@@ -150,6 +150,34 @@ def test_pool_and_single_process_write_the_same_bytes(tmp_path: Path) -> None:
     assert (tmp_path / "two" / "p" / "n007" / "index.html").read_text() == "<h1>&lt;n007&gt;</h1>"
 
 
+def _sigterm_page(job: tuple[str, ...]) -> list[_Page]:
+    import signal
+
+    return [_Page("t.html", f"p/{job[0]}/index.html", str(signal.getsignal(signal.SIGTERM)))]
+
+
+def test_pool_workers_end_on_sigterm_whatever_the_parent_s_handler(tmp_path: Path) -> None:
+    """Pool.terminate ends the workers with SIGTERM while it holds the task queue's lock:
+    a worker that kept a handler inherited from the building process (measure/'s launcher
+    left one in a test process) waited for that lock for ever, and the build hung."""
+    import signal
+
+    def ignore(signum: int, frame: object) -> None:
+        pass
+
+    renderer = _env(tmp_path, {"t.html": "{{ page.title }}"})
+    previous = signal.signal(signal.SIGTERM, ignore)
+    try:
+        jobs = [(f"n{i:03d}",) for i in range(40)]
+        writer = OutputWriter(tmp_path / "out", tmp_path / "claims")
+        (tmp_path / "claims").mkdir()
+        render_jobs(jobs, _sigterm_page, renderer, writer, workers=2, chunk=4)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    pages = {p.read_text() for p in (tmp_path / "out" / "p").glob("*/index.html")}
+    assert pages == {str(signal.SIG_DFL)}
+
+
 def test_a_path_written_twice_is_refused_naming_both_jobs(tmp_path: Path) -> None:
     renderer = _env(tmp_path, {"t.html": "x"})
     with pytest.raises(DoubleWrite) as refused:

@@ -122,12 +122,15 @@ def launch(setup: Setup, out_dir: Path, extra_args: Sequence[str] = (), echo: bo
             proc.terminate()
             raise SystemExit(128 + signum)
 
-        signal.signal(signal.SIGTERM, _stop)
-        for line in proc.stdout:
-            sink.write(line)
-            if echo:
-                sys.stdout.write(line)
-        returncode = proc.wait()
+        previous = signal.signal(signal.SIGTERM, _stop)
+        try:
+            for line in proc.stdout:
+                sink.write(line)
+                if echo:
+                    sys.stdout.write(line)
+            returncode = proc.wait()
+        finally:  # the handler names this run's torchrun: never left behind it
+            signal.signal(signal.SIGTERM, previous)
     wall_s = time.monotonic() - start
     if returncode != 0 or not worker_log.exists():
         raise RuntimeError(f"{setup.key}: torchrun exited {returncode}; see {text_log}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,7 @@ def ia3_cpu_logs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     out = tmp_path_factory.mktemp("ia3-runs")
     previous = os.environ.get("CUDA_VISIBLE_DEVICES")
     os.environ["CUDA_VISIBLE_DEVICES"] = ""
+    before = signal.getsignal(signal.SIGTERM)
     try:
         logs = {
             key: launch(
@@ -43,6 +45,9 @@ def ia3_cpu_logs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
             os.environ.pop("CUDA_VISIBLE_DEVICES", None)
         else:
             os.environ["CUDA_VISIBLE_DEVICES"] = previous
+    # the launcher's SIGTERM handler (it ends torchrun) is not left behind: inherited by
+    # the render pool's workers later in this process, it hung a build
+    assert signal.getsignal(signal.SIGTERM) is before
     return logs
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import gc
 import multiprocessing as mp
 import os
+import signal
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -140,6 +141,14 @@ def _run(indices: Sequence[int]) -> RenderStats:
     return stats
 
 
+def _default_sigterm() -> None:
+    """In a pool worker: SIGTERM ends it, whatever handler the forking process had.
+    `Pool.terminate` (run when the pool's block ends) ends its workers with SIGTERM while
+    holding the task queue's lock; a worker that inherited a handler that does not end
+    it (a launcher's, a test's) would wait for that lock for ever, and the build with it."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 def render_jobs(
     jobs: Sequence[Job],
     make: MakePages,
@@ -168,7 +177,7 @@ def render_jobs(
                 total.merge(_run(batch))
         else:
             total.workers = workers
-            with mp.get_context("fork").Pool(workers) as pool:
+            with mp.get_context("fork").Pool(workers, initializer=_default_sigterm) as pool:
                 for stats in pool.imap_unordered(_run, batches):
                     total.merge(stats)
     finally:
