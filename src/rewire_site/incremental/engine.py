@@ -139,7 +139,7 @@ class IncrementalSite:
         size)."""
         self.parallel_min = PARALLEL_MIN_SECONDS
         """An update whose dirty jobs cost at least this (CPU seconds, as last made)
-        gives about half of them to the replica (`parallel.py`)."""
+        shares them with the replica (`parallel.lay_out`)."""
         self.fork_cost = FORK_SECONDS
         """The replica's overhead per update (`parallel.lay_out`): tests set it and
         `parallel_min` to 0 so that every update gives the replica a job."""
@@ -147,9 +147,8 @@ class IncrementalSite:
         """Jobs the last update's replica made."""
         self.tail = 0.0
         """CPU seconds the last update spent here after its own jobs (the replica's
-        results unpickled and their files written, removals, the search index, the
-        sitemap, the release table): this process leaves that much of the jobs to the
-        replica (`parallel.Layout.leave`)."""
+        results taken, removals, the search index, the sitemap, the release table):
+        counted with the jobs against `parallel_min` (`parallel.lay_out`)."""
         self.rendered: dict[str, tuple[object, bytes]] = {}
         """The pages of the jobs in `REUSED` by path: the page context last rendered there
         and its bytes. A context the memo kept is the same object: not rendered again."""
@@ -313,25 +312,9 @@ class IncrementalSite:
         written: list[str] = []
         done: dict[Job, float] = {}
 
-        def take(result: Made) -> None:
-            job, made, keys, cost = result
-            if self.replica is not None and keys != self.deps.get(job):
-                self.unsent_deps[job] = keys  # for the replica's copy of `deps`
-            self.deps[job], self.costs[job] = keys, cost
-            stale.update(self.outputs.get(job, ()))
-            self.outputs[job] = tuple(path for path, _ in made)
-            for path, data in made:
-                key = write.OutputWriter.normalise(path)
-                if key in produced:
-                    raise write.DoubleWrite(key, "another page job", "page job " + " ".join(job))
-                produced.add(key)
-                if update_file(self.site_dir, self.manifest, key, data):
-                    written.append(key)
-            done[job] = time.perf_counter() - started
-
-        def took(result: Wrote) -> None:  # a job the replica made and wrote
+        def took(result: Wrote) -> None:  # a job made and written, here or by the replica
             job, files, keys, cost = result
-            if keys is not None:  # None: as they were (the replica's copy of `deps` says)
+            if keys is not None:  # None: as they were (`_write`)
                 self.deps[job] = keys
             self.costs[job] = cost
             stale.update(self.outputs.get(job, ()))
@@ -354,7 +337,10 @@ class IncrementalSite:
             claimed = self.replica.jobs(layout)
             mine = dirty if layout is None else claimed
         for job in mine:
-            take(self._make(job, tracked, recorder))
+            result = self._write(self._make(job, tracked, recorder))
+            if self.replica is not None and result[2] is not None:
+                self.unsent_deps[result[0]] = result[2]  # for the replica's copy of `deps`
+            took(result)
         stages.append(("own jobs", time.perf_counter() - started))
         tail = time.process_time()
         results: list[Wrote] = []
@@ -468,8 +454,10 @@ class IncrementalSite:
             self.added_pages = None
 
     def _write(self, made: Made) -> Wrote:
-        """In the replica: a job's files written (atomically, those whose bytes differ
-        from the manifest's), so that no page's bytes go back through the pipe."""
+        """A job's files written (atomically, those whose bytes differ from the
+        manifest's), and its keys: None when `deps` holds them already, else kept there.
+        The replica writes its jobs' files itself, so no page's bytes go back through the
+        pipe, nor keys the parent holds."""
         job, files, keys, cost = made
         wrote = []
         for path, data in files:
@@ -500,7 +488,7 @@ class IncrementalSite:
 Made = tuple[Job, list[tuple[str, bytes]], frozenset[Key], float]
 """A job made: (job, [(path, bytes)], the keys it read, CPU seconds)."""
 Wrote = tuple[Job, list[tuple[str, str, ManifestEntry, bool]], frozenset[Key] | None, float]
-"""A job the replica made and wrote: (job, [(path, site key, manifest entry, whether its
+"""A job made and written (`_write`): (job, [(path, site key, manifest entry, whether its
 bytes changed)], the keys it read (None: the same as when it was last made), CPU
 seconds)."""
 
