@@ -208,14 +208,11 @@ def index_files(
     """The search index and the sitemap (which lists the `chooser` and fits pages
     written), by site path: made after every page job, by the build and by serve
     (`kept`: their entries' texts kept between edits)."""
-    if kept is None:
-        return {
-            "search/index.json": search_index_json(plan.entries),
-            SITEMAP: sitemap_file(plan.catalogue, plan.release.id, chooser),
-        }
+    search = search_index_json(plan.entries) if kept is None else kept[0].file(plan.entries)
+    sitemap = None if kept is None else kept[1]
     return {
-        "search/index.json": kept[0].file(plan.entries),
-        SITEMAP: sitemap_file(plan.catalogue, plan.release.id, chooser, kept[1]),
+        "search/index.json": search,
+        SITEMAP: sitemap_file(plan.catalogue, plan.release.id, chooser, sitemap),
     }
 
 

@@ -120,22 +120,21 @@ def index_of(
     """The filter index of (evaluation id, its `evaluation_facets`) pairs, in order (the
     first label of a value is kept): `filter_index`, and serve's incremental derive from
     the facets it keeps per evaluation."""
+    pairs_of = list(facets)
     index: dict[str, dict[str, tuple[str, ...]]] = {key: {} for key, _ in FACETS}
-    labels: dict[str, dict[str, str]] = {key: {} for key, _ in FACETS}
-    for evaluation_id, by_key in facets:
+    for evaluation_id, by_key in pairs_of:
         for key, pairs in by_key.items():
             index[key][evaluation_id] = tuple(t for t, _ in pairs)
-            for value, label in pairs:
-                labels[key].setdefault(value, label)
-    return FilterIndex(index, labels)
+    return FilterIndex(index, labels_of(pairs_of))
 
 
 def labels_of(
     facets: Iterable[tuple[str, Mapping[str, tuple[tuple[str, str], ...]]]],
 ) -> dict[str, dict[str, str]]:
-    """`index_of(facets).labels` alone: serve's derive, when an edit changed the labels
-    of some evaluations' facet values but no value (a protocol's or dataset's title),
-    keeps the index of values, its links and its pages, and makes only the labels."""
+    """The label of each facet value: the first one given, in order (`index_of`'s
+    labels). Serve's derive, when an edit changed the labels of some evaluations' facet
+    values but no value (a protocol's or dataset's title), keeps the index of values, its
+    links and its pages, and makes only these."""
     labels: dict[str, dict[str, str]] = {key: {} for key, _ in FACETS}
     for _, by_key in facets:
         for key, pairs in by_key.items():

@@ -20,10 +20,13 @@ def sitemap_xml(
     catalogue: Catalogue, site_url: str, lastmod: str, extra: Iterable[str] = ()
 ) -> bytes:
     """Every record page, the home, search and downloads pages, then `extra` pages."""
-    paths = [HOME, SEARCH, DOWNLOADS]
-    paths += sorted(page_of(r) for r in catalogue.by_id.values())
-    paths += sorted(extra)
-    return _document("".join(_url(site_url, p, lastmod) for p in paths))
+    return _document("".join(_url(site_url, p, lastmod) for p in _paths(catalogue, extra)))
+
+
+def _paths(catalogue: Catalogue, extra: Iterable[str]) -> list[str]:
+    """The pages a sitemap lists, in its order."""
+    records = sorted(page_of(r) for r in catalogue.by_id.values())
+    return [HOME, SEARCH, DOWNLOADS, *records, *sorted(extra)]
 
 
 def _url(site_url: str, path: str, lastmod: str) -> str:
@@ -53,9 +56,7 @@ class KeptSitemap:
     ) -> bytes:
         if (site_url, lastmod) != self.made_for:
             self.made_for, self.lines = (site_url, lastmod), {}
-        paths = [HOME, SEARCH, DOWNLOADS]
-        paths += sorted(page_of(r) for r in catalogue.by_id.values())
-        paths += sorted(extra)
+        paths = _paths(catalogue, extra)
         kept, lines = self.lines, {}
         for path in paths:
             line = kept.get(path)

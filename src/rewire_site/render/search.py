@@ -83,12 +83,11 @@ def ordered_entries(entries: Iterable[SearchEntry]) -> tuple[SearchEntry, ...]:
 
 def search_index_json(entries: tuple[SearchEntry, ...]) -> bytes:
     """The index as compact, sorted JSON: [{id, kind, title, path, models}, ...]."""
-    data = [
-        {"id": e.id, "kind": e.kind, "title": e.title, "path": e.path, "models": list(e.models)}
-        for e in entries
-    ]
-    text = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-    return (text + "\n").encode("utf-8")
+    return _index_json(_entry_json(e) for e in entries)
+
+
+def _index_json(texts: Iterable[str]) -> bytes:
+    return ("[" + ",".join(texts) + "]\n").encode("utf-8")
 
 
 def _entry_json(entry: SearchEntry) -> str:
@@ -119,4 +118,4 @@ class KeptSearchIndex:
             texts[entry.id] = found
             parts.append(found[1])
         self.texts = texts
-        return ("[" + ",".join(parts) + "]\n").encode("utf-8")
+        return _index_json(parts)
