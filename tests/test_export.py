@@ -12,6 +12,7 @@ from xml.etree import ElementTree
 
 import jsonschema
 import pytest
+from eee_upstream import upstream_errors
 
 from rewire_site.export import EEE_DOWNLOAD, SITE_URL, SITEMAP, export_files
 from rewire_site.export.eee import SCHEMA_COMMIT, SCHEMA_VERSION, eee_jsonl, evaluation_document
@@ -61,6 +62,128 @@ def test_schema_copy_is_the_pinned_upstream_file() -> None:
         ).stdout
         assert data == upstream
     assert hashlib.sha256(data).hexdigest() == (SCHEMA.parent / "SHA256").read_text().split()[0]
+
+
+def test_validator_copy_is_the_pinned_upstream_file() -> None:
+    """eval_types.py (the EEE validator's Pydantic model) is byte for byte the file at the
+    pinned commit, where a clone is at hand; otherwise its recorded hash."""
+    data = (SCHEMA.parent / "eval_types.py").read_bytes()
+    mirror = Path("/work/.mirror/evaleval+every_eval_ever/repo")
+    if mirror.is_dir():
+        upstream = subprocess.run(
+            [
+                "git",
+                "--git-dir",
+                str(mirror),
+                "show",
+                f"{SCHEMA_COMMIT}:every_eval_ever/eval_types.py",
+            ],
+            capture_output=True,
+            check=True,
+        ).stdout
+        assert data == upstream
+    hashes = dict(
+        reversed(line.split()) for line in (SCHEMA.parent / "SHA256").read_text().splitlines()
+    )
+    assert hashlib.sha256(data).hexdigest() == hashes["eval_types.py"]
+
+
+def test_every_line_passes_the_upstream_validator(catalogue: Catalogue) -> None:
+    """Each line passes what EEE's own validator runs on an aggregate file at the pinned
+    commit (strict JSON, its Pydantic model, its score-metadata and model-deployment
+    checks); 581 of 2,094 lines failed when a bound the record does not state was
+    exported as null (a continuous score needs both)."""
+    lines = eee_jsonl(catalogue).decode("utf-8").splitlines()
+    failing = {}
+    for line in lines:
+        errors = upstream_errors(line)
+        if errors:
+            failing[json.loads(line)["evaluation_id"]] = errors
+    assert not failing, (len(failing), next(iter(failing.items())))
+
+
+def test_the_upstream_validator_catches_what_it_should() -> None:
+    """The test-side validator is not a pass-through: a continuous score without bounds,
+    a score outside them, a NaN literal and an unknown deployment type each fail."""
+    good = {
+        "schema_version": SCHEMA_VERSION,
+        "evaluation_id": "e/m/1",
+        "retrieved_timestamp": "1",
+        "source_metadata": {
+            "source_type": "documentation",
+            "source_organization_name": "x",
+            "evaluator_relationship": "other",
+        },
+        "eval_library": {"name": "x", "version": "unknown"},
+        "model_info": {"name": "m", "id": "o/m"},
+        "evaluation_results": [
+            {
+                "evaluation_name": "t",
+                "source_data": {"dataset_name": "d", "source_type": "other"},
+                "metric_config": {
+                    "lower_is_better": True,
+                    "score_type": "continuous",
+                    "min_score": 0,
+                    "max_score": "Infinity",
+                },
+                "score_details": {"score": 3.5},
+            }
+        ],
+    }
+    good["model_info"]["additional_details"] = {
+        "deployment_type": "unknown",
+        "model_availability": "unknown",
+    }
+    assert upstream_errors(json.dumps(good)) == []
+    metric = good["evaluation_results"][0]["metric_config"]
+    for key, value in (("max_score", None), ("min_score", 4), ("max_score", 3)):
+        bad = json.loads(json.dumps(good))
+        bad["evaluation_results"][0]["metric_config"][key] = value
+        assert upstream_errors(json.dumps(bad)), (key, value)
+    assert upstream_errors(json.dumps(good).replace("3.5", "NaN"))
+    bad = json.loads(json.dumps(good))
+    bad["model_info"]["additional_details"]["deployment_type"] = "cloud"
+    assert upstream_errors(json.dumps(bad))
+    assert metric["max_score"] == "Infinity"
+
+
+def test_evaluation_ids_are_unique(catalogue: Catalogue) -> None:
+    """The schema: "Unique identifier for this specific evaluation run". 203 ids were
+    shared by 1,835 lines (protocol/model/retrieved: one id for all of a benchmark's
+    tasks under one protocol)."""
+    ids = [json.loads(line)["evaluation_id"] for line in eee_jsonl(catalogue).splitlines()]
+    assert len(ids) == len(set(ids))
+    evaluation = catalogue.get("feng-2024-eval-dnabert-2-summary-gm12878-mcc", Evaluation)
+    document = evaluation_document(evaluation, catalogue)
+    assert document is not None
+    assert document["evaluation_id"].startswith(f"{evaluation.id}/zhihan1996/DNABERT-2-117M/")
+
+
+def test_a_bound_the_record_does_not_state_is_exported_unbounded_and_named() -> None:
+    from rewire_site.export.eee import _bounds, _unstated
+
+    assert _bounds(0.0, None) == {"min_score": 0.0, "max_score": "Infinity"}
+    assert _bounds(None, None) == {"min_score": "-Infinity", "max_score": "Infinity"}
+    assert _bounds(-1.0, 1.0) == {"min_score": -1.0, "max_score": 1.0}
+    assert _unstated(None, None) == "min_score, max_score"
+    assert _unstated(0.0, 1.0) is None
+
+
+def test_binary_accuracy_is_not_labelled_top_1(catalogue: Catalogue) -> None:
+    """HyenaDNA's Table 4.1 caption says top-1 accuracy; the two GenomicBenchmarks columns
+    recorded are two-class tasks, where that is plain accuracy: no exported metric or
+    evaluation name says top-1."""
+    lines = eee_jsonl(catalogue).decode("utf-8").splitlines()
+    names = [
+        (r["metric_config"]["metric_name"], r["evaluation_name"])
+        for line in lines
+        for r in json.loads(line)["evaluation_results"]
+    ]
+    assert not [n for n in names if "top-1" in " ".join(n).lower()]
+    hyena = [
+        n for n in names if n[1].startswith("GenomicBenchmarks fine-tuning, accuracy (HyenaDNA")
+    ]
+    assert hyena and {m for m, _ in hyena} == {"Accuracy"}
 
 
 def test_every_exported_evaluation_validates(

@@ -71,6 +71,30 @@ def _model_id(configuration: Configuration, family: ModelFamily | None) -> str:
     return f"rewire/{name}/{configuration.id}"
 
 
+def _bounds(minimum: float | None, maximum: float | None) -> dict[str, float | str]:
+    """min_score and max_score of a continuous score, which the schema requires: the
+    metric's bounds as its record states them; a bound the record does not state is
+    exported as unbounded, "-Infinity" or "Infinity" (the JSON form the EEE validator
+    accepts), and named in `_unstated`."""
+    return {
+        "min_score": "-Infinity" if minimum is None else minimum,
+        "max_score": "Infinity" if maximum is None else maximum,
+    }
+
+
+def _unstated(minimum: float | None, maximum: float | None) -> str | None:
+    names = [n for n, v in (("min_score", minimum), ("max_score", maximum)) if v is None]
+    return ", ".join(names) or None
+
+
+def evaluation_id(record_id: str, model_id: str, retrieved: str) -> str:
+    """The document's evaluation_id in the schema's form, eval_name/model_id/
+    retrieved_timestamp, with the Rewire evaluation record's id as eval_name: unique per
+    document because record ids are unique (a protocol id there was shared by every
+    evaluation of one model under that protocol: one id for each of a benchmark's tasks)."""
+    return f"{record_id}/{model_id}/{retrieved}"
+
+
 def evaluation_document(evaluation: Evaluation, catalogue: Catalogue) -> dict[str, Any] | None:
     """The EEE document of one evaluation; None when no result holds a value (an
     out-of-memory or incomplete run has no score the schema could hold)."""
@@ -131,10 +155,13 @@ def evaluation_document(evaluation: Evaluation, catalogue: Catalogue) -> dict[st
                     "metric_unit": result.unit or metric.unit,
                     "lower_is_better": metric.direction == "lower",
                     "score_type": "continuous",
-                    "min_score": metric.minimum,
-                    "max_score": metric.maximum,
+                    **_bounds(metric.minimum, metric.maximum),
                     "additional_details": _strings(
-                        {"rewire_protocol": protocol.id, "rewire_column": result.column}
+                        {
+                            "rewire_protocol": protocol.id,
+                            "rewire_column": result.column,
+                            "bounds_not_in_records": _unstated(metric.minimum, metric.maximum),
+                        }
                     ),
                 },
                 "score_details": {"score": result.value, "details": details},
@@ -145,7 +172,7 @@ def evaluation_document(evaluation: Evaluation, catalogue: Catalogue) -> dict[st
     origin = evaluation.origin.value
     document: dict[str, Any] = {
         "schema_version": SCHEMA_VERSION,
-        "evaluation_id": f"{protocol.id}/{model_id}/{retrieved}",
+        "evaluation_id": evaluation_id(evaluation.id, model_id, retrieved),
         "retrieved_timestamp": retrieved,
         "source_metadata": {
             "source_name": first_source.short_citation if first_source else evaluation.title,
