@@ -14,15 +14,20 @@ The skeleton is introspected from the Pydantic model `RECORD_TYPES[kind]`:
   unanswered prompt (and every prompt under `--defaults`) leaves the field `null` with a
   `# TODO (reportable)` comment and no reason, which the completeness rule rejects.
 
-Existing files are never overwritten.
+Existing files are never overwritten, and a failed write leaves nothing: the text goes to a
+temporary file in the target folder, which is then linked to its name (no partial or
+empty record after a full disk). Every failure is one line naming the path, not a traceback.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import os
 import re
 import sys
+import tempfile
 import types
 import typing
 from collections.abc import Callable
@@ -38,7 +43,7 @@ from pydantic.fields import FieldInfo
 
 from .config import RECORDS_DIR, SCHEMAS_DIR, find_root, project_root
 from .models import RECORD_TYPES, RecordBase
-from .models.common import REPORTABLE, SLUG_PATTERN, MissingReason
+from .models.common import REPORTABLE, MissingReason, id_problem
 
 REASONS = tuple(reason.value for reason in MissingReason)
 COMMON_FIRST = ("title", "summary")
@@ -74,6 +79,11 @@ Ask = Callable[[str], str]
 
 class RecordExists(Exception):
     """The target file exists; `rewire new` never overwrites."""
+
+
+class CannotWrite(Exception):
+    """The record could not be written (the folder is a file, read-only or full): the
+    message names the path and the reason; nothing was left behind."""
 
 
 @dataclass
@@ -112,6 +122,16 @@ def schemas_for(out_dir: Path) -> str:
     conventional `../schemas` when `out_dir` lies in no project."""
     root = project_root(out_dir)
     return f"../{SCHEMAS_DIR}" if root is None else schemas_from(out_dir, root)
+
+
+def bad_id(record_id: str) -> str | None:
+    """One line saying why `record_id` breaks the id rule (`id_problem`), or None; a long
+    id is shown shortened."""
+    problem = id_problem(record_id)
+    if problem is None:
+        return None
+    shown = record_id if len(record_id) <= 60 else record_id[:60] + "..."
+    return f"id {shown!r}: {problem}"
 
 
 def default_id(kind: str) -> str:
@@ -364,8 +384,9 @@ def skeleton(
         raise ValueError(f"unknown kind '{kind}': expected one of {', '.join(RECORD_TYPES)}")
     model = RECORD_TYPES[kind]
     rid = record_id or default_id(kind)
-    if not re.fullmatch(SLUG_PATTERN, rid):
-        raise ValueError(f"id '{rid}' is not a slug (lowercase letters, digits, single hyphens)")
+    problem = bad_id(rid)
+    if problem is not None:
+        raise ValueError(problem)
     writer = _Writer(ask, kind)
     writer.model("", model, "")
     lines = [modeline(kind, schemas), f"id: {rid}", f"kind: {kind}", *writer.lines]
@@ -396,16 +417,65 @@ def skeleton(
     return Skeleton(kind, rid, "\n".join(lines) + "\n", writer.missing, writer.todo)
 
 
+def _reason(error: OSError) -> str:
+    """An OS error's reason in words (no Python names)."""
+    if error.errno == errno.ENOSPC:
+        return "no space left on the device"
+    if error.errno in (errno.EACCES, errno.EPERM):
+        return "permission denied"
+    if error.errno == errno.EROFS:
+        return "the file system is read-only"
+    return error.strerror or str(error)
+
+
 def write_skeleton(out_dir: Path, sk: Skeleton) -> Path:
-    """Write `sk` to `out_dir/<id>.yaml`; raises RecordExists rather than overwrite."""
-    out_dir.mkdir(parents=True, exist_ok=True)
+    """Write `sk` to `out_dir/<id>.yaml`; raises RecordExists rather than overwrite, and
+    CannotWrite (leaving no file behind) when the folder cannot take it."""
     path = out_dir / f"{sk.record_id}.yaml"
+    if out_dir.exists() and not out_dir.is_dir():
+        raise CannotWrite(f"{out_dir}: is not a folder (--out names the folder to write into)")
     try:
-        with path.open("x", encoding="utf-8") as handle:
-            handle.write(sk.text)
-    except FileExistsError as exc:
-        raise RecordExists(f"{path}: already exists; rewire new never overwrites a record") from exc
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CannotWrite(f"{out_dir}: cannot create the folder: {_reason(exc)}") from None
+    if path.exists():
+        raise RecordExists(f"{path}: already exists; rewire new never overwrites a record")
+    try:
+        handle, temporary = tempfile.mkstemp(dir=out_dir, prefix=".rewire-new-", suffix=".tmp")
+    except OSError as exc:
+        raise CannotWrite(f"{out_dir}: cannot write into the folder: {_reason(exc)}") from None
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(sk.text)
+            stream.flush()
+            os.fsync(stream.fileno())
+        _claim(Path(temporary), path)
+    except FileExistsError:
+        raise RecordExists(
+            f"{path}: already exists; rewire new never overwrites a record"
+        ) from None
+    except OSError as exc:
+        raise CannotWrite(f"{path}: cannot write the record: {_reason(exc)}") from None
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            Path(temporary).unlink()
     return path
+
+
+def _claim(temporary: Path, path: Path) -> None:
+    """Give the written `temporary` its name `path`, never replacing a file there: a hard
+    link fails when the name is taken; where the file system has no hard links, a rename
+    after a last look."""
+    try:
+        os.link(temporary, path)
+    except FileExistsError:
+        raise
+    except OSError as exc:
+        if exc.errno not in (errno.EPERM, errno.EOPNOTSUPP, errno.EXDEV, errno.EMLINK):
+            raise
+        if path.exists():
+            raise FileExistsError(errno.EEXIST, "exists", str(path)) from None
+        temporary.rename(path)
 
 
 def _terminal_prompt() -> Ask:
@@ -417,9 +487,12 @@ def _terminal_prompt() -> Ask:
         nonlocal ended
         if ended:
             return ""
+        if sys.stdin is None or sys.stdin.closed:  # standard input closed: nothing to read
+            ended = True
+            return ""
         try:
             return str(typer.prompt(question, default="", show_default=False))
-        except typer.Abort:
+        except (typer.Abort, OSError, ValueError):  # end of input, or unreadable
             ended = True
             typer.echo("", err=True)
             return ""
@@ -455,9 +528,11 @@ def new_command(
     if defaults and ask_always:
         typer.echo("error: --defaults asks nothing and --ask asks: give one of them", err=True)
         raise typer.Exit(2)
+    if record_id is not None:
+        _check_id(record_id)
     folder = out if out is not None else find_root() / RECORDS_DIR
     ask: Ask | None = None
-    if ask_always or (not defaults and sys.stdin.isatty()):
+    if ask_always or (not defaults and _terminal()):
         ask = _terminal_prompt()
         if record_id is None:
             record_id = ask(f"Record id (slug, default {default_id(kind)})") or None
@@ -474,15 +549,33 @@ def new_command(
         raise typer.Exit(2) from exc
     try:
         path = write_skeleton(folder, sk)
-    except RecordExists as exc:
+    except (RecordExists, CannotWrite) as exc:
         typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(1) from exc
+        raise typer.Exit(1) from None
     typer.echo(f"wrote {path}: {len(sk.todo)} field(s) to fill in (marked TODO)")
+
+
+def _terminal() -> bool:
+    """Whether standard input is a terminal (False when it is closed)."""
+    stdin = sys.stdin
+    try:
+        return stdin is not None and not stdin.closed and stdin.isatty()
+    except (OSError, ValueError):
+        return False
+
+
+def _check_id(record_id: str) -> None:
+    """Exit 2 with one line when `--id` breaks the id rule (before anything is asked)."""
+    problem = bad_id(record_id)
+    if problem is not None:
+        typer.echo(f"error: --id: {problem}", err=True)
+        raise typer.Exit(2)
 
 
 __all__ = [
     "REASONS",
     "Answer",
+    "CannotWrite",
     "RecordExists",
     "Skeleton",
     "default_id",

@@ -27,10 +27,28 @@ from pydantic import (
 
 SLUG_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
 SHA256_PATTERN = r"^[0-9a-f]{64}$"
+ID_MAX_LENGTH = 200
+"""The longest id (a record's file name is the id and `.yaml`, well under the 255 bytes
+a file name may take)."""
+
+_SLUG = re.compile(SLUG_PATTERN)
+
+
+def id_problem(value: str) -> str | None:
+    """What is wrong with `value` as an id (a record's, or a measurement run's), or None.
+
+    The one id rule: `Slug` (what validation checks), `rewire new` and `rewire measure`
+    all apply it."""
+    if len(value) > ID_MAX_LENGTH:
+        return f"longer than {ID_MAX_LENGTH} characters (it has {len(value)})"
+    if not _SLUG.fullmatch(value):
+        return "not a slug (lowercase letters a-z, digits and single hyphens)"
+    return None
+
 
 Slug = Annotated[
     str,
-    StringConstraints(pattern=SLUG_PATTERN, max_length=200),
+    StringConstraints(pattern=SLUG_PATTERN, max_length=ID_MAX_LENGTH),
     Field(description="A lowercase slug: letters a-z, digits and single hyphens."),
 ]
 Sha256 = Annotated[
