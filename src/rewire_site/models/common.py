@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from datetime import date, datetime
 from enum import StrEnum
 from typing import Annotated, Any, Literal
@@ -120,6 +121,66 @@ PartialDate = Annotated[
         json_schema_extra={"pattern": r"^\d{4}(-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?)?$"},
     ),
 ]
+
+WEB_SCHEMES = frozenset({"https", "http"})
+"""The only schemes a URL field of a record may hold: each becomes a live link on the site."""
+
+_WEB_URL = re.compile(r"^(?P<scheme>[A-Za-z][A-Za-z0-9+.\-]*)://(?P<host>[^/?#\s]+)")
+_DOI = re.compile(r"^(?:doi:)?(10\.\d{4,9}/[^\s]+)$", re.IGNORECASE)
+_ARXIV = re.compile(r"^arxiv:(\d{4}\.\d{4,5}(?:v\d+)?)$", re.IGNORECASE)
+
+
+def _hidden_character(value: str) -> str | None:
+    """The first character of `value` a reader cannot see or that a browser drops from a
+    URL (controls, spaces, zero-width and direction marks, a backslash), else None."""
+    for char in value:
+        if char == "\\" or unicodedata.category(char)[0] in "CZ":
+            return char
+    return None
+
+
+def web_url(value: str) -> str:
+    """A URL field's value checked against the allow-list of schemes (https, http) and
+    given with a host; a DOI (10.xxxx/...) or an arXiv id (arXiv:NNNN.NNNNN) becomes its
+    https:// address. Anything else (javascript:, data:, vbscript:, file:, a
+    scheme-relative //host, a relative path, a scheme split by a control character or
+    space) is an error."""
+    shown = repr(value if len(value) <= 80 else value[:77] + "...")
+    hidden = _hidden_character(value)
+    if hidden is not None:
+        raise ValueError(
+            f"{shown} is not a web address: it holds {hidden!r}, which a URL may not hold "
+            "(a control character, space, invisible mark or backslash)"
+        )
+    doi = _DOI.match(value)
+    if doi is not None:
+        return f"https://doi.org/{doi.group(1)}"
+    arxiv = _ARXIV.match(value)
+    if arxiv is not None:
+        return f"https://arxiv.org/abs/{arxiv.group(1)}"
+    match = _WEB_URL.match(value)
+    if match is None or match.group("scheme").lower() not in WEB_SCHEMES:
+        raise ValueError(
+            f"{shown} is not a web address: write it with https:// (or http://) and a "
+            "host, e.g. https://example.org/paper.pdf; a DOI may be written 10.xxxx/... "
+            "and an arXiv id arXiv:NNNN.NNNNN"
+        )
+    return value
+
+
+WebUrl = Annotated[
+    str,
+    StringConstraints(min_length=1, strip_whitespace=True),
+    AfterValidator(web_url),
+    Field(
+        json_schema_extra={
+            "pattern": r"^([Hh][Tt][Tt][Pp][Ss]?://[^/?#\s\\]+|(doi:)?10\.\d{4,9}/\S+"
+            r"|[Aa][Rr][Xx][Ii][Vv]:\d{4}\.\d{4,5}(v\d+)?)"
+        }
+    ),
+]
+"""A web address: https:// or http:// with a host (a DOI or arXiv id becomes https://);
+every other scheme is an error, so no record value becomes a javascript: or data: link."""
 
 REPORTABLE = "reportable"
 """Marker in a field's json_schema_extra: when the value is null, `missing_metadata`
@@ -295,7 +356,7 @@ class Review(Strict):
     artifact_sha256: Sha256 | None = Field(
         default=None, description="SHA-256 of the source artifact the reviewer inspected."
     )
-    retrieval_url: Text | None = Field(
+    retrieval_url: WebUrl | None = Field(
         default=None, description="Where the reviewed artifact was retrieved from."
     )
     methods: list[Text] = Field(

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from .common import Citation, FiniteFloat, RecordBase, Slug, Strict, Text, reportable
+from .common import Citation, FiniteFloat, RecordBase, Slug, Strict, Text, WebUrl, reportable
 from .evaluation import RunConditions
 
 
@@ -61,7 +61,9 @@ class ModelFacts(Strict):
 class Checkpoint(Strict):
     name: Text = Field(description="Checkpoint name as published, e.g. a hub repository id.")
     parameters: Text | None = Field(default=None, description="Parameter count as printed.")
-    url: Text | None = Field(default=None, description="Where the checkpoint is published.")
+    url: WebUrl | None = Field(
+        default=None, description="Where the checkpoint is published (https:// or http://)."
+    )
     revision: Text | None = Field(
         default=None, description="Full commit of the checkpoint's hub repository, if pinned."
     )

@@ -8,7 +8,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from .common import PartialDate, RecordBase, Sha256, Text, Timestamp, reportable
+from .common import PartialDate, RecordBase, Sha256, Text, Timestamp, WebUrl, reportable
 
 
 class SourceKind(StrEnum):
@@ -65,8 +65,11 @@ class Source(RecordBase):
         "date for a repository file; the opening post's date for a thread)."
     )
     version: Text = Field(description="Version string of the artifact as retrieved.")
-    url: Text = Field(description="Canonical URL of the work.")
-    repository: Text | None = Field(
+    url: WebUrl = Field(
+        description="Canonical URL of the work: https:// (or http://); a DOI (10.xxxx/...) "
+        "or an arXiv id (arXiv:NNNN.NNNNN) becomes its https:// address."
+    )
+    repository: WebUrl | None = Field(
         default=None,
         description="For a file of a repository (GitHub, a model hub): the repository URL.",
     )
@@ -82,7 +85,9 @@ class Source(RecordBase):
         "Licence of the artifact as stated (e.g. 'MIT', 'CC BY 4.0'); when none is stated, "
         "null with reason unreported."
     )
-    retrieval_url: Text | None = reportable("URL the hashed artifact was retrieved from.")
+    retrieval_url: WebUrl | None = reportable(
+        "URL the hashed artifact was retrieved from (https:// or http://)."
+    )
     retrieved_at: Timestamp | None = reportable(
         "When the artifact was retrieved, with its time zone (e.g. 2026-11-30T20:00:00Z)."
     )
