@@ -7,7 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from rewire_site.load import MAX_NODES, LoadedFile, line_of, load_file, parse_bytes
+from rewire_site.load import (
+    MAX_EXPANDED_CHARS,
+    MAX_NODES,
+    LoadedFile,
+    line_of,
+    load_file,
+    parse_bytes,
+)
 
 HERE = Path("case.yaml")
 
@@ -167,6 +174,43 @@ def test_alias_expansion_is_bounded() -> None:
     assert loaded.data is None
     assert "aliases expand" in loaded.problems[0].message
     assert str(MAX_NODES) in loaded.problems[0].message
+
+
+@pytest.mark.parametrize("lines", [True, False], ids=["with lines", "lines later"])
+@pytest.mark.parametrize("megabytes", [1, 2])
+def test_alias_byte_amplification_is_one_error_at_its_line(megabytes: int, lines: bool) -> None:
+    """A long string referenced 90,000 times (issue 28): few nodes, 2.3 MB on disk, but
+    90 to 180 GB of text once expanded. One error at the alias that passes the bound."""
+    text = (
+        "id: x\nkind: source\nbig: &s " + "a" * (megabytes * 1024 * 1024) + "\n"
+        "refs: [" + ", ".join(["*s"] * 90_000) + "]\n"
+    )
+    loaded = parse_bytes(text.encode(), HERE, lines=lines)
+    assert loaded.data is None
+    assert [(p.line, p.field) for p in loaded.problems] == [
+        (4, "refs.0" if megabytes == 2 else "refs.2")
+    ]
+    message = loaded.problems[0].message
+    assert f"more than {MAX_EXPANDED_CHARS:,} characters" in message
+
+
+def test_a_long_string_referenced_a_few_times_is_read() -> None:
+    text = "big: &s " + "a" * 100_000 + "\nrefs: [" + ", ".join(["*s"] * 20) + "]\n"
+    loaded = parse(text)
+    assert loaded.problems == []
+    assert loaded.data["refs"][19] == "a" * 100_000
+
+
+@pytest.mark.parametrize("text", ["~\n", "null\n", "---\n", "--- ~\n", "# c\nNULL # x\n"])
+@pytest.mark.parametrize("lines", [True, False], ids=["with lines", "lines later"])
+def test_a_file_holding_only_null_is_an_error(text: str, lines: bool) -> None:
+    loaded = parse_bytes(text.encode(), HERE, lines=lines)
+    assert loaded.data is None
+    assert len(loaded.problems) == 1, loaded.problems
+    problem = loaded.problems[0]
+    assert (problem.field, problem.severity) == ("", "error")
+    assert problem.line == text.count("\n", 0, text.rfind("\n")) + 1
+    assert "holds no record" in problem.message
 
 
 def test_small_aliases_are_expanded() -> None:

@@ -165,11 +165,55 @@ def _check_results(to: _Target, record: Evaluation, protocol: Protocol) -> None:
             to.add(f"results.{i}.{field_name}", message)
 
 
+@dataclass(frozen=True)
+class Cycle:
+    """A `reproduces` cycle of two or more evaluations, seen from one of its members."""
+
+    members: list[str]
+    """The ids in `reproduces` order (shared by every member's `Cycle`)."""
+    position: int
+    """Where this member is in `members`."""
+
+    def path(self, most: int = 6) -> list[str]:
+        """From this member along the cycle and back to it; at most `most` ids, then ''
+        for the rest."""
+        size = len(self.members)
+        ids = [self.members[(self.position + step) % size] for step in range(min(size, most))]
+        return [*ids, ""] if size > most else [*ids, ids[0]]
+
+
+def reproduction_cycles(universe: Mapping[str, RecordBase]) -> dict[str, Cycle]:
+    """Evaluation id -> the `reproduces` cycle through it, for every evaluation on a
+    cycle of two or more (self-reproduction is reported on its own). Linear: each
+    evaluation has at most one `reproduces`, and each is walked once."""
+    cycles: dict[str, Cycle] = {}
+    done: set[str] = set()
+    for first, record in universe.items():
+        if first in done or not isinstance(record, Evaluation):
+            continue
+        path: list[str] = []
+        at: dict[str, int] = {}
+        current: str | None = first
+        while current is not None and current not in done and current not in at:
+            at[current] = len(path)
+            path.append(current)
+            found = universe.get(current)
+            current = found.reproduces if isinstance(found, Evaluation) else None
+        if current is not None and current in at:
+            members = path[at[current] :]
+            if len(members) > 1:
+                for i, member in enumerate(members):
+                    cycles[member] = Cycle(members, i)
+        done.update(path)
+    return cycles
+
+
 def _check_evaluation(
     to: _Target,
     record: Evaluation,
     universe: dict[str, RecordBase],
     hashes: _Hashes,
+    cycles: Mapping[str, Cycle],
 ) -> None:
     protocol = universe.get(record.protocol) if record.protocol is not None else None
     if isinstance(protocol, Protocol):
@@ -189,6 +233,15 @@ def _check_evaluation(
             )
         if record.reproduces == to.record_id:
             to.add("reproduces", "an evaluation cannot reproduce itself")
+        else:
+            cycle = cycles.get(to.record_id)
+            if cycle is not None:
+                steps = " reproduces ".join(f"'{i}'" if i else "..." for i in cycle.path())
+                to.add(
+                    "reproduces",
+                    f"a reproduction cycle of {len(cycle.members)} evaluations: {steps}: "
+                    "one of them must be the original",
+                )
     for i, artifact in enumerate(record.artifacts):
         if artifact.path is None or artifact.sha256 is None:
             continue  # a record checked from its valid parts: the model named the field
@@ -245,12 +298,13 @@ def _check_record(
     universe: dict[str, RecordBase],
     refs: list[Ref],
     hashes: _Hashes,
+    cycles: Mapping[str, Cycle],
 ) -> None:
     """The reference checks of one record: its references (`refs`), and an
     evaluation's results and artifacts."""
     _check_references(to, record, universe, refs)
     if isinstance(record, Evaluation):
-        _check_evaluation(to, record, universe, hashes)
+        _check_evaluation(to, record, universe, hashes, cycles)
 
 
 def check_records(
@@ -262,9 +316,10 @@ def check_records(
     """The reference checks of `records` (each in `report.files` and `report.lines`)
     against `universe`, into `report`: what serve re-checks after an edit."""
     hashes = _Hashes(root)
+    cycles = reproduction_cycles(universe)
     for record in records:
         to = _Target(report, record.id, report.files[record.id], report.lines[record.id])
-        _check_record(to, record, universe, reference_fields(record), hashes)
+        _check_record(to, record, universe, reference_fields(record), hashes, cycles)
 
 
 def check_links(
@@ -283,6 +338,7 @@ def check_links(
     if report.unreadable:
         report.referrers_unknown = True
     hashes = _Hashes(root)
+    cycles = reproduction_cycles(universe)
     referenced: set[str] = set()
     outgoing: dict[str, list[Ref]] = {}
     for record_id, record in universe.items():
@@ -300,7 +356,7 @@ def check_links(
         referenced.update(target for _, target, _ in _outgoing(record))
     for record_id, record in report.records.items():
         to = _Target(report, record_id, report.files[record_id], report.lines[record_id])
-        _check_record(to, record, universe, outgoing[record_id], hashes)
+        _check_record(to, record, universe, outgoing[record_id], hashes, cycles)
         kind = KIND_OF[type(record)]
         stands_alone = isinstance(record, ModelFamily) and record.has_facts
         if (
@@ -313,7 +369,12 @@ def check_links(
     for record_id, result in report.partial.items():
         assert result.partial is not None
         _check_record(
-            _target(report, record_id), result.partial, universe, partial_refs[record_id], hashes
+            _target(report, record_id),
+            result.partial,
+            universe,
+            partial_refs[record_id],
+            hashes,
+            cycles,
         )
     if report.partial or context_partial or report.referrers_unknown:
         report.orphans_unknown = (root / ARTIFACTS_DIR).is_dir()

@@ -8,8 +8,11 @@ problem it finds, with its line:
 - bytes that are not UTF-8; syntax errors; an empty file; more than one document;
 - any tag outside str/int/float/bool/null/timestamp/seq/map (so no Python object tags);
 - duplicate keys (at the second key), keys that are not scalars, merge keys (`<<`);
-- aliases whose expansion would exceed `MAX_NODES` nodes ("billion laughs"), aliases
-  used before their anchor is complete (recursive), nesting deeper than `MAX_DEPTH`.
+- aliases whose expansion would exceed `MAX_NODES` nodes ("billion laughs") or
+  `MAX_EXPANDED_CHARS` characters of scalars (a long string referenced many times),
+  aliases used before their anchor is complete (recursive), nesting deeper than
+  `MAX_DEPTH`;
+- a document that holds no record: only `~`, `null`, `---` or nothing.
 
 Timestamps stay the strings they were written as; Pydantic parses dates and datetimes
 from them (so `2026-02-30` is reported by validation at its field, and a date-like
@@ -48,6 +51,11 @@ MAX_DEPTH = 64
 MAX_FILE_BYTES = 4 * 1024 * 1024
 """Largest record file read (the largest record is about 11 kB): a bigger file is an
 error that says where bulk data goes, and is not parsed."""
+MAX_EXPANDED_CHARS = MAX_FILE_BYTES
+"""Most characters of keys and scalar values one file may expand to, aliases included.
+A file without aliases never exceeds it (a scalar has no more characters than the bytes
+that write it, and the file has at most `MAX_FILE_BYTES`); a 2 MB string referenced
+90,000 times (2.3 MB on disk, 180 GB expanded) is stopped at its second alias."""
 
 _Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -148,8 +156,11 @@ class _Builder:
         self.lines: dict[str, int] = {}
         self.problems: list[Problem] = []
         self.nonfinite: list[str] = []
-        self.anchors: dict[str, tuple[Any, int]] = {}
+        self.anchors: dict[str, tuple[Any, int, int]] = {}
+        """Anchor -> (value, size in nodes, characters of its scalars)."""
         self.nodes = 0
+        self.chars = 0
+        """Characters of every key and scalar read so far, aliases expanded."""
 
     def problem(self, line: int, field_path: str, message: str) -> None:
         self.problems.append(Problem(self.path, line, field_path, message))
@@ -157,13 +168,20 @@ class _Builder:
     def document(self) -> Any:
         try:
             event = self.next_event()  # StreamStart
-            event = self.next_event()
+            start = event = self.next_event()
             if isinstance(event, events.StreamEndEvent):
                 self.problem(1, "", "the file is empty: a record is one YAML mapping")
                 return None
             root = self.next_event()
             self.lines[""] = _line(root)
             data, _ = self.node(root, "", 0)
+            if data is None:
+                self.problem(
+                    _line(start),
+                    "",
+                    "the file holds no record (only a null value): a record is one YAML "
+                    "mapping of fields",
+                )
             self.next_event()  # DocumentEnd
             event = self.next_event()
             if not isinstance(event, events.StreamEndEvent):
@@ -179,6 +197,7 @@ class _Builder:
     def node(self, event: Any, path: str, depth: int) -> tuple[Any, int]:
         """Value and expanded size (in nodes) of the node that starts with `event`."""
         cls = event.__class__
+        chars = self.chars
         if cls is _SCALAR:
             value = self.scalar(event, path)
             size = 1
@@ -195,8 +214,9 @@ class _Builder:
                     f"alias *{event.anchor} has no complete anchor before it "
                     "(undefined or recursive); quote a text value that starts with '*'",
                 )
-            value, size = anchored
+            value, size, anchored_chars = anchored
             self.nodes += size
+            self.chars += anchored_chars
             if self.nodes > MAX_NODES:
                 raise _Stop(
                     _line(event),
@@ -204,12 +224,19 @@ class _Builder:
                     f"aliases expand the file to more than {MAX_NODES} nodes; "
                     "write the values out instead",
                 )
+            if self.chars > MAX_EXPANDED_CHARS:
+                raise _Stop(
+                    _line(event),
+                    path,
+                    f"aliases expand the file to more than {MAX_EXPANDED_CHARS:,} characters "
+                    "of text; write the values out instead",
+                )
             return value, size
         else:  # pragma: no cover - libyaml yields no other event here
             raise _Stop(_line(event), path, f"unexpected YAML event {type(event).__name__}")
         anchor = event.anchor
         if anchor is not None:
-            self.anchors[anchor] = (value, size)
+            self.anchors[anchor] = (value, size, self.chars - chars)
         return value, size
 
     def count(self, event: Any, path: str, depth: int) -> None:
@@ -288,6 +315,7 @@ class _Builder:
 
     def scalar(self, event: Any, path: str) -> Any:
         value: str = event.value
+        self.chars += len(value)
         tag = event.tag
         if tag is None or tag == "!":
             if not event.implicit[0]:
@@ -548,8 +576,8 @@ def _fast_values(text: str) -> Any:
                 key = _NO_KEY
                 continue
             elif cls is _DOCUMENT_END:
-                if get().__class__ is not _STREAM_END:
-                    raise _Slow
+                if root is None or get().__class__ is not _STREAM_END:
+                    raise _Slow  # no record, or more than one document
                 return root
             else:
                 raise _Slow  # an alias
@@ -745,6 +773,7 @@ def load_file(path: Path) -> LoadedFile:
 
 __all__ = [
     "MAX_DEPTH",
+    "MAX_EXPANDED_CHARS",
     "MAX_FILE_BYTES",
     "MAX_NODES",
     "LazyLines",
