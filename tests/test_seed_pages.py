@@ -196,13 +196,13 @@ def test_protocol_page_training_peak_memory(built: BuildReport) -> None:
         CHECKPOINTING,
         DEEPSPEED,
         "GENA-LM 110M, training with FlashAttention and checkpointing (Saadat and Fellay 2026) "
-        "Evaluation 1.18 (not ranked: adaptation, length unit not stated) [1] [2] Not reported",
+        "Independent external evaluation 1.18 (not ranked: adaptation, length unit not stated) [1] [2] Not reported",
         "NT 2.5B, training with FlashAttention and checkpointing (Saadat and Fellay 2026) "
-        "Evaluation 33.88 (not ranked: adaptation, length unit not stated) [1] [2] Not reported",
+        "Independent external evaluation 33.88 (not ranked: adaptation, length unit not stated) [1] [2] Not reported",
         "GENA-LM 110M, training with FlashAttention, checkpointing and ZeRO-2 offload (Saadat "
-        "and Fellay 2026) Evaluation Not reported 2.49 (not ranked",
+        "and Fellay 2026) Independent external evaluation Not reported 2.49 (not ranked",
         "NT 2.5B, training with FlashAttention, checkpointing and ZeRO-2 offload (Saadat and "
-        "Fellay 2026) Evaluation Not reported 11.49 (not ranked",
+        "Fellay 2026) Independent external evaluation Not reported 11.49 (not ranked",
         "GB or GiB not stated (4 results): On this site a gigabyte (GB) is 10^9 bytes.",
         "Length unit not stated (4 results)",
         "All 4 result rows with coverage, uncertainty and sources",
@@ -281,9 +281,9 @@ def test_protocol_page_ia3_runtime(built: BuildReport) -> None:
         "Sorted by Runtime (Mean wall time per IA3 fine-tuning run) (lower is better).",
         "Runtime (Mean wall time per IA3 fine-tuning run)",
         "Nucleotide Transformer 500M-parameter models, IA3 fine-tuning (Dalla-Torre et al. "
-        "2025) Evaluation 20 (excluded from comparisons: Evidence concern)",
+        "2025) Author-reported evaluation 20 (excluded from comparisons: Evidence concern)",
         "Nucleotide Transformer 2.5B-parameter models, IA3 fine-tuning (Dalla-Torre et al. "
-        "2025) Evaluation 50 (excluded from comparisons: Evidence concern)",
+        "2025) Author-reported evaluation 50 (excluded from comparisons: Evidence concern)",
         "All 2 result rows with coverage, uncertainty and sources",
         "Author-reported evaluation · Source check not verifiable: no reviewer, date or "
         "artifact hash recorded",

@@ -499,9 +499,6 @@ def setup_title(
     return f"{reported_name} ({settings})"
 
 
-PUBLISHED_ORIGINS = frozenset({Origin.author_reported, Origin.independent_paper})
-
-
 @dataclass(frozen=True)
 class ProtocolTables:
     """A protocol page's two comparison tables: the published evidence as the seed page
@@ -523,13 +520,16 @@ def protocol_tables(
     flags: Flags | None = None,
     evaluations: Iterable[Evaluation] | None = None,
 ) -> ProtocolTables:
-    """Published evaluations (author reported, independent paper) in one table, Rewire
+    """Reported evaluations (every origin but a Rewire measurement: author reported,
+    independent paper, community reproduction, maintainer statement) in one table, Rewire
     measurements in another, grouped by the recipe's `setup_keys` when it sets them."""
     chosen = _select(protocol, catalogue, None, evaluations)
     if flags is None:
         flags = flags_by_evaluation(catalogue, chosen)
-    published = [e for e in chosen if e.origin in PUBLISHED_ORIGINS]
-    measured = [e for e in chosen if e.origin not in PUBLISHED_ORIGINS]
+    # Only Rewire's own runs go to the measurements table: a community reproduction or a
+    # maintainer's statement is reported by others, and stays with the reported evidence.
+    published = [e for e in chosen if e.origin != Origin.rewire_measurement]
+    measured = [e for e in chosen if e.origin == Origin.rewire_measurement]
     keys = protocol.recipe.setup_keys if protocol.recipe is not None else []
     defaults = dict(getattr(protocol.recipe, "setup_defaults", None) or {})
     first = comparison_table(protocol, catalogue, flags=flags, evaluations=published)

@@ -16,6 +16,7 @@ from ..derive.evidence import CitedSource, EvidenceRow, EvidenceTable
 from ..derive.tables import (
     ComparisonTable,
     EvaluationRow,
+    TableRow,
     legend_text,
 )
 from ..models import RecordBase
@@ -181,6 +182,15 @@ def resorted_view(view: ComparisonView, table: ComparisonTable) -> ComparisonVie
     )
 
 
+def _origin_of(row: TableRow, evaluation_id: str) -> str:
+    """The link text of an evaluation in a comparison row: its origin as the record holds
+    it ('Maintainer statement'), so a reader sees whose value each row is."""
+    return next(
+        (c.origin_label for c in row.cells if c.evaluation_id == evaluation_id and c.origin_label),
+        "Evaluation",
+    )
+
+
 def comparison_view(
     table: ComparisonTable,
     facet_index: Mapping[str, Mapping[str, tuple[str, ...]]],
@@ -207,7 +217,7 @@ def comparison_view(
                 else record_path("configuration", row.configuration_id)
             ),
             evaluations=tuple(
-                Link("Evaluation", record_path("evaluation", e)) for e in row.evaluation_ids
+                Link(_origin_of(row, e), record_path("evaluation", e)) for e in row.evaluation_ids
             )
             if not row.family_id
             else (),  # a setup row: each cell links to its own evaluation
