@@ -196,9 +196,11 @@ def test_protocol_page_training_peak_memory(built: BuildReport) -> None:
         CHECKPOINTING,
         DEEPSPEED,
         "GENA-LM 110M, training with FlashAttention and checkpointing (Saadat and Fellay 2026) "
-        "Independent external evaluation 1.18 (not ranked: adaptation, length unit not stated) [1] [2] Not reported",
+        "Independent external evaluation 1.18 (not ranked: adaptation, length unit not stated) "
+        "[1] [2] Not reported",
         "NT 2.5B, training with FlashAttention and checkpointing (Saadat and Fellay 2026) "
-        "Independent external evaluation 33.88 (not ranked: adaptation, length unit not stated) [1] [2] Not reported",
+        "Independent external evaluation 33.88 (not ranked: adaptation, length unit not stated) "
+        "[1] [2] Not reported",
         "GENA-LM 110M, training with FlashAttention, checkpointing and ZeRO-2 offload (Saadat "
         "and Fellay 2026) Independent external evaluation Not reported 2.49 (not ranked",
         "NT 2.5B, training with FlashAttention, checkpointing and ZeRO-2 offload (Saadat and "
