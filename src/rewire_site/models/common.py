@@ -139,6 +139,18 @@ def _hidden_character(value: str) -> str | None:
     return None
 
 
+def is_web_url(value: str) -> bool:
+    """True when `value` is a link the site may make live: https:// or http:// with a host,
+    nothing hidden in it. The models check every URL field with it (`web_url`), and the
+    templates check again before writing an href (the Jinja test `web_url`)."""
+    match = _WEB_URL.match(value)
+    return (
+        match is not None
+        and match.group("scheme").lower() in WEB_SCHEMES
+        and _hidden_character(value) is None
+    )
+
+
 def web_url(value: str) -> str:
     """A URL field's value checked against the allow-list of schemes (https, http) and
     given with a host; a DOI (10.xxxx/...) or an arXiv id (arXiv:NNNN.NNNNN) becomes its
@@ -158,8 +170,7 @@ def web_url(value: str) -> str:
     arxiv = _ARXIV.match(value)
     if arxiv is not None:
         return f"https://arxiv.org/abs/{arxiv.group(1)}"
-    match = _WEB_URL.match(value)
-    if match is None or match.group("scheme").lower() not in WEB_SCHEMES:
+    if not is_web_url(value):
         raise ValueError(
             f"{shown} is not a web address: write it with https:// (or http://) and a "
             "host, e.g. https://example.org/paper.pdf; a DOI may be written 10.xxxx/... "

@@ -18,6 +18,7 @@ from markupsafe import Markup, escape
 
 from ..config import TEMPLATES_DIR
 from ..markdown import render_block, render_inline
+from ..models.common import is_web_url
 from .urls import record_path
 
 PACKAGE_ROOT = Path(__file__).resolve().parents[3]
@@ -147,6 +148,7 @@ def make_environment(template_root: Path) -> Environment:
     env.filters["md"] = render_block
     env.filters["md_inline"] = render_inline
     env.filters["record_path"] = _record_path
+    env.tests["web_url"] = is_web_url
     return env
 
 
