@@ -4,20 +4,26 @@ result is not ranked is named."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from scenarios import load_scenario
 
 from rewire_site.derive.comparability import (
     ANY_HARDWARE,
+    ROUNDING_MARGIN,
     Conditions,
     Entry,
+    compare,
     conditions,
     hardware_blocks,
     input_length,
+    last_digit,
     length_unit,
     protocol_depends_on_hardware,
     ranking_value,
     standings,
+    stated_uncertainty,
 )
 from rewire_site.derive.tables import comparison_table, protocol_tables
 from rewire_site.models import Evaluation, Protocol
@@ -183,3 +189,90 @@ def test_measurements_of_one_competitor_are_not_ranked_against_each_other() -> N
     # Entries that name no competitor stay competitors of each other.
     unnamed = standings([Entry(1.0, FINE_TUNED), Entry(2.0, FINE_TUNED)], "lower")
     assert [s.state for s in unnamed.standings] == ["best", "ranked"]
+
+
+def test_a_lead_within_the_margin_is_a_tie_not_a_best_mark() -> None:
+    # 61.9 and 61.88: the lead (0.02) is within half a unit of 61.9's last digit (0.05).
+    ranking = standings(
+        [
+            Entry(61.9, FINE_TUNED, competitor="a", margin=0.05),
+            Entry(61.88, FINE_TUNED, competitor="b", margin=0.005),
+            Entry(55.0, FINE_TUNED, competitor="c", margin=0.05),
+        ],
+        "higher",
+    )
+    assert [s.state for s in ranking.standings] == ["tied", "tied", "ranked"]
+    assert ranking.standings[0].label == "tied for best of 3 comparable"
+    assert not any(s.best for s in ranking.standings)
+    # Beyond the margin the leader is best; lower is better reads the other way.
+    ranking = standings(
+        [Entry(61.9, FINE_TUNED, margin=0.05), Entry(61.8, FINE_TUNED, margin=0.05)], "higher"
+    )
+    assert [s.state for s in ranking.standings] == ["best", "ranked"]
+    ranking = standings(
+        [Entry(3.0, FINE_TUNED, margin=0.5), Entry(3.4, FINE_TUNED, margin=0.05)], "lower"
+    )
+    assert [s.state for s in ranking.standings] == ["tied", "tied"]
+    # Equal values of two competitors were both 'best'; they are a tie.
+    ranking = standings([Entry(0.5, FINE_TUNED), Entry(0.5, FINE_TUNED)], "higher")
+    assert [s.state for s in ranking.standings] == ["tied", "tied"]
+    # One competitor measured twice within its margin is still best alone.
+    ranking = standings(
+        [
+            Entry(0.9, FINE_TUNED, competitor="a", margin=0.05),
+            Entry(0.88, FINE_TUNED, competitor="a", margin=0.05),
+            Entry(0.5, FINE_TUNED, competitor="b", margin=0.05),
+        ],
+        "higher",
+    )
+    assert [s.state for s in ranking.standings] == ["best", "ranked", "ranked"]
+
+
+def test_margins_come_from_the_printed_digits_or_the_stated_uncertainty() -> None:
+    assert last_digit("61.9") == pytest.approx(0.1)
+    assert last_digit("1,234") == 1 and last_digit("2.5e-3") == pytest.approx(1e-4)
+    assert last_digit("0.0229731335046838") == pytest.approx(1e-16)
+    assert last_digit("n/a") is None
+    assert stated_uncertainty("± 0.3 (s.d., 3 seeds)", 61.9) == pytest.approx(0.3)
+    assert stated_uncertainty("±2%", 50.0) == pytest.approx(1.0)
+    assert stated_uncertainty("95% CI 0.80-0.84", 0.82) == pytest.approx(0.02)
+    assert stated_uncertainty("three seeds", 0.82) is None
+    assert stated_uncertainty(None, 0.82) is None
+    assert ROUNDING_MARGIN == 0.5
+    assert compare(0.9436, 0.0, 0.94, 0.005, "higher") == "tie"
+    assert compare(0.9436, 0.0, 0.93, 0.005, "higher") == "first"
+    assert compare(12.0, 0.05, 10.0, 0.05, "lower") == "second"
+
+
+GM12878 = "feng-2024-protocol-gm12878"
+
+
+def test_a_real_lead_within_the_printed_digits_is_a_tie(tmp_path: Path) -> None:
+    """Feng et al.'s GM12878 accuracy: DNABERT-2 (mean pooling) 0.9436363636363636 and
+    NT-v2 (mean pooling) printed '0.94' (anything from 0.935 to 0.945): the lead is within
+    that margin, so neither is best (the first was 'best of 6 comparable'), and their
+    compare/ page says tie, not a win."""
+    from scenarios import copy_closure
+
+    from rewire_site.build import gather
+    from rewire_site.chooser.overlaps import better
+
+    root = Path(__file__).resolve().parents[1]
+    ids = [
+        f"feng-2024-eval-{m}-gm12878-accuracy"
+        for m in ("dnabert-2-mean", "dnabert-2-summary", "nt-v2-500m-mean", "nt-v2-500m-summary")
+    ]
+    copy_closure(ids, root / "records", tmp_path / "records")
+    catalogue = gather(tmp_path / "records", tmp_path).catalogue
+    table = comparison_table(catalogue.get(GM12878, Protocol), catalogue)
+    cells = {r.configuration_id: r.cells[0] for r in table.rows}
+    dnabert = cells["feng-2024-config-dnabert-2-mean-pooling"]
+    nt = cells["feng-2024-config-nt-v2-500m-mean-pooling"]
+    assert (dnabert.printed_value, nt.printed_value) == ("0.9436363636363636", "0.94")
+    assert dnabert.standing_state == nt.standing_state == "tied"
+    assert dnabert.standing == "tied for best of 4 comparable" and not dnabert.best
+    assert nt.rank_margin == pytest.approx(0.005)
+    pair = [catalogue.get(i, Evaluation) for i in ids[0::2]]
+    protocol = catalogue.get(GM12878, Protocol)
+    entries = [(e, e.results[0], protocol) for e in pair]
+    assert better(entries[0], entries[1]) == "tie"

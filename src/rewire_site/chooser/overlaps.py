@@ -13,7 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Literal
 
+from ..derive.comparability import compare, ranking_value, value_margin
 from ..link import Catalogue
 from ..models import Dataset, Evaluation, Protocol, Result
 
@@ -177,6 +179,23 @@ def not_comparable(
     if r1.value is None or r2.value is None:
         reasons.append("a result without a value")
     return reasons
+
+
+def better(
+    first: tuple[Evaluation, Result, Protocol],
+    second: tuple[Evaluation, Result, Protocol],
+) -> Literal["first", "second", "tie"]:
+    """Which of two comparable results (`not_comparable` finds no reason) is better: the
+    values compared on their column metric's own scale, and a tie where the difference is
+    within their margin (`comparability.compare`, as best marks are judged). Results
+    that a concern takes out of comparisons are the caller's to leave out."""
+    (_, r1, p1), (_, r2, p2) = first, second
+    v1, v2 = ranking_value(p1, r1), ranking_value(p2, r2)
+    if v1 is None or v2 is None:
+        raise ValueError("better needs two results with values")
+    m1 = value_margin(p1.column_metric(r1.column), r1)
+    m2 = value_margin(p2.column_metric(r2.column), r2)
+    return compare(v1, m1, v2, m2, direction_of(p1, r1.column))
 
 
 def metric_of(protocol: Protocol, column_id: str) -> str:

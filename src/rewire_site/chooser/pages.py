@@ -37,8 +37,8 @@ from .contexts import (
     WinCount,
 )
 from .overlaps import (
+    better,
     columns_for,
-    direction_of,
     label_of,
     links_between,
     metric_of,
@@ -436,11 +436,10 @@ def compare_pages(catalogue: Catalogue, flags: Flags, release_id: str) -> list[C
             if excluded(flags.get(a[0].id, ()), key[1]) or excluded(flags.get(b[0].id, ()), key[1]):
                 wins[group][3] += 1
             else:
-                higher = direction_of(protocol, key[1]) == "higher"
-                va, vb = a[1].value or 0.0, b[1].value or 0.0
-                if va == vb:
+                found = better(a, b)
+                if found == "tie":
                     winner, index = "tie", 2
-                elif (va > vb) == higher:
+                elif found == "first":
                     winner, index = left.title, 0
                 else:
                     winner, index = right.title, 1

@@ -20,7 +20,12 @@ Readiness (`readiness.py`)
 Concerns (`concerns.py`)
     flags(evaluation, catalogue) -> tuple[Flag, ...]; flags_by_evaluation(catalogue)
     -> dict[evaluation id, tuple[Flag, ...]]; excluded(flags, column_id) -> bool;
-    accelerators(text) -> frozenset[str] ('NVIDIA H100 94GB' -> {'H100'})
+    accelerators(text) -> frozenset[str] ('NVIDIA H100 94GB' -> {'H100'});
+    result_row(evaluation, catalogue) -> ResultRow (the row of one classifier's results)
+Trivial results (`trivial.py`)
+    trivial_results(row, *, majority_share=None, higher_is_better=...) -> tuple[Trivial,
+        ...] (answers_negative | majority_class | chance_ranking: no better than a
+        trivial answer; computed concerns that take the results out of comparisons)
 Evidence (`evidence.py`)
     evidence_table(record, catalogue) -> EvidenceTable(rows: EvidenceRow..., count_text)
     sources_of(record, catalogue) -> SourceList(sources: SourceEntry..., count_text)
@@ -41,8 +46,9 @@ Comparability guard (`comparability.py`)
     conditions(evaluation, result, protocol, catalogue) -> Conditions (adaptation, split,
         metric and scale, length unit, hardware class where the protocol declares that the
         metric depends on it); standings(entries, direction) -> Ranking(standings:
-        Standing(state: best | ranked | alone | unstated | excluded | no_value, label)...,
-        groups); hardware_blocks(measured, published, protocol, catalogue) -> str | None;
+        Standing(state: best | tied | ranked | alone | unstated | excluded | no_value,
+        label)..., groups: best needs a lead beyond value_margin(metric, result), else
+        tied); hardware_blocks(measured, published, protocol, catalogue) -> str | None;
         protocol_depends_on_hardware(protocol) -> bool (undeclared: True)
 Reproduction (`reproduction.py`, one model)
     protocol_reproduction_groups(protocol, catalogue, flags=None) -> tuple[ReproductionGroup,

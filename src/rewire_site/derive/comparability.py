@@ -15,10 +15,14 @@ Two results are ranked together only when their recorded conditions match:
 
 A condition that is not stated never matches anything: such a result is shown, not
 ranked, and the reason names the condition. A result that a flag takes out of comparisons
-is not ranked either. Within a group of matching results, "best" needs at least two
-values of two different competitors (a configuration, or a measured setup: the same one
-measured again is not its own rival). Claims that are not one value (N of M, relative
-gains, "up to") are never ranked: they are not results of a comparison table.
+is not ranked either (a degenerate or trivial result among them: `trivial`). Within a
+group of matching results, "best" needs at least two values of two different
+competitors (a configuration, or a measured setup: the same one measured again is not
+its own rival), and a lead over every other competitor's value larger than the margin
+of the two values (`value_margin`: the stated uncertainty, else half a unit of the last
+printed digit, `ROUNDING_MARGIN`); within it, the leaders are tied and none is best.
+Claims that are not one value (N of M, relative gains, "up to") are never ranked: they
+are not results of a comparison table.
 
 Every table, chart, CSV and JSON view calls `standings` here, so they cannot disagree.
 """
@@ -32,13 +36,15 @@ from typing import Literal
 
 from ..link import Catalogue
 from ..models import Configuration, Evaluation, Protocol, Result
-from ..models.scales import on_metric_scale
+from ..models.protocol import Metric
+from ..models.scales import on_metric_scale, to_scale
 from .display import metric_dependence
 
-StandingState = Literal["best", "ranked", "alone", "unstated", "excluded", "no_value"]
+StandingState = Literal["best", "tied", "ranked", "alone", "unstated", "excluded", "no_value"]
 
 STANDING_LABELS: dict[str, str] = {
     "best": "best of {n} comparable",
+    "tied": "tied for best of {n} comparable",
     "ranked": "ranked among {n} comparable",
     "alone": "no comparable result",
     "unstated": "not ranked: {why}",
@@ -251,6 +257,80 @@ def ranking_value(protocol: Protocol, result: Result) -> float | None:
     return on_metric_scale(protocol.column_metric(result.column), result)
 
 
+ROUNDING_MARGIN = 0.5
+"""Where no uncertainty is stated, a value's margin is half a unit of its last printed
+digit: 61.9 stands for anything from 61.85 to 61.95, so a lead of 0.05 or less over a
+value printed so could be the rounding alone. (The value as the record holds it where the
+source's print is not recorded.)"""
+
+_RELATIVE = 1e-9
+"""Leads equal to the margin up to float error (0.5 - 0.45 vs 0.05) are within it."""
+
+_DIGITS = re.compile(r"(?<![\w.])[-+\u2212]?(?:\d[\d,]*(?:\.(\d*))?|\.(\d+))(?:[eE]([-+]?\d+))?")
+_PLUS_MINUS = re.compile(r"(?:±|\+/-|\+-)\s*(\d*\.?\d+(?:[eE][-+]?\d+)?)\s*(%)?")
+_INTERVAL = re.compile(r"(-?\d*\.?\d+)\s*(?:-|–|—|to|,)\s*(-?\d*\.?\d+)(?!\s*%)")
+
+
+def last_digit(text: str) -> float | None:
+    """The unit of the last printed digit of the first number in `text` ('61.9' -> 0.1,
+    '1,234' -> 1, '2.5e-3' -> 0.0001); None without a number."""
+    match = _DIGITS.search(text)
+    if match is None:
+        return None
+    decimals = len(match.group(1) or match.group(2) or "")
+    return float(10.0 ** (int(match.group(3) or 0) - decimals))
+
+
+def stated_uncertainty(text: str | None, value: float) -> float | None:
+    """The half-width a stated uncertainty gives, in the value's own unit: '± 0.3' ->
+    0.3, '± 2%' of a value not in percent -> 2% of it, an interval '0.80-0.84' -> 0.02;
+    None when nothing is stated or the text gives no reading."""
+    if not text:
+        return None
+    found = _PLUS_MINUS.search(text)
+    if found is not None:
+        width = float(found.group(1))
+        return abs(value) * width / 100 if found.group(2) else width
+    interval = _INTERVAL.search(text)
+    if interval is not None:
+        low, high = float(interval.group(1)), float(interval.group(2))
+        if low <= value <= high:
+            return max(value - low, high - value)
+    return None
+
+
+def value_margin(metric: Metric, result: Result) -> float:
+    """How far a result's value may be from what it stands for, on its metric's own scale
+    (what the guard ranks, `ranking_value`): its stated uncertainty where one is stated
+    and readable, never less than its rounding margin (`ROUNDING_MARGIN`, of the printed
+    value, else of the value as recorded). 0 without a value."""
+    if result.value is None:
+        return 0.0
+    unit = last_digit(result.printed_value or repr(result.value))
+    margin = ROUNDING_MARGIN * unit if unit is not None else 0.0
+    stated = stated_uncertainty(result.uncertainty, result.value)
+    if stated is not None:
+        margin = max(margin, stated)
+    return to_scale(margin, result.scale, metric.scale)
+
+
+def within_margin(first: float, first_margin: float, second: float, second_margin: float) -> bool:
+    """True when two values are too close to order: their difference is no more than the
+    larger of their margins (`value_margin`)."""
+    margin = max(first_margin, second_margin)
+    return abs(first - second) <= margin * (1 + _RELATIVE)
+
+
+def compare(
+    first: float, first_margin: float, second: float, second_margin: float, direction: str
+) -> Literal["first", "second", "tie"]:
+    """Which of two comparable values is better in the metric's `direction` ('lower' or
+    'higher'), or 'tie' where the difference is within their margin (`within_margin`)."""
+    if within_margin(first, first_margin, second, second_margin):
+        return "tie"
+    return "first" if (first < second) == (direction == "lower") else "second"
+
+
 @dataclass(frozen=True)
 class Entry:
     """One result offered to the guard."""
@@ -264,6 +344,8 @@ class Entry:
     """What the result is a value of (a configuration, or a measured setup): results of
     one competitor are that competitor measured more than once, never ranked against each
     other. None: a competitor of its own."""
+    margin: float = 0.0
+    """The value's margin on the same scale (`value_margin`): a lead within it is a tie."""
 
 
 @dataclass(frozen=True)
@@ -299,7 +381,10 @@ def standings(entries: Sequence[Entry], direction: str) -> Ranking:
     """Rank `entries` (one column's results) in the metric's `direction` ('lower' or
     'higher'): a best value per group of results with matching conditions from at least
     two different competitors (`Entry.competitor`: a configuration measured twice is one
-    point measured twice, not two rivals). A group's size counts competitors."""
+    point measured twice, not two rivals). A group's size counts competitors. The top
+    value is best only when it leads every other competitor's value by more than their
+    margin (`within_margin`); otherwise every value within the margin of the top one is
+    'tied' and none is best."""
     groups: dict[tuple[str, ...], list[int]] = {}
     for i, entry in enumerate(entries):
         if entry.value is None or entry.excluded_by or entry.conditions.unstated:
@@ -312,12 +397,17 @@ def standings(entries: Sequence[Entry], direction: str) -> Ranking:
     ranked = {key: members for key, members in groups.items() if rivals[key] >= 2}
     order = sorted(ranked)
     best: dict[tuple[str, ...], float] = {}
+    tied: set[int] = set()
     for key in order:
-        values = [entries[i].value for i in ranked[key]]
-        present = [v for v in values if v is not None]
-        best[key] = min(present) if direction == "lower" else max(present)
+        members = [(i, v) for i in ranked[key] if (v := entries[i].value) is not None]
+        top = min(v for _, v in members) if direction == "lower" else max(v for _, v in members)
+        best[key] = top
+        top_margin = max(entries[i].margin for i, v in members if v == top)
+        close = [i for i, v in members if within_margin(top, top_margin, v, entries[i].margin)]
+        if len({entries[i].competitor or f"\x00{i}" for i in close}) > 1:
+            tied.update(close)
     out: list[Standing] = []
-    for entry in entries:
+    for index, entry in enumerate(entries):
         key = entry.conditions.key
         if entry.value is None:
             out.append(Standing("no_value", None, 0, ""))
@@ -329,7 +419,9 @@ def standings(entries: Sequence[Entry], direction: str) -> Ranking:
         elif key not in ranked:
             out.append(Standing("alone", None, 1, ""))
         else:
-            state: StandingState = "best" if entry.value == best[key] else "ranked"
+            state: StandingState = (
+                "tied" if index in tied else "best" if entry.value == best[key] else "ranked"
+            )
             out.append(Standing(state, order.index(key), rivals[key], ""))
     return Ranking(tuple(out), tuple(entries[ranked[k][0]].conditions for k in order))
 

@@ -16,7 +16,11 @@ itself: its results stay visible and leave comparisons). Computed concerns:
   (setting `length_unit`, or `length` with a unit such as '1000nt' or '512 tokens');
 - reproduction disagrees: a Rewire measurement differs from the published value it
   reproduces by more than the protocol's `tolerance`; without a tolerance no agreement is
-  computed, and a 'No tolerance set' flag says so.
+  computed, and a 'No tolerance set' flag says so;
+- trivial result: a classifier's results no better than a trivial answer (always
+  answering negative, always answering the majority class, a random ranking), by the
+  rules of `trivial.trivial_results` on the row of results the evaluation belongs to; the
+  results it concerns leave comparisons (no best mark, no win).
 """
 
 from __future__ import annotations
@@ -26,7 +30,9 @@ from dataclasses import dataclass
 
 from ..link import Catalogue
 from ..models import Configuration, Evaluation, Protocol
+from ..models.common import Scale
 from ..models.evaluation import ConcernKind, Origin
+from ..models.scales import on_metric_scale, to_scale
 from .agreement import agreement
 from .comparability import (
     accelerators,
@@ -36,7 +42,15 @@ from .comparability import (
     length_unit_stated,
     protocol_depends_on_hardware,
 )
-from .display import CitationView, cite, metric_dependence, missing_text, result_header
+from .display import (
+    CitationView,
+    cite,
+    display_number,
+    metric_dependence,
+    missing_text,
+    result_header,
+)
+from .trivial import CHANCE_AUC, NEAR_ZERO, RULE_METRICS, Trivial, metric_kind, trivial_results
 
 FLAG_LABELS: dict[str, str] = {
     "source_conflict": "Evidence concern",
@@ -60,6 +74,25 @@ GIB_RATIO = 2**30 / 1e9
 LENGTH_UNIT_KEY = "length_unit"
 TOLERANCE_UNSET = "tolerance_unset"
 TOLERANCE_UNSET_LABEL = "No tolerance set"
+TRIVIAL_LABELS: dict[str, str] = {
+    "trivial_answers_negative": "No better than always answering negative",
+    "trivial_majority_class": "No better than always answering the majority class",
+    "trivial_chance_ranking": "No better than a random ranking",
+}
+"""Computed trivial-result concern kind -> its label."""
+TRIVIAL_LEGENDS: dict[str, str] = {
+    "trivial_answers_negative": f"MCC and F1 both within {NEAR_ZERO:g} of 0 in the same row, "
+    "the scores of a classifier that never answers positive: its yes or no answers are "
+    "practically no better than always answering negative, so the results that depend on "
+    "them leave comparisons (an AUC, which scores a ranking, stays). The evaluation page "
+    "gives the values.",
+    "trivial_majority_class": "Accuracy at or below the majority class's share of the "
+    "data, which always answering the majority class scores; the result leaves "
+    "comparisons. The evaluation page gives the values.",
+    "trivial_chance_ranking": f"AUC at or below {CHANCE_AUC:g}, the AUC of a random "
+    "ranking; the result leaves comparisons. The evaluation page gives the value.",
+}
+"""The same explanation for every result a trivial-result concern names (table legends)."""
 
 
 @dataclass(frozen=True)
@@ -278,6 +311,131 @@ def _reproduction(evaluation: Evaluation, protocol: Protocol, catalogue: Catalog
     return flags
 
 
+@dataclass(frozen=True)
+class ResultRow:
+    """The row of one classifier's results an evaluation belongs to (`result_row`)."""
+
+    values: dict[str, float]
+    """Metric kind (`trivial.metric_kind`) -> value on its fraction scale."""
+    higher: frozenset[str]
+    """Metric kinds whose direction is higher."""
+    columns: dict[str, str]
+    """The evaluation's own result columns -> their metric kinds."""
+
+
+def _fraction(evaluation: Evaluation, protocol: Protocol) -> list[tuple[str, str, float, bool]]:
+    """(column, metric kind, value on the fraction scale, higher is better) of each result
+    with a value."""
+    out = []
+    for result in evaluation.results:
+        if result.status != "value" or result.value is None:
+            continue
+        metric = protocol.column_metric(result.column)
+        value = on_metric_scale(metric, result)
+        if value is None:
+            continue
+        value = to_scale(value, metric.scale, Scale.fraction)
+        higher = (result.direction or metric.direction) == "higher"
+        out.append((result.column, metric_kind(metric.id), value, higher))
+    return out
+
+
+def result_row(evaluation: Evaluation, catalogue: Catalogue) -> ResultRow:
+    """The results of `evaluation` with those of the evaluations that share its
+    configuration, protocol, dataset, split and origin (a source's table row, recorded
+    one evaluation per metric). The evaluation's own values come first; a metric the
+    others hold more than one value of is left out (which one belongs to the row is not
+    recorded)."""
+    protocol = catalogue.get(evaluation.protocol, Protocol)
+    own = _fraction(evaluation, protocol)
+    values = {kind: value for _, kind, value, _ in own}
+    higher = {kind for _, kind, _, up in own if up}
+    others: dict[str, set[float]] = {}
+    lower: set[str] = set()
+    # Every evaluation of the row refers to all three; read the fewest referrers.
+    targets = (evaluation.protocol, evaluation.dataset, evaluation.configuration)
+    fewest = min(targets, key=lambda t: len(catalogue.referrers.get(t, ())))
+    for other in catalogue.referring(fewest, Evaluation):
+        if (
+            not isinstance(other, Evaluation)
+            or other.id == evaluation.id
+            or other.configuration != evaluation.configuration
+            or other.protocol != evaluation.protocol
+            or other.dataset != evaluation.dataset
+            or other.origin != evaluation.origin
+            or other.comparison.split != evaluation.comparison.split
+        ):
+            continue
+        for _, kind, value, up in _fraction(other, protocol):
+            others.setdefault(kind, set()).add(value)
+            (higher.add if up else lower.add)(kind)
+    for kind, found in others.items():
+        if kind not in values and len(found) == 1:
+            values[kind] = next(iter(found))
+    return ResultRow(
+        values,
+        frozenset(higher - lower),
+        {column: kind for column, kind, _, _ in own},
+    )
+
+
+def _trivial_text(finding: Trivial) -> str:
+    names = {"mcc": "MCC", "f1": "F1", "accuracy": "accuracy", "auc": "AUC"}
+    if finding.kind == "answers_negative":
+        shown = ", ".join(f"{names[k]} {display_number(v, 2)}" for k, v in finding.evidence)
+        if finding.exact:
+            return (
+                f"No better than always answering negative: {shown} in the same row, exactly "
+                "what a classifier that never answers positive scores. The results that "
+                "depend on its yes or no answers leave comparisons."
+            )
+        return (
+            f"Practically no better than always answering negative: {shown} in the same row, "
+            f"both within {NEAR_ZERO:g} of the 0 that always answering negative scores. The "
+            "results that depend on its yes or no answers leave comparisons."
+        )
+    (kind, value), *_ = finding.evidence
+    baseline = finding.baseline if finding.baseline is not None else 0.0
+    if finding.kind == "majority_class":
+        return (
+            f"No better than always answering the majority class: accuracy "
+            f"{display_number(value, 4)}, at or below the majority class's share of the data "
+            f"({display_number(baseline, 4)}). It leaves comparisons."
+        )
+    return (
+        f"No better than a random ranking: {names[kind]} {display_number(value, 3)}, at or "
+        f"below the {baseline:g} of a random ranking. It leaves comparisons."
+    )
+
+
+def _trivial(evaluation: Evaluation, protocol: Protocol, catalogue: Catalogue) -> list[Flag]:
+    metrics = [protocol.metric, *(c.metric for c in protocol.columns if c.metric is not None)]
+    if not RULE_METRICS & {metric_kind(m.id) for m in metrics}:
+        return []  # no rule reads any of the protocol's metrics
+    if not any(r.value is not None for r in evaluation.results):
+        return []
+    row = result_row(evaluation, catalogue)
+    out = []
+    for finding in trivial_results(row.values, higher_is_better=row.higher):
+        columns = tuple(c for c, kind in row.columns.items() if kind in finding.metrics)
+        if not columns:
+            continue
+        kind = f"trivial_{finding.kind}"
+        out.append(
+            Flag(
+                kind=kind,
+                label=TRIVIAL_LABELS[kind],
+                text=_trivial_text(finding),
+                recorded=False,
+                excludes_from_comparisons=True,
+                columns=columns,
+                citations=(),
+                concern_id=None,
+            )
+        )
+    return out
+
+
 def flags(evaluation: Evaluation, catalogue: Catalogue) -> tuple[Flag, ...]:
     """Recorded concerns first (in record order), then computed ones."""
     protocol = catalogue.get(evaluation.protocol, Protocol)
@@ -290,6 +448,7 @@ def flags(evaluation: Evaluation, catalogue: Catalogue) -> tuple[Flag, ...]:
         + _gigabytes(evaluation, protocol)
         + _length_unit(evaluation, protocol, configuration)
         + _reproduction(evaluation, protocol, catalogue)
+        + _trivial(evaluation, protocol, catalogue)
     )
 
 

@@ -29,8 +29,9 @@ from .comparability import (
     protocol_depends_on_hardware,
     ranking_value,
     standings,
+    value_margin,
 )
-from .concerns import Flag, excluded, flags_by_evaluation
+from .concerns import TRIVIAL_LEGENDS, Flag, excluded, flags_by_evaluation
 from .display import (
     DIRECTION_LABELS,
     NOT_REPORTED,
@@ -96,16 +97,20 @@ class Cell:
     conditions: Conditions | None = None
     """The recorded conditions the comparability guard compared."""
     standing: str = ""
-    """'best of 3 comparable', 'not ranked: length unit not stated', 'no comparable
-    result', 'excluded from comparisons: ...' or '' (no value)."""
+    """'best of 3 comparable', 'tied for best of 3 comparable', 'not ranked: length unit
+    not stated', 'no comparable result', 'excluded from comparisons: ...' or '' (no
+    value)."""
     standing_state: str = "no_value"
-    """best | ranked | alone | unstated | excluded | no_value."""
+    """best | tied | ranked | alone | unstated | excluded | no_value."""
     rank_value: float | None = None
     """The value on the column metric's own scale: what sorting and ranking compare (a
     result printed as a percent beside one printed as a fraction)."""
     concerns: tuple[tuple[str, str], ...] = ()
     """(label, legend text) of every flag that concerns this result: the cell names
     each; the table's legend explains each once."""
+    rank_margin: float = 0.0
+    """The value's margin on the column metric's scale (`comparability.value_margin`):
+    a lead within it is a tie, not a best mark."""
 
 
 @dataclass(frozen=True)
@@ -206,6 +211,7 @@ def _cell(
         best=False,
         conditions=conditions(evaluation, result, protocol, catalogue),
         rank_value=ranking_value(protocol, result),
+        rank_margin=value_margin(protocol.column_metric(result.column), result),
         concerns=tuple((f.label, legend_text(f)) for f in found if f.affects(result.column)),
     )
 
@@ -340,13 +346,14 @@ def comparison_table(
                     else (),
                     # Rows of one key are one configuration (or setup) measured again.
                     competitor=key,
+                    margin=cell.rank_margin,
                 )
                 for key, _, _, cell in cells
             ],
             protocol.column_metric(column_id).direction,
         )
         for (_, rows, index, cell), standing in zip(cells, ranking.standings, strict=True):
-            ranked_count += standing.state in ("best", "ranked")
+            ranked_count += standing.state in ("best", "tied", "ranked")
             rows[index][column_id] = replace(
                 cell,
                 best=standing.best,
@@ -444,6 +451,8 @@ def legend_text(flag: Flag) -> str:
     """A flag's explanation for a table legend: the text of a computed flag that is the
     same for every result (hardware, units, length unit, tolerance), else its label and
     a pointer to the evaluation page, which shows the full text."""
+    if flag.kind in TRIVIAL_LEGENDS:
+        return TRIVIAL_LEGENDS[flag.kind]
     if flag.recorded or flag.kind == "reproduction_disagrees":
         return (
             "Recorded for the evaluation; its page gives the full text and citations."

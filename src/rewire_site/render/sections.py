@@ -39,8 +39,10 @@ from .urls import record_path, sorted_path
 RANKING_TEXT = (
     "A value is marked best only among at least two results whose recorded conditions "
     "match (adaptation, split, metric and scale, length unit, and the accelerator where "
-    "the protocol declares the metric depends on it); a result whose conditions are not "
-    "stated is shown, not ranked."
+    "the protocol declares the metric depends on it), and only when it leads the others "
+    "by more than their stated uncertainty or, where none is stated, half a unit of the "
+    "last printed digit (closer leads are ties); a result whose conditions are not "
+    "stated, or that is no better than a trivial answer, is shown, not ranked."
 )
 
 
