@@ -66,6 +66,12 @@ POINTS: tuple[tuple[str, str, int, int, float | str, float, str], ...] = (
     ("tiny-gena", "peft", 1, 256, 3.0, 2.7, "a"),
 )
 RUNS = {"a": "20261130-curves-2300", "b": "20261201-curves-0100"}
+CHECKS: dict[tuple[str, str, int, int], tuple[float, float]] = {
+    ("tiny-esm", "full", 1, 512): (22.9, 21.0),
+    ("tiny-gena", "inference", 8, 512): (4.6, 4.1),
+}
+"""Points re-run alone in a fresh process (run a): (reserved, allocated) GB there. Both
+reserved more than in the shared process, as the H200 checks of the live records did."""
 
 
 def _point_log(
@@ -118,10 +124,16 @@ def write_scenario(root: Path) -> list[Path]:
                 continue
             template = json.loads((LOGS / f"{model}--{method}.json").read_text(encoding="utf-8"))
             log = _point_log(template, batch, tokens, reserved, allocated, RUNS[run])
-            path = logs / RUNS[run] / f"{log['item']}.json"
+            path = logs / RUNS[run] / "logs" / f"{log['item']}.json"
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(json.dumps(log, indent=1) + "\n", encoding="utf-8")
             paths.append(path)
+            fresh = CHECKS.get((model, method, batch, tokens)) if point_run == "a" else None
+            if fresh is not None:
+                check = _point_log(template, batch, tokens, fresh[0], fresh[1], RUNS[run])
+                check_path = path.parent.parent / "check" / path.name
+                check_path.parent.mkdir(parents=True, exist_ok=True)
+                check_path.write_text(json.dumps(check, indent=1) + "\n", encoding="utf-8")
         written += write_run_records(recipe, paths, root, git_commit="0" * 40)
     return written
 

@@ -4,13 +4,16 @@ memory-curve records written by the real records writer (tests/fits_scenario.py)
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
 
 from rewire_site.build import gather
 from rewire_site.derive.fits import (
+    BYTES_PER_PARAMETER,
     GPU_SIZES_GB,
+    MIXED_PRECISION,
     Curves,
     Measurement,
     Point,
@@ -18,11 +21,15 @@ from rewire_site.derive.fits import (
     largest_batch,
     longest_length,
     parameter_count,
+    shared_process_bias,
+    state_gb,
 )
 
 pytest.importorskip("measure.memory_curve.records")
 
 from fits_scenario import H200_BYTES, write_scenario
+
+REPO = Path(__file__).resolve().parents[1]
 
 
 def _m(
@@ -207,3 +214,56 @@ def test_chart_labels_fit_the_view_for_long_contexts() -> None:
         assert tick.label_x - half >= 0 and tick.label_x + half <= chart.width, tick
     assert [t.display for t in chart.x_ticks] == ["1,024", "32,768", "1,048,576"]
     assert chart.series[0].path.count(",") == 3  # three points joined
+
+
+def _checked(shared: float, fresh: float) -> Measurement:
+    return dataclasses.replace(_m(512, shared), fresh_reserved_gb=fresh)
+
+
+def test_the_shared_process_bias_follows_the_fresh_process_checks() -> None:
+    """Which way the answers err near a size is read from the records' fresh and shared
+    reserved peaks, not assumed: the page once said "towards does not fit" while every
+    fresh-process check on the H200 reserved more than the shared process."""
+    assert shared_process_bias([]) == "unchecked"
+    assert shared_process_bias([_m(512, 20.0)]) == "unchecked"  # no fresh figure
+    assert shared_process_bias([_checked(20.8, 21.02), _checked(2.09, 2.32)]) == "fresh_higher"
+    assert shared_process_bias([_checked(20.8, 20.5)]) == "fresh_lower"
+    assert shared_process_bias([_checked(20.8, 20.8)]) == "same"
+    assert shared_process_bias([_checked(20.8, 21.0), _checked(2.3, 2.1)]) == "mixed"
+
+
+def test_checks_and_recipes_are_read_from_the_writers_records(found: Curves) -> None:
+    checks = {(m.model, m.method, m.batch, m.tokens): m for m in found.checks()}
+    assert set(checks) == {
+        ("tiny ESM (tests)", "full", 1, 512),
+        ("tiny BERT pre-LN (tests)", "inference", 8, 512),
+    }
+    esm = checks["tiny ESM (tests)", "full", 1, 512]
+    assert (esm.reserved_gb, esm.fresh_reserved_gb, esm.fresh_allocated_gb) == (22.5, 22.9, 21.0)
+    assert shared_process_bias(found.checks()) == "fresh_higher"
+    # the recipe is each record's comparison.adaptation, as the writer took it from the log
+    assert found.recipes("full") == ("full fine-tuning, bf16 AdamW",)
+    assert found.recipes("nothing") == ()
+
+
+def test_state_bytes_of_the_full_fine_tuning_recipes() -> None:
+    assert sum(BYTES_PER_PARAMETER["full"]) == 8
+    assert sum(BYTES_PER_PARAMETER["full-mixed"]) == 16
+    assert state_gb("full-mixed", 2_500_000_000) == pytest.approx(40.0)
+    assert state_gb("full", 2_500_000_000) == pytest.approx(20.0)
+    assert state_gb("inference", 2_500_000_000) is None
+    assert state_gb("full", None) is None
+
+
+def test_the_state_bytes_match_the_recipe_file() -> None:
+    """BYTES_PER_PARAMETER says what measure/memory_curve/recipe.yaml's methods keep:
+    bf16 weights, gradients and AdamW states for `full` (and fp32 for the mixed-precision
+    methods, where the recipe file has them)."""
+    import yaml
+
+    recipe = yaml.safe_load((REPO / "measure" / "memory_curve" / "recipe.yaml").read_text())
+    methods = {k: " ".join(v.split()) for k, v in recipe["methods"].items()}
+    assert "bf16 weights, gradients and AdamW states" in methods["full"]
+    for method in MIXED_PRECISION:
+        if method in methods:
+            assert "fp32 master weights" in methods[method] or method.endswith("-ckpt")

@@ -206,6 +206,16 @@ def _observations(log: dict[str, Any], check: dict[str, Any] | None) -> list[dic
                 "per-point reset in the shared process; second artifact)",
             }
         )
+    if check is not None and check["memory"].get("peak_reserved_bytes") is not None:
+        out.append(
+            {
+                "name": "peak-reserved-fresh-process",
+                "value": round(check["memory"]["peak_reserved_bytes"] / GB, 4),
+                "unit": "gigabyte",
+                "note": "torch.cuda.max_memory_reserved() of the same point re-run alone in a "
+                "fresh process (second artifact)",
+            }
+        )
     return out
 
 

@@ -260,6 +260,7 @@ def test_a_fresh_process_check_is_stored_and_cited_beside_its_point(tmp_path: Pa
     log["process"].update(points=3, index=2)
     check = json.loads(json.dumps(log))
     check["memory"]["peak_allocated_bytes"] = 1_990_000_000
+    check["memory"]["peak_reserved_bytes"] = 2_150_000_000
     check["process"].update(points=1, index=0)
     for folder, data in (("logs", log), ("check", check)):
         (run / folder).mkdir(parents=True)
@@ -272,4 +273,7 @@ def test_a_fresh_process_check_is_stored_and_cited_beside_its_point(tmp_path: Pa
     ]
     observed = {o["name"]: o["value"] for o in evaluation["results"][0]["observations"]}
     assert observed["peak-allocated-fresh-process"] == pytest.approx(1.99)
+    # the figure the fits page compares, from the same re-run: fits/ reads which way the
+    # shared process's reserved peaks lie from the fresh ones
+    assert observed["peak-reserved-fresh-process"] == pytest.approx(2.15)
     assert "point 3 of 3 run in one process" in evaluation["comparison"]["aggregation"]

@@ -37,6 +37,29 @@ GPU_SIZES_GB: tuple[int, ...] = (16, 24, 40, 48, 80, 94, 141)
 COMPARED = "peak-reserved-memory"
 """The observation compared with a GPU's memory."""
 
+FRESH_RESERVED = "peak-reserved-fresh-process"
+"""The observation of a point re-run alone in a fresh process: its reserved peak there."""
+
+FRESH_ALLOCATED = "peak-allocated-fresh-process"
+"""The same re-run's allocated peak."""
+
+BYTES_PER_PARAMETER: dict[str, tuple[int, int, int]] = {
+    "full": (2, 2, 4),
+    "full-mixed": (4, 4, 8),
+    "full-mixed-ckpt": (4, 4, 8),
+}
+"""Bytes per parameter of (weights, gradients, AdamW's two states) of each full
+fine-tuning method of measure/memory_curve/recipe.yaml: `full` keeps all three in bf16
+(2 bytes each; 8 in all); `full-mixed` and `full-mixed-ckpt`, the common mixed-precision
+recipe, keep fp32 master weights, gradients and states (4 bytes each; 16 in all) and run
+the forward pass under bf16 autocast. What a page says a method's points measured is
+the records' own statement of it (`Curves.recipes`); these counts only size the
+weights, gradients and states, which every step holds before any activation."""
+
+MIXED_PRECISION = ("full-mixed", "full-mixed-ckpt")
+"""Methods of the common mixed-precision recipe (without and with activation
+checkpointing)."""
+
 _COLUMN = re.compile(r"^(?P<method>[a-z0-9-]+)-batch-(?P<batch>[1-9][0-9]*)$")
 _COUNT = re.compile(r"^\s*([0-9][0-9,]*)")
 
@@ -67,6 +90,14 @@ class Measurement:
     gpu: str
     gpu_memory_gb: float | None
     """Memory of the GPU the point ran on, as its environment records it."""
+    adaptation: str = ""
+    """What ran, as the record states it (comparison.adaptation): the recipe ('full
+    fine-tuning with the masked-LM loss: bf16 weights, gradients and AdamW states, ...')."""
+    fresh_reserved_gb: float | None = None
+    """The reserved peak of the same point re-run alone in a fresh process (observation
+    peak-reserved-fresh-process), where the record has that check."""
+    fresh_allocated_gb: float | None = None
+    """That re-run's allocated peak (observation peak-allocated-fresh-process)."""
 
     def fits(self, size_gb: float) -> bool | None:
         """Whether this measurement fits `size_gb`; None when the record cannot say (no
@@ -186,6 +217,29 @@ class Curves:
         found = [p for p in self.points if (p.model, p.method, p.tokens) == (model, method, tokens)]
         return tuple(sorted(found, key=lambda p: p.batch))
 
+    def recipes(self, method: str) -> tuple[str, ...]:
+        """What one method's points measured, as their records state it (each distinct
+        comparison.adaptation, in point order); empty when the records do not say."""
+        return tuple(
+            dict.fromkeys(
+                m.adaptation
+                for p in self.points
+                if p.method == method
+                for m in p.measurements
+                if m.adaptation
+            )
+        )
+
+    def checks(self) -> tuple[Measurement, ...]:
+        """Measurements re-run alone in a fresh process with both reserved peaks recorded
+        (the shared process's and the fresh one's), in point order."""
+        return tuple(
+            m
+            for p in self.points
+            for m in p.measurements
+            if m.status == "value" and m.reserved_gb is not None and m.fresh_reserved_gb is not None
+        )
+
     def for_family(self, family_id: str) -> Curves:
         """The same curves restricted to one family's models (the skipped records, which
         name no readable model, stay with the whole catalogue)."""
@@ -246,7 +300,10 @@ def measurement(evaluation: Evaluation, catalogue: Catalogue) -> Measurement | S
         return Skipped(e.id, f"configuration {e.configuration!r} not found")
     if result.unit not in (None, "gigabyte"):
         return Skipped(e.id, f"unit {result.unit!r} (the curves are in gigabyte)")
-    reserved = [o for o in result.observations if o.name == COMPARED and o.unit == "gigabyte"]
+    observed = {o.name: o for o in result.observations if o.unit == "gigabyte"}
+    reserved = [observed[COMPARED]] if COMPARED in observed else []
+    fresh_reserved = observed.get(FRESH_RESERVED)
+    fresh_allocated = observed.get(FRESH_ALLOCATED)
     environment = e.environment
     return Measurement(
         evaluation_id=e.id,
@@ -262,6 +319,9 @@ def measurement(evaluation: Evaluation, catalogue: Catalogue) -> Measurement | S
         reserved_note=(reserved[0].note or "") if reserved else "",
         gpu=environment.gpu if environment else "",
         gpu_memory_gb=environment.gpu_memory_gb if environment else None,
+        adaptation=e.comparison.adaptation or "",
+        fresh_reserved_gb=fresh_reserved.value if fresh_reserved else None,
+        fresh_allocated_gb=fresh_allocated.value if fresh_allocated else None,
     )
 
 
@@ -366,3 +426,38 @@ def largest_batch(points: Sequence[Point], size_gb: float, tokens: int) -> Answe
         f"at batch {stop.batch}: not determined" if undecided else f"batch {stop.batch} did not fit"
     )
     return Answer("fits_up_to", last.batch, last.evaluation_id, f"batch {last.batch} ({after})")
+
+
+Bias = Literal["unchecked", "fresh_higher", "fresh_lower", "same", "mixed"]
+
+
+def shared_process_bias(checks: Sequence[Measurement]) -> Bias:
+    """Which way the shared-process reserved peaks (the figure the answers compare) lie
+    from the same points re-run each in a fresh process, as the records hold both:
+    'fresh_higher' when every fresh peak is higher (the answers, read from the shared
+    process, err towards "fits"), 'fresh_lower' when every one is lower (they err towards
+    "does not fit"), 'same' when all are equal, 'mixed' otherwise, 'unchecked' without a
+    check."""
+    diffs = [
+        m.fresh_reserved_gb - m.reserved_gb
+        for m in checks
+        if m.fresh_reserved_gb is not None and m.reserved_gb is not None
+    ]
+    if not diffs:
+        return "unchecked"
+    if all(d > 0 for d in diffs):
+        return "fresh_higher"
+    if all(d < 0 for d in diffs):
+        return "fresh_lower"
+    if all(d == 0 for d in diffs):
+        return "same"
+    return "mixed"
+
+
+def state_gb(method: str, parameters: int | None) -> float | None:
+    """GB (10^9 bytes) that a full fine-tuning method's weights, gradients and AdamW states
+    take for `parameters` (BYTES_PER_PARAMETER), before any activation; None for another
+    method or an unknown count."""
+    if parameters is None or method not in BYTES_PER_PARAMETER:
+        return None
+    return sum(BYTES_PER_PARAMETER[method]) * parameters / 1e9

@@ -83,6 +83,13 @@ class MethodCurves:
     """'Full fine-tuning' (from the protocol's column labels)."""
     description: str
     """What the method runs, from the protocol's column description ('' if none)."""
+    recipe: str
+    """The recipe every answer of the table reads: its points' records' statement of what
+    ran (comparison.adaptation)."""
+    untested: str
+    """For full fine-tuning while the common mixed-precision recipe has no point: that it
+    is not measured and what its weights, gradients and AdamW states alone take per model;
+    '' otherwise."""
     anchor: str
     """Element id of the method's heading (unique on the page)."""
     sizes: tuple[str, ...]

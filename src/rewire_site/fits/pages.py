@@ -7,13 +7,17 @@ from collections.abc import Sequence
 
 from ..derive.display import plural
 from ..derive.fits import (
+    BYTES_PER_PARAMETER,
     GPU_SIZES_GB,
+    MIXED_PRECISION,
     Answer,
     Curves,
     Point,
     curves,
     largest_batch,
     longest_length,
+    shared_process_bias,
+    state_gb,
 )
 from ..derive.fits_chart import curve_chart
 from ..link import Catalogue
@@ -112,6 +116,8 @@ def method_curves(
         method=method,
         label=label,
         description=description,
+        recipe=recipe_text(found, method),
+        untested=untested_text(found, method, models),
         anchor=f"fits-{method}",
         sizes=tuple(f"{s} GB" for s in GPU_SIZES_GB),
         small_batch=small,
@@ -121,6 +127,101 @@ def method_curves(
         chart=curve_chart(chart_points, f"{label}: peak reserved memory against input length"),
         lengths=tuple(f"{t:,} tokens" for t in lengths),
         points=tuple(point_rows),
+    )
+
+
+def recipe_text(found: Curves, method: str) -> str:
+    """The recipe every answer of one method's table reads: its points' records' own
+    statement of what ran (comparison.adaptation)."""
+    recipes = found.recipes(method)
+    if not recipes:
+        return "The records of these points do not state what recipe ran."
+    if len(recipes) == 1:
+        return f"Every answer in this table reads points measured under one recipe: {recipes[0]}."
+    return (
+        "The points of this table were measured under different recipes: "
+        + "; ".join(recipes)
+        + "."
+    )
+
+
+def _gb1(value: float) -> str:
+    return f"{value:.1f} GB"
+
+
+def untested_text(found: Curves, method: str, models: Sequence[tuple[str, str]]) -> str:
+    """For a full fine-tuning method other than the common mixed-precision recipe, while
+    no point of that recipe is recorded: that it is not measured, and what its weights,
+    gradients and AdamW states alone take for each model (derive.fits.state_gb); '' for
+    another method or once the recipe has points."""
+    if method not in BYTES_PER_PARAMETER or method in MIXED_PRECISION:
+        return ""
+    if any(m in found.methods() for m in MIXED_PRECISION):
+        return ""
+    mixed, own = sum(BYTES_PER_PARAMETER[MIXED_PRECISION[0]]), sum(BYTES_PER_PARAMETER[method])
+    sizes: dict[str, int | None] = {}
+    for point in found.points:
+        for m in point.measurements:
+            if m.parameters is not None or m.model not in sizes:
+                sizes[m.model] = m.parameters
+    parts = []
+    for _family, model in models:
+        gb = state_gb(MIXED_PRECISION[0], sizes.get(model))
+        if gb is None:
+            continue
+        over = [s for s in GPU_SIZES_GB if s < gb]
+        beyond = f", more than a {over[-1]} GB card holds" if over else ""
+        parts.append(f"{model} {_gb1(gb)}{beyond}")
+    each = (
+        f" For the models here that is, before any activation: {'; '.join(parts)}." if parts else ""
+    )
+    return (
+        "Not measured yet: the common mixed-precision recipe (fp32 master weights, "
+        "gradients and AdamW states, forward pass under bf16 autocast). Its weights, "
+        f"gradients and AdamW states take {mixed} bytes per parameter, against {own} under "
+        f"the recipe of this table, so these answers do not hold for it.{each}"
+    )
+
+
+def shared_process_text(found: Curves) -> str:
+    """What the fresh-process checks say about the shared-process reserved peaks the
+    answers compare, in the direction the records' values show (derive.fits.
+    shared_process_bias)."""
+    checks = found.checks()
+    bias = shared_process_bias(checks)
+    lead = (
+        "Where the points of one model and method share a process (the measurement below "
+        "says whether they do), a point's reserved peak can differ from the peak of the same "
+        "point in a process of its own."
+    )
+    if bias == "unchecked":
+        return (
+            lead + " No point was re-run in a fresh process: which way it differs is not checked."
+        )
+    listed = "; ".join(
+        f"{m.model}, {_method_label(found.protocols, m.method)[0].lower()}, batch {m.batch}, "
+        f"{m.tokens:,} tokens: {_gb(m.fresh_reserved_gb or 0.0)} GB fresh against "
+        f"{_gb(m.reserved_gb or 0.0)} GB shared"
+        for m in checks
+    )
+    gap = max(abs((m.fresh_reserved_gb or 0.0) - (m.reserved_gb or 0.0)) for m in checks)
+    checked = f"Re-run alone in a fresh process, {plural(len(checks), 'point')} reserved"
+    if bias == "fresh_higher":
+        return (
+            f"{lead} {checked} more there ({listed}): near a size the answers err towards "
+            f"'fits', and a point within {_gb(gap)} GB of a size may not fit it in a process "
+            "of its own."
+        )
+    if bias == "fresh_lower":
+        return (
+            f"{lead} {checked} less there ({listed}): near a size the answers err towards "
+            "'does not fit'."
+        )
+    if bias == "same":
+        return f"{lead} {checked} the same there ({listed})."
+    return (
+        f"{lead} {checked} more in some cases and less in others ({listed}): near a size an "
+        f"answer may be wrong either way by up to {_gb(gap)} GB."
     )
 
 
@@ -169,10 +270,7 @@ def curve_notes(found: Curves, typical_tokens: int = TYPICAL_TOKENS) -> CurveNot
         "value (in brackets in the tables of points). Neither includes the CUDA context or "
         "other processes, which the GPU must also hold (the records say so in their "
         "limitations), so a point close to a size may still not run on a GPU of that size. "
-        "Where the points of one model and method share a process (the measurement below "
-        "says whether they do), a point's reserved peak can include blocks the allocator "
-        "kept from that process's earlier points, and be higher than in a process of its "
-        "own: near a size, the answers err towards 'does not fit'."
+        + shared_process_text(found)
     )
     gpus = sorted(
         {
