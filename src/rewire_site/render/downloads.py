@@ -24,6 +24,7 @@ import functools
 import hashlib
 import io
 import json
+import re
 import struct
 import zlib
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
@@ -246,6 +247,27 @@ def gzip_bytes(data: bytes, kept: GzipSegments | None = None) -> bytes:
     return b"".join(parts)
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\uff1d", "\uff0b", "\uff0d", "\uff20")
+"""What makes a spreadsheet read a CSV cell as a formula (OWASP, CSV injection), and the
+full-width = + - @ some spreadsheets read the same way."""
+
+_NUMBER_TEXT = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+
+
+def csv_cell(text: str) -> str:
+    """A text cell as written to a CSV download: one that begins with = + - @, a tab or
+    a carriage return gets a leading apostrophe (OWASP's advice), so a spreadsheet shows
+    it as text and never runs it as a formula. Text that is a plain number ('-0.5', as
+    a source printed it) cannot be a formula and stays as it is. A carriage return inside
+    the text becomes a line feed: the CSV writer quotes a cell holding a line feed, not
+    one holding a bare carriage return, which a reader would take for the end of a row."""
+    if text.startswith(FORMULA_STARTS) and _NUMBER_TEXT.fullmatch(text) is None:
+        text = "'" + text
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text
+
+
 def _cell(value: object) -> str:
     if value is None:
         return ""
@@ -253,7 +275,9 @@ def _cell(value: object) -> str:
         return "true" if value else "false"
     if isinstance(value, float):
         return repr(value)
-    return str(value)
+    if isinstance(value, int):
+        return str(value)
+    return csv_cell(str(value))
 
 
 def csv_bytes(header: Sequence[str], rows: Iterable[Sequence[object]]) -> bytes:
