@@ -15,25 +15,28 @@ from rewire_site.models import Evaluation, Protocol
 
 
 def test_protocol_headline_says_what_reproduced_and_what_did_not() -> None:
+    """No reading is declared: 33.88 GB is matched by one setting (fp32-autocast) but the
+    other (bf16, 31 GB) agrees only if GB means 10^9 bytes, so it is not 'reproduced'."""
     catalogue = load_scenario("setup_rows")
     headline = protocol_headline(catalogue.get("repro-peak-memory", Protocol), catalogue)
     assert headline.summary == (
-        "2 published values: 1 reproduced within tolerance, 1 not reproduced; 3 Rewire "
-        "measurements under this protocol."
+        "2 published values: 1 not reproduced, 1 agreeing in some measured settings only; 3 "
+        "Rewire measurements under this protocol. No single measured setting agrees with all "
+        "2 published values (at most 1)."
     )
-    reproduced, not_reproduced = headline.findings
-    assert reproduced.state == "reproduced"
-    assert reproduced.text.startswith(
-        "33.88 GB: reproduced within 0.94% (34.2 GB) with precision fp32-autocast, update "
-        "full, on H200 × 1 (published: H100); 2 of 2 measured settings agree within the "
-        "protocol's ±10%."
+    depends, not_reproduced = headline.findings
+    assert depends.state == "depends_on_setting"
+    assert depends.text.startswith(
+        "33.88 GB: depends on the setting over 2 measured settings (1 agrees; no reading "
+        "declared): newest run 34.2 GB (1.01×) with precision fp32-autocast, update full, on "
+        "H200 × 1 (published: H100). 1 of 2 measured settings agrees within ±10%"
     )
     assert not_reproduced.state == "not_reproduced"
     assert not_reproduced.text.startswith(
-        "11.49 GB: not reproduced by any of 2 measured settings (tolerance ±10%); closest "
-        "14 GB (1.22×) with precision bf16, update full"
+        "11.49 GB: not reproduced over 2 measured settings (0 agree; no reading declared): "
+        "newest run 16.7 GB (1.45×) with precision fp32-autocast, update full"
     )
-    assert "Published by Saadat and Fellay 2026." in reproduced.text
+    assert "Published by Saadat and Fellay 2026." in depends.text
 
 
 def test_measurement_headline_names_the_verdict() -> None:
@@ -41,8 +44,11 @@ def test_measurement_headline_names_the_verdict() -> None:
     agrees = evaluation_headline(catalogue.get("eval-nt-rewire-fp32-ckpt", Evaluation), catalogue)
     assert agrees.summary == (
         "Measured 34.2 GB (stage + Checkpointing) with precision fp32-autocast, update full, "
-        "on H200 × 1 (published: H100); published 33.88 GB: ratio 1.01×, agrees within ±10%."
+        "on H200 × 1 (published: H100); published 33.88 GB: ratio 1.01×, agrees within ±10%. "
+        "1 of 2 measured settings agrees and no reading is declared, so the published value "
+        "is not called reproduced."
     )
+    assert agrees.findings[0].state == "depends_on_setting"
     differs = evaluation_headline(catalogue.get("eval-nt-rewire-fp32-ds", Evaluation), catalogue)
     assert differs.findings[0].state == "not_reproduced"
     assert "does not agree: differs by 45.3%, beyond ±10%" in differs.summary

@@ -60,20 +60,29 @@ def test_one_group_per_published_evaluation_agreeing_rows_first() -> None:
         "eval-nt-rewire-fp32-ds",
     )
     checkpointing, deepspeed = group.columns
-    # 34.2 / 33.88 = 1.009 and 31 / 33.88 = 0.915: both within 10%, closest first.
+    # 34.2 / 33.88 = 1.009 agrees; 31 / 33.88 = 0.915 agrees only if the source's 'GB'
+    # means 10^9 bytes (read as GiB: 0.85, beyond 10%). The run the verdict reads (the
+    # newest) comes first.
     assert [(r.setup, r.pair.measured_display) for r in checkpointing.rows] == [
         ("fp32-autocast · full", "34.2"),
         ("bf16 · full", "31"),
     ]
+    assert checkpointing.rows[1].pair.agreement.state == "depends_on_unit"
+    # No reading is declared and the settings disagree: the value is not 'reproduced'.
+    assert checkpointing.verdict.state == "depends_on_setting"
     assert checkpointing.closest_text == (
-        "Agrees within ±10%: fp32-autocast · full, ratio 1.01× (2 of 2 agree)."
+        "Depends on the setting over 2 measured settings (1 agrees; no reading declared); "
+        "newest run: fp32-autocast · full, ratio 1.01× (agrees within ±10%)."
     )
     assert deepspeed.closest_text == (
-        "None of 2 measured settings agrees; closest: bf16 · full, ratio 1.22× (does not "
-        "agree: differs by 21.8%, beyond ±10%)."
+        "Not reproduced over 2 measured settings (0 agree; no reading declared); newest run: "
+        "fp32-autocast · full, ratio 1.45× (does not agree: differs by 45.3%, beyond ±10%)."
     )
-    assert group.summary == "2 of 4 measured values agree within the protocol's tolerance of ±10%."
-    assert (group.agree_count, group.disagree_count, group.value_count) == (2, 2, 4)
+    assert group.summary == (
+        "1 of 4 measured values agree within the protocol's tolerance of ±10%. 1 agrees "
+        "under one reading of GB only (10^9 or 2^30 bytes)."
+    )
+    assert (group.agree_count, group.disagree_count, group.value_count) == (1, 2, 4)
     assert group.tolerance_reason == "Spread between repeated runs of one setup (test fixture)."
     # Stated differences: the recipe's settings and the accelerator (the protocol declares
     # that peak memory does not depend on it, so it does not block agreement).
@@ -145,7 +154,7 @@ def test_chart_draws_agreeing_values_as_reproduced_and_the_rest_as_measured() ->
     assert labels[0][:3] == [
         ("published", "Published"),
         ("reproduced", "fp32-autocast · full"),
-        ("reproduced", "bf16 · full"),
+        ("measured", "bf16 · full"),  # agrees only if 'GB' means 10^9 bytes
     ]
     assert {s for s, _ in labels[1][1:3]} == {"measured"}
     assert [e.series for e in chart.legend] == ["published", "reproduced", "measured", "estimate"]

@@ -39,9 +39,17 @@ Evidence rows: EvidenceRow(record_id, property_label, statement, field_path, mis
     source's fields read through the row too (row.source_title, row.locator, row.sha256,
     row.hash_scope, row.retrieved_at, row.scope_label, ...).
 Agreement (`agreement.py`)
-    agreement(measured, published, tolerance, *, blocked=None) -> Agreement(state: agrees |
-        disagrees | no_tolerance | not_comparable, ratio, ratio_display, tolerance, text;
-        .reproduced (agrees only), .verdict)
+    agreement(measured, published, tolerance, *, blocked=None, shape='point',
+        gigabyte_ambiguous=False) -> Agreement(state: agrees | disagrees | depends_on_unit
+        | no_tolerance | not_comparable, ratio, ratio_display, tolerance, text, shape,
+        gib_ratio; .reproduced (agrees only), .verdict); published_reading(published,
+        result, protocol) -> (shape, gigabyte_ambiguous)
+Verdicts (`verdicts.py`, one per published value)
+    judge_column(rows, reading) -> ColumnVerdict(state: reproduced | not_reproduced |
+        depends_on_unit | depends_on_setting | not_judged | incomplete, rule:
+        declared_reading | one_setting | every_setting, reading, judged_id (the newest
+        run under the rule), agreement, matched, with_value, outside*); read as
+        ReproducedColumn.verdict by every page and export
 Comparability guard (`comparability.py`)
     conditions(evaluation, result, protocol, catalogue) -> Conditions (adaptation, split,
         metric and scale, length unit, hardware class where the protocol declares that the

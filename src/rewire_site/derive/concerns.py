@@ -33,7 +33,7 @@ from ..models import Configuration, Evaluation, Protocol
 from ..models.common import Scale
 from ..models.evaluation import ConcernKind, Origin
 from ..models.scales import on_metric_scale, to_scale
-from .agreement import agreement
+from .agreement import agreement, published_reading
 from .comparability import (
     accelerators,
     evaluation_hardware,
@@ -194,7 +194,9 @@ def _gigabytes(evaluation: Evaluation, protocol: Protocol) -> list[Flag]:
             text="On this site a gigabyte (GB) is 10^9 bytes. The source prints 'GB' without "
             "saying whether it means 10^9 bytes or 2^30 bytes (GiB); read as GiB, each "
             f"published value is {GIB_RATIO:.3f} times as many bytes, and a ratio to it "
-            f"{1 / GIB_RATIO:.3f} times the ratio shown.",
+            f"{1 / GIB_RATIO:.3f} times the ratio shown. A reproduction agrees only if it "
+            "agrees under both readings; where only one is within the tolerance, its "
+            "verdict says it depends on the unit.",
             recorded=False,
             excludes_from_comparisons=False,
             columns=columns,
@@ -291,7 +293,14 @@ def _reproduction(evaluation: Evaluation, protocol: Protocol, catalogue: Catalog
         other = by_column.get(result.column)
         if other is None:
             continue
-        found = agreement(result.value, other.value, protocol.tolerance)
+        shape, ambiguous = published_reading(published, other, protocol)
+        found = agreement(
+            result.value,
+            other.value,
+            protocol.tolerance,
+            shape=shape,
+            gigabyte_ambiguous=ambiguous,
+        )
         if found.state != "disagrees":
             continue
         header = result_header(protocol, result.column)

@@ -17,18 +17,32 @@ from ..link import Catalogue
 from ..models import Evaluation, Protocol
 from ..models.evaluation import Origin
 from ..models.scales import on_metric_scale
+from .agreement import SHAPE_TEXTS
 from .concerns import Flag, flags_by_evaluation
 from .display import display_number, plural, result_display, result_header
 from .reproduction import (
+    VERDICT_WORDS,
     ReproducedColumn,
     ReproductionGroup,
+    ReproductionRow,
+    agree_count_of,
     evaluation_reproductions,
+    matched_text,
     printed_display,
     protocol_reproduction_groups,
 )
+from .verdicts import agree_count, matches_reading, reading_text, single_setting_text
 
 FindingState = Literal[
-    "reproduced", "not_reproduced", "not_judged", "incomplete", "unmeasured", "measured"
+    "reproduced",
+    "not_reproduced",
+    "depends_on_unit",
+    "depends_on_setting",
+    "matched",
+    "not_judged",
+    "incomplete",
+    "unmeasured",
+    "measured",
 ]
 UNIT_SYMBOLS: dict[str, str] = {
     "gigabyte": "GB",
@@ -135,8 +149,12 @@ def stated(differences: Sequence[str]) -> str:
 def column_finding(
     column: ReproducedColumn, group: ReproductionGroup, evaluation_id: str, unit: str
 ) -> Finding:
-    """The finding of one published column that measurements reproduce."""
+    """The finding of one published column that measurements reproduce: its one verdict
+    (`column.verdict`, judged under the declared reading or, without one, over every
+    measured setting), the run that verdict reads, and the count of after-the-fact
+    matches."""
     published = with_unit(column.published_display, unit)
+    verdict = column.verdict
     with_value = [r for r in column.rows if r.pair.measured_value is not None]
     if not with_value:
         return Finding(
@@ -147,46 +165,76 @@ def column_finding(
             column.column_id,
         )
     verb = "measured" if any(r.rewire for r in column.rows) else "reported"
-    agreeing = [r for r in with_value if r.pair.agreement.reproduced]
-    if agreeing:
-        best = agreeing[0]
-        ratio = best.pair.agreement.ratio or 1.0
-        stated_text = stated(best.differences)
+    tolerance = f"±{display_number((group.tolerance or 0) * 100)}%"
+    matched = matched_text(verdict)
+    if verdict.judged_id is None:
+        return Finding(
+            "not_judged",
+            f"{published}: not judged: no measurement under the declared reading "
+            f"({reading_text(verdict.reading)}). {matched}",
+            evaluation_id,
+            column.column_id,
+        )
+    row = next(r for r in column.rows if r.measured_evaluation_id == verdict.judged_id)
+    state = row.pair.agreement
+    value = f"{with_unit(row.pair.measured_display, unit)} ({state.ratio_display})"
+    where = stated(row.differences)
+    if verdict.rule == "declared_reading":
+        where = stated([d for d in row.differences if d.startswith("on ")])
+        how = f"under the declared reading ({reading_text(verdict.reading)})"
+    elif verdict.rule == "one_setting":
+        how = f"in its one {verb} setting"
+    else:
+        how = (
+            f"over {plural(verdict.with_value, verb + ' setting')} "
+            f"({agree_count(verdict.matched)}; no reading declared)"
+        )
+    tail = f" {matched}" if matched else ""
+    if verdict.state == "reproduced":
+        off = abs((state.ratio or 1.0) - 1) * 100
+        close = (
+            f"within {display_number(off, 2)}%{where}"
+            if state.shape == "point"
+            else f"{where}, {SHAPE_TEXTS[state.shape]}"
+        )
         return Finding(
             "reproduced",
-            f"{published}: reproduced within {display_number(abs(ratio - 1) * 100, 2)}% "
-            f"({with_unit(best.pair.measured_display, unit)}){stated_text}; "
-            f"{len(agreeing)} of {plural(len(with_value), verb + ' setting')} "
-            f"{'agrees' if len(agreeing) == 1 else 'agree'} within the protocol's "
-            f"±{display_number((group.tolerance or 0) * 100)}%.",
+            f"{published}: reproduced {how}: newest run {value}, {close}; the protocol's "
+            f"tolerance is {tolerance}.{tail}",
             evaluation_id,
             column.column_id,
         )
-    judged = [r for r in with_value if r.pair.agreement.state == "disagrees"]
-    closest = (judged or with_value)[0]
-    stated_text = stated(closest.differences)
-    near = (
-        f"closest {with_unit(closest.pair.measured_display, unit)} "
-        f"({closest.pair.agreement.ratio_display}){stated_text}"
-    )
-    if judged:
+    if verdict.state == "not_reproduced":
         return Finding(
             "not_reproduced",
-            f"{published}: not reproduced by "
-            + (
-                f"any of {len(with_value)} {verb} settings"
-                if len(with_value) > 1
-                else f"its one {verb} setting"
-            )
-            + f" (tolerance ±{display_number((group.tolerance or 0) * 100)}%); {near}.",
+            f"{published}: not reproduced {how}: newest run {value}{where}, beyond the "
+            f"protocol's {tolerance}.{tail}",
             evaluation_id,
             column.column_id,
         )
-    why = closest.pair.agreement.text.rstrip(".")
+    if verdict.state in ("depends_on_unit", "depends_on_setting"):
+        why = (
+            state.text
+            if verdict.state == "depends_on_unit"
+            else (
+                f"{agree_count_of(verdict.matched, plural(verdict.with_value, verb + ' setting'))} "
+                f"within {tolerance}, the others do not, and no reading of the unstated "
+                "settings is declared."
+            )
+        )
+        return Finding(
+            verdict.state,
+            f"{published}: {VERDICT_WORDS[verdict.state].lower()} {how}: newest run "
+            f"{value}{where}. {why}{tail}",
+            evaluation_id,
+            column.column_id,
+        )
+    why = state.text.rstrip(".")
     return Finding(
         "not_judged",
-        f"{published}: {verb} in {plural(len(with_value), 'setting')} under the same "
-        f"protocol, {near}; agreement not judged: {why[:1].lower() + why[1:]}.",
+        f"{published}: {verb} in {plural(verdict.with_value, 'setting')} under the same "
+        f"protocol, newest run {value}{where}; agreement not judged: "
+        f"{why[:1].lower() + why[1:]}.",
         evaluation_id,
         column.column_id,
     )
@@ -288,28 +336,61 @@ def measurement_findings(
         state = row.pair.agreement
         stated_text = stated(row.differences)
         published = with_unit(column.published_display, unit)
-        verdict: FindingState = (
-            "reproduced"
-            if state.reproduced
-            else "not_reproduced"
-            if state.state == "disagrees"
-            else "not_judged"
-        )
+        verdict = _measurement_state(column, row)
         tail = f"{state.verdict}" + (
             f": {state.text[:1].lower() + state.text[1:].rstrip('.')}"
             if state.state == "not_comparable"
             else ""
         )
+        after = ""
+        if verdict == "matched":
+            after = (
+                f" This setting is not the declared reading "
+                f"({reading_text(column.verdict.reading)}), so the agreement is a match "
+                "found after the fact, not a reproduction."
+            )
+        elif (
+            column.verdict.rule == "every_setting"
+            and state.reproduced
+            and not (column.verdict.reproduced)
+        ):
+            settings = plural(column.verdict.with_value, "measured setting")
+            after = (
+                f" {agree_count_of(column.verdict.matched, settings)} and no reading is "
+                "declared, so the published value is not called reproduced."
+            )
         out.append(
             Finding(
                 verdict,
                 f"{verb} {shown} ({where}){stated_text}; published {published}: ratio "
-                f"{state.ratio_display}, {tail}.",
+                f"{state.ratio_display}, {tail}.{after}",
                 evaluation.id,
                 result.column,
             )
         )
     return tuple(out)
+
+
+_PAIR_FINDINGS: dict[str, FindingState] = {
+    "disagrees": "not_reproduced",
+    "depends_on_unit": "depends_on_unit",
+}
+
+
+def _measurement_state(column: ReproducedColumn, row: ReproductionRow) -> FindingState:
+    """A measurement's state for one column: its own pair agreement, except that an
+    agreement outside the declared reading is a match, and an agreement counts as
+    'reproduced' only where the column's one verdict is reproduced."""
+    state = row.pair.agreement.state
+    verdict = column.verdict
+    under = verdict.rule != "declared_reading" or matches_reading(
+        dict(row.settings), verdict.reading
+    )
+    if state == "agrees":
+        if not under:
+            return "matched"
+        return "reproduced" if verdict.reproduced else "depends_on_setting"
+    return _PAIR_FINDINGS.get(state, "not_judged")
 
 
 def evaluation_headline(
@@ -349,6 +430,9 @@ def _summary(found: Sequence[Finding]) -> str:
 _STATE_ORDER: tuple[FindingState, ...] = (
     "reproduced",
     "not_reproduced",
+    "depends_on_unit",
+    "depends_on_setting",
+    "matched",
     "not_judged",
     "incomplete",
     "unmeasured",
@@ -357,6 +441,12 @@ _STATE_ORDER: tuple[FindingState, ...] = (
 _STATE_NOUNS: dict[str, tuple[str, str]] = {
     "reproduced": ("reproduced within tolerance", "reproduced within tolerance"),
     "not_reproduced": ("not reproduced", "not reproduced"),
+    "depends_on_unit": ("agreeing under one reading of GB only", "agreeing under one "
+                        "reading of GB only"),
+    "depends_on_setting": ("agreeing in some measured settings only", "agreeing in some "
+                           "measured settings only"),
+    "matched": ("matched outside the declared reading", "matched outside the declared "
+                "reading"),
     "not_judged": ("compared, agreement not judged", "compared, agreement not judged"),
     "incomplete": ("incomplete run", "incomplete runs"),
     "unmeasured": ("not yet measured by Rewire", "not yet measured by Rewire"),
@@ -400,8 +490,20 @@ def protocol_headline(
         if measured
         else "; no Rewire measurement under this protocol yet."
     )
+    columns = [(f"{g.published_evaluation_id}/{c.column_id}", c) for g in groups for c in g.columns]
+    reading = protocol.recipe.declared_reading if protocol.recipe is not None else None
+    if reading is not None and columns:
+        summary += (
+            f" Each value is judged under one reading of the settings the source leaves "
+            f"unstated, declared on {reading.declared_on.isoformat()}: "
+            f"{reading_text(columns[0][1].verdict.reading)}."
+        )
+    single = single_setting_text([(key, c.rows) for key, c in columns])
+    if single:
+        summary += f" {single}"
     judged = any(f.state in ("reproduced", "not_reproduced") for f in found)
-    if groups and protocol.tolerance is not None and judged and not agree:
+    matched = any(c.verdict.matched for _, c in columns)
+    if groups and protocol.tolerance is not None and judged and not agree and not matched:
         summary += (
             f" None agrees within the protocol's ±{display_number(protocol.tolerance * 100)}%."
         )

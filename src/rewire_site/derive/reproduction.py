@@ -24,13 +24,14 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import Literal
 
 from ..link import Catalogue
 from ..models import Configuration, Evaluation, Protocol
 from ..models.evaluation import Origin
 from ..models.scales import on_metric_scale
-from .agreement import Agreement, agreement
+from .agreement import Agreement, agreement, published_reading
 from .comparability import accelerators, evaluation_hardware, hardware_blocks
 from .concerns import Flag, excluded, flags_by_evaluation
 from .display import (
@@ -43,6 +44,7 @@ from .display import (
     result_display,
     result_header,
 )
+from .verdicts import ColumnVerdict, agree_count, judge_column, reading_text
 
 Series = Literal["published", "reproduced", "measured", "estimate"]
 SERIES_LABELS: dict[str, str] = {
@@ -127,6 +129,11 @@ class ReproductionRow:
     rewire: bool = True
     """True for a Rewire measurement; False for a reported reproduction (a community
     reproduction, a maintainer statement)."""
+    settings: tuple[tuple[str, str], ...] = ()
+    """The recipe's setup keys and the values this measurement ran with (defaults
+    applied), in the recipe's order; empty without setup keys."""
+    started_at: datetime | None = None
+    """When the run started (its environment), for the rule that picks the newest run."""
 
 
 @dataclass(frozen=True)
@@ -141,10 +148,12 @@ class ReproducedColumn:
     published_locator: str | None
     """Where the source prints the published value (its citation's locator)."""
     rows: tuple[ReproductionRow, ...]
-    """Agreeing rows first, then by distance of the ratio from 1 (rows without a ratio
-    last), then setup."""
+    """The row the verdict reads first, then agreeing rows, then by distance of the ratio
+    from 1 (rows without a ratio last), then setup."""
     closest_text: str
     estimates: tuple[EstimateView, ...]
+    verdict: ColumnVerdict
+    """The one verdict on this published value (`verdicts.judge_column`)."""
 
 
 @dataclass(frozen=True)
@@ -284,9 +293,17 @@ def pair(
     mine_value = on_metric_scale(metric, mine)
     theirs_value = on_metric_scale(metric, theirs)
     blocked = hardware_blocks(measured, published, protocol, catalogue)
-    found = agreement(mine_value, theirs_value, protocol.tolerance, blocked=blocked)
+    shape, ambiguous = published_reading(published, theirs, protocol)
+    found = agreement(
+        mine_value,
+        theirs_value,
+        protocol.tolerance,
+        blocked=blocked,
+        shape=shape,
+        gigabyte_ambiguous=ambiguous,
+    )
     if status == "incomplete":
-        found = Agreement("not_comparable", None, "", protocol.tolerance, INCOMPLETE_TEXT)
+        found = Agreement("not_comparable", None, "", protocol.tolerance, INCOMPLETE_TEXT, shape)
     return ReproductionPair(
         column_id=column_id,
         column_label=label,
@@ -348,6 +365,29 @@ def setup_label(evaluation: Evaluation, protocol: Protocol, catalogue: Catalogue
     return evaluation.title
 
 
+def setup_settings(
+    evaluation: Evaluation, protocol: Protocol, catalogue: Catalogue
+) -> tuple[tuple[str, str], ...]:
+    """The recipe's setup keys and the measurement's values of them (a key its
+    configuration lacks reads as the recipe's default), in the recipe's order."""
+    recipe = protocol.recipe
+    if recipe is None or not recipe.setup_keys:
+        return ()
+    configuration = catalogue.by_id.get(evaluation.configuration)
+    own = configuration.settings if isinstance(configuration, Configuration) else {}
+    settings = {**recipe.setup_defaults, **own}
+    return tuple((k, settings[k]) for k in recipe.setup_keys if k in settings)
+
+
+def declared_reading(protocol: Protocol) -> tuple[tuple[str, str], ...]:
+    """The recipe's declared reading as (key, value) in the recipe's order; () if none."""
+    recipe = protocol.recipe
+    if recipe is None or recipe.declared_reading is None:
+        return ()
+    chosen = recipe.declared_reading.settings
+    return tuple((k, chosen[k]) for k in recipe.setup_keys if k in chosen)
+
+
 def differences(
     measured: Evaluation, published: Evaluation, protocol: Protocol, catalogue: Catalogue
 ) -> tuple[str, ...]:
@@ -370,25 +410,68 @@ def differences(
     return tuple(out)
 
 
-def _closest(rows: Sequence[ReproductionRow], tolerance: float | None) -> str:
-    with_ratio = [r for r in rows if r.distance is not None]
-    if not with_ratio:
-        return "No measurement has a value to compare (incomplete or out of memory)."
-    agreeing = [r for r in with_ratio if r.pair.agreement.reproduced]
-    if agreeing:
-        best = agreeing[0]
-        return (
-            f"Agrees within ±{display_number((tolerance or 0) * 100)}%: {best.setup}, "
-            f"ratio {best.pair.agreement.ratio_display}"
-            + (f" ({len(agreeing)} of {len(with_ratio)} agree)." if len(with_ratio) > 1 else ".")
-        )
-    best = with_ratio[0]
-    state = best.pair.agreement
-    if len(with_ratio) == 1:
-        return f"Measured by {best.setup}, ratio {state.ratio_display}; {state.verdict}."
+VERDICT_WORDS: dict[str, str] = {
+    "reproduced": "Reproduced",
+    "not_reproduced": "Not reproduced",
+    "depends_on_unit": "Depends on the unit",
+    "depends_on_setting": "Depends on the setting",
+    "not_judged": "Not judged",
+    "incomplete": "Not judged",
+}
+
+
+def matched_text(verdict: ColumnVerdict) -> str:
+    """'Outside the declared reading, 1 of 12 other measured settings agrees: a match
+    found after the fact, not a reproduction.' where a declared reading judges the value
+    and other settings are measured too; else ''."""
+    if verdict.rule != "declared_reading" or not verdict.outside:
+        return ""
+    n = verdict.outside_one_unit
+    one_unit = (
+        f"; {n}{' more' if verdict.outside_matched else ''} "
+        f"{'agrees' if n == 1 else 'agree'} under one reading of GB only (10^9 "
+        "or 2^30 bytes)"
+        if n
+        else ""
+    )
+    others = plural(verdict.outside, "other measured setting")
+    if not verdict.outside_matched:
+        return f"Outside the declared reading, none of {others} agrees{one_unit}."
     return (
-        f"None of {len(with_ratio)} measured settings agrees; closest: {best.setup}, ratio "
-        f"{state.ratio_display} ({state.verdict})."
+        f"Outside the declared reading, {agree_count_of(verdict.outside_matched, others)}: "
+        f"{'a match' if verdict.outside_matched == 1 else 'matches'} found after the fact, "
+        f"not a reproduction{one_unit}."
+    )
+
+
+def agree_count_of(n: int, of: str) -> str:
+    """'1 of 12 other measured settings agrees', '2 of 12 ... agree'."""
+    return f"{n} of {of} {'agrees' if n == 1 else 'agree'}"
+
+
+def verdict_text(verdict: ColumnVerdict, rows: Sequence[ReproductionRow]) -> str:
+    """The column's verdict in a sentence: the rule, the run it reads and the match count."""
+    if verdict.state == "incomplete" or verdict.with_value == 0:
+        return "No measurement has a value to compare (incomplete or out of memory)."
+    read = f"the declared reading ({reading_text(verdict.reading)})"
+    if verdict.judged_id is None:
+        return f"Not judged: no measurement under {read}. " + matched_text(verdict)
+    row = next(r for r in rows if r.measured_evaluation_id == verdict.judged_id)
+    state = row.pair.agreement
+    rule = {
+        "declared_reading": f"under {read}, newest run: {row.setup}",
+        "one_setting": f"in its one measured setting: {row.setup}",
+        "every_setting": f"over {verdict.with_value} measured settings "
+        f"({agree_count(verdict.matched)}; no reading declared); newest run: {row.setup}",
+    }[verdict.rule]
+    return " ".join(
+        t
+        for t in (
+            f"{VERDICT_WORDS[verdict.state]} {rule}, ratio {state.ratio_display} "
+            f"({state.verdict}).",
+            matched_text(verdict),
+        )
+        if t
     )
 
 
@@ -436,13 +519,17 @@ def _column(
                 ),
                 distance=abs(ratio - 1.0) if ratio is not None else None,
                 rewire=evaluation.origin == Origin.rewire_measurement,
+                settings=setup_settings(evaluation, protocol, catalogue),
+                started_at=evaluation.environment.started_at if evaluation.environment else None,
             )
         )
     if not rows:
         return None
     _distinct(rows, {e.id: e for e in measured})
+    verdict = judge_column(rows, declared_reading(protocol))
     rows.sort(
         key=lambda r: (
+            r.measured_evaluation_id != verdict.judged_id,
             not r.pair.agreement.reproduced,
             r.distance is None,
             r.distance or 0.0,
@@ -470,8 +557,9 @@ def _column(
         published_printed=first.published_printed,
         published_locator=first.published_locator,
         rows=tuple(rows),
-        closest_text=_closest(rows, protocol.tolerance),
+        closest_text=verdict_text(verdict, rows),
         estimates=tuple(estimates.values()),
+        verdict=verdict,
     )
 
 
@@ -519,17 +607,23 @@ def reproduction_group(
     agree = sum(p.agreement.state == "agrees" for p in pairs)
     disagree = sum(p.agreement.state == "disagrees" for p in pairs)
     values = sum(p.measured_value is not None for p in pairs)
+    depends = sum(p.agreement.state == "depends_on_unit" for p in pairs)
     tolerance_text, reason = tolerance_texts(protocol)
     if pairs and all(p.measured_status == "incomplete" for p in pairs):
         summary = INCOMPLETE_TEXT
-    elif agree or disagree:
+    elif agree or disagree or depends:
         percent = display_number((protocol.tolerance or 0) * 100)
         summary = (
-            f"{agree} of {plural(agree + disagree, 'measured value')} agree within the "
+            f"{agree} of {plural(agree + disagree + depends, 'measured value')} agree within the "
             f"protocol's tolerance of ±{percent}%."
         )
-        if values > agree + disagree:
-            summary += f" {values - agree - disagree} not judged."
+        if depends:
+            summary += (
+                f" {depends} {'agrees' if depends == 1 else 'agree'} under one reading of GB "
+                "only (10^9 or 2^30 bytes)."
+            )
+        if values > agree + disagree + depends:
+            summary += f" {values - agree - disagree - depends} not judged."
     elif values:
         summary = f"{plural(values, 'measured value')}; agreement not judged: " + (
             pairs[0].agreement.text if protocol.tolerance is not None else tolerance_text
@@ -551,7 +645,7 @@ def reproduction_group(
         tolerance_reason=reason,
         agree_count=agree,
         disagree_count=disagree,
-        not_judged_count=values - agree - disagree,
+        not_judged_count=values - agree - disagree - depends,
         value_count=values,
         summary=summary,
         chart=group_chart(
@@ -596,12 +690,35 @@ def evaluation_reproductions(
         if not isinstance(published, Evaluation):
             return ()
         group = reproduction_group(published, [evaluation], catalogue, flags=flags)
+        if group is not None:
+            # The published value's one verdict, judged over every measurement of it,
+            # not over this one alone (else each measurement page had its own verdict).
+            every = reproduction_group(
+                published, _referring(published, catalogue), catalogue, flags=flags
+            )
+            judged = {c.column_id: c for c in every.columns} if every is not None else {}
+            group = replace(
+                group,
+                columns=tuple(
+                    replace(
+                        c,
+                        verdict=judged[c.column_id].verdict,
+                        closest_text=judged[c.column_id].closest_text,
+                    )
+                    if c.column_id in judged
+                    else c
+                    for c in group.columns
+                ),
+            )
     else:
-        referring = [
-            e for e in catalogue.referring(evaluation.id, Evaluation) if isinstance(e, Evaluation)
-        ]
-        group = reproduction_group(evaluation, referring, catalogue, flags=flags)
+        group = reproduction_group(
+            evaluation, _referring(evaluation, catalogue), catalogue, flags=flags
+        )
     return (group,) if group is not None else ()
+
+
+def _referring(published: Evaluation, catalogue: Catalogue) -> list[Evaluation]:
+    return [e for e in catalogue.referring(published.id, Evaluation) if isinstance(e, Evaluation)]
 
 
 def _bar(

@@ -110,6 +110,12 @@ class Result(Strict):
     citation: Citation | None = Field(
         default=None, description="Source, locator and verbatim quote of the printed value."
     )
+    bound: Literal["point", "at_least", "up_to"] = Field(
+        default="point",
+        description="How the printed value bounds its claim: point (a value, judged within "
+        "the tolerance either way); at_least (a lower bound, e.g. 'allows ~3x less memory': "
+        "a larger measured value meets it); up_to (an upper bound: a smaller one meets it).",
+    )
     uncertainty: Text | None = reportable("Spread or interval as reported.")
     coverage: Coverage | None = reportable("Samples or tasks scored out of those eligible.")
     estimates: list[Estimate] = Field(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Literal
 
 from pydantic import Field, model_validator
@@ -90,6 +91,20 @@ class Baselines(Strict):
     )
 
 
+class DeclaredReading(Strict):
+    """The one reading of the settings a source leaves unstated under which a reproduction
+    is judged, named before the judgement: every published value of the protocol is judged
+    by the measurement under these settings, never by whichever setting comes closest."""
+
+    settings: dict[str, str] = Field(
+        min_length=1,
+        description="Setup key -> the value read for it, e.g. precision: fp32-autocast, "
+        "length: 1000nt; every key is one of the recipe's setup keys.",
+    )
+    reason: Text = Field(description="Why this reading, from the source and common practice.")
+    declared_on: date = Field(description="Date the reading was declared (YYYY-MM-DD).")
+
+
 class Recipe(Strict):
     id: Slug = Field(description="Recipe id known to `rewire measure list`.")
     command: Text = Field(description="Command that runs it, e.g. 'rewire measure run ...'.")
@@ -110,6 +125,23 @@ class Recipe(Strict):
         "(records made before the key existed ran with this value), e.g. "
         "deepspeed_communication: ds-default.",
     )
+    declared_reading: DeclaredReading | None = Field(
+        default=None,
+        description="The reading of the unstated settings under which reproductions of this "
+        "protocol are judged; without it a value reproduces only where every measured "
+        "setting agrees.",
+    )
+
+    @model_validator(mode="after")
+    def _reading_uses_setup_keys(self) -> Recipe:
+        if self.declared_reading is not None:
+            unknown = sorted(set(self.declared_reading.settings) - set(self.setup_keys))
+            if unknown:
+                raise ValueError(
+                    f"declared_reading.settings: {', '.join(unknown)} is not one of the "
+                    f"setup keys ({', '.join(self.setup_keys) or 'none'})"
+                )
+        return self
 
 
 class Protocol(RecordBase):

@@ -1,0 +1,132 @@
+"""Verdicts over the live catalogue (issue 23, items 1 and 5): every published value gets
+one verdict, the same on its protocol page, its evaluation page and each measurement's
+page; 'reproduced' only where the check that word names passed; the training peak-memory
+values are judged under the reading the recipe declares, not by the closest of 7-17
+settings.
+
+The tests read `records/` as it is and pin no count of records.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import yaml
+
+from rewire_site.build import gather
+from rewire_site.derive.concerns import flags_by_evaluation
+from rewire_site.derive.findings import evaluation_headline, protocol_headline
+from rewire_site.derive.reproduction import protocol_reproduction_groups
+from rewire_site.link import Catalogue
+from rewire_site.models import Evaluation, Protocol
+from rewire_site.models.evaluation import Origin
+
+ROOT = Path(__file__).resolve().parents[1]
+PEAK_MEMORY = "saadat-fellay-20261015-protocol-training-peak-memory"
+CHECKPOINTING_SAVING = "evidence-20261130-protocol-hyenadna-checkpointing-memory-saving"
+IA3 = "gfm-guide-20261014-protocol-nt-ia3-finetune-runtime"
+RECIPE_KNOBS = {  # the record's setup key -> the knob of measure/peak_memory/recipe.yaml
+    "precision": "precision",
+    "update": "update",
+    "length": "length",
+    "deepspeed_communication": "comm",
+}
+
+
+@cache
+def _catalogue() -> Catalogue:
+    return gather(ROOT / "records", ROOT).catalogue
+
+
+def test_peak_memory_values_are_judged_under_the_declared_reading() -> None:
+    """It said '4 published values: 4 reproduced', each by whichever of 7-17 settings came
+    closest, with settings that contradict each other."""
+    catalogue = _catalogue()
+    protocol = catalogue.get(PEAK_MEMORY, Protocol)
+    headline = protocol_headline(protocol, catalogue)
+    assert "4 reproduced" not in headline.summary
+    assert "No single measured setting agrees with all 4 published values" in headline.summary
+    assert len(headline.findings) == 4
+    for finding in headline.findings:
+        assert finding.state != "reproduced"
+        assert "under the declared reading (precision " in finding.text
+    (group, *_) = protocol_reproduction_groups(protocol, catalogue)
+    assert all(c.verdict.rule == "declared_reading" for c in group.columns)
+
+
+def test_the_declared_reading_names_settings_the_recipe_runs() -> None:
+    catalogue = _catalogue()
+    recipe = catalogue.get(PEAK_MEMORY, Protocol).recipe
+    assert recipe is not None and recipe.declared_reading is not None
+    knobs = yaml.safe_load((ROOT / "measure/peak_memory/recipe.yaml").read_text())["knobs"]
+    for key, value in recipe.declared_reading.settings.items():
+        assert value in knobs[RECIPE_KNOBS[key]], (key, value)
+
+
+def test_the_checkpointing_saving_is_read_as_a_lower_bound() -> None:
+    """'~3x less memory' was 'not reproduced' although every saving (3.79-4.18x) beat it."""
+    catalogue = _catalogue()
+    (finding,) = protocol_headline(
+        catalogue.get(CHECKPOINTING_SAVING, Protocol), catalogue
+    ).findings
+    assert finding.state == "reproduced"
+    assert "read as a lower bound, met by any larger value" in finding.text
+
+
+def test_the_ia3_headline_reads_the_newest_run_not_the_closest() -> None:
+    catalogue = _catalogue()
+    protocol = catalogue.get(IA3, Protocol)
+    for group in protocol_reproduction_groups(protocol, catalogue):
+        for column in group.columns:
+            newest = max(
+                (r for r in column.rows if r.started_at is not None),
+                key=lambda r: (r.started_at, r.measured_evaluation_id),
+            )
+            assert column.verdict.judged_id == newest.measured_evaluation_id
+            assert column.rows[0] is newest
+
+
+def test_every_value_has_one_verdict_on_every_page_and_reproduced_means_it_agreed() -> None:
+    """The property test of issue 23: a 'reproduced' label only where the judged run
+    agrees within the tolerance (under both readings of an ambiguous unit); the same
+    state for a published value on its protocol page and its evaluation page; a
+    measurement page says 'reproduced' only where the value's one verdict is reproduced."""
+    catalogue = _catalogue()
+    flags = flags_by_evaluation(catalogue)
+    checked = 0
+    for protocol in catalogue.protocols():
+        columns = {
+            (g.published_evaluation_id, c.column_id): c
+            for g in protocol_reproduction_groups(protocol, catalogue, flags=flags)
+            for c in g.columns
+        }
+        on_protocol = {
+            (f.evaluation_id, f.column_id): f.state
+            for f in protocol_headline(protocol, catalogue, flags).findings
+        }
+        for (published_id, column_id), column in columns.items():
+            verdict = column.verdict
+            if verdict.reproduced:
+                judged = next(
+                    r for r in column.rows if r.measured_evaluation_id == verdict.judged_id
+                )
+                assert judged.pair.agreement.state == "agrees", (published_id, column_id)
+            published = catalogue.get(published_id, Evaluation)
+            on_page = {
+                f.column_id: f.state
+                for f in evaluation_headline(published, catalogue, flags).findings
+            }
+            if published.origin != Origin.rewire_measurement and published.reproduces is None:
+                assert on_page[column_id] == on_protocol[(published_id, column_id)]
+            for row in column.rows:
+                measured = catalogue.get(row.measured_evaluation_id, Evaluation)
+                states = {
+                    f.column_id: f.state
+                    for f in evaluation_headline(measured, catalogue, flags).findings
+                }
+                if states.get(column_id) == "reproduced":
+                    assert verdict.reproduced, (row.measured_evaluation_id, column_id)
+                    assert row.pair.agreement.state == "agrees"
+                checked += 1
+    assert checked > 50
