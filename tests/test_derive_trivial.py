@@ -173,3 +173,46 @@ def test_built_pages_show_the_concern_not_a_best_mark(project: Path) -> None:
         )
     )
     assert "No better than always answering negative: MCC 0, F1 0 in the same row" in evaluation
+
+
+def test_the_rows_that_never_answer_positive_show_the_class_balance(
+    catalogue: Catalogue,
+) -> None:
+    """No dataset record states its class counts; on 4mC_E.coli the rows with MCC 0 and F1
+    0 exactly never answered positive, so their accuracy (0.833378124160172) is the share
+    of negatives. A row that does find positives (its MCC and F1 raised here to 0.2 and 0.3)
+    but whose accuracy (0.83310937919914, recorded) is below that share is no better than
+    always answering the majority class."""
+    from rewire_site.derive.concerns import class_balance, flags
+    from rewire_site.derive.trivial import negative_share
+
+    assert negative_share({"mcc": 0.0, "f1": 0.0, "accuracy": 0.8}) == 0.8
+    assert negative_share({"mcc": 0.01, "f1": 0.0, "accuracy": 0.8}) is None
+    accuracy = catalogue.get(
+        "feng-2024-eval-hyenadna-medium-160k-mean-4mc-e-coli-accuracy", Evaluation
+    )
+    balance = class_balance(accuracy, catalogue)
+    assert balance is not None and balance.majority == 0.833378124160172
+    raised = []
+    for record in catalogue.by_id.values():
+        if isinstance(record, Evaluation) and record.id in (
+            accuracy.id.replace("accuracy", "mcc"),
+            accuracy.id.replace("accuracy", "f1"),
+        ):
+            value = {"mcc": 0.2, "f1": 0.3}[record.results[0].column]
+            result = record.results[0].model_copy(update={"value": value})
+            record = record.model_copy(update={"results": [result]})
+        raised.append(record)
+    changed = Catalogue.from_records(raised)
+    (flag,) = flags(changed.get(accuracy.id, Evaluation), changed)
+    assert flag.label == "No better than always answering the majority class"
+    assert flag.text.startswith(
+        "No better than always answering the majority class: accuracy 0.8331, at or below "
+        "the majority class's share of the test data (0.8334, as "
+    )
+    assert "random forest shows: it never answers positive (MCC 0, F1 0)" in flag.text
+    assert flags(changed.get(accuracy.id.replace("accuracy", "mcc"), Evaluation), changed) == ()
+    table = comparison_table(changed.get("feng-2024-protocol-4mc-e-coli", Protocol), changed)
+    (row,) = [r for r in table.rows if accuracy.id in r.evaluation_ids]
+    cell = next(c for c in row.cells if c.column_id == "accuracy")
+    assert cell.excluded and not cell.best

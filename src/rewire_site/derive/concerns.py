@@ -50,7 +50,17 @@ from .display import (
     missing_text,
     result_header,
 )
-from .trivial import CHANCE_AUC, NEAR_ZERO, RULE_METRICS, Trivial, metric_kind, trivial_results
+from .trivial import (
+    ACCURACY,
+    CHANCE_AUC,
+    NEAR_ZERO,
+    RULE_METRICS,
+    Trivial,
+    majority_share,
+    metric_kind,
+    negative_share,
+    trivial_results,
+)
 
 FLAG_LABELS: dict[str, str] = {
     "source_conflict": "Evidence concern",
@@ -388,7 +398,41 @@ def result_row(evaluation: Evaluation, catalogue: Catalogue) -> ResultRow:
     )
 
 
-def _trivial_text(finding: Trivial) -> str:
+@dataclass(frozen=True)
+class Balance:
+    """The class balance of a row's test data, as other rows on the same data show it."""
+
+    majority: float
+    """The majority class's share."""
+    shown_by: str
+    """The title of the configuration whose row shows it."""
+
+
+def class_balance(evaluation: Evaluation, catalogue: Catalogue) -> Balance | None:
+    """The class balance of the data `evaluation` was scored on, where a row of results
+    on the same protocol, dataset and split never answers positive (MCC 0 and F1 0
+    exactly: its accuracy is the share of negatives, `trivial.negative_share`); None
+    where no row shows it, or rows disagree."""
+    shares: dict[float, str] = {}
+    for other in catalogue.evaluations_of(evaluation.protocol):
+        if (
+            not isinstance(other, Evaluation)
+            or other.dataset != evaluation.dataset
+            or other.comparison.split != evaluation.comparison.split
+            or not any(r.value == 0 for r in other.results)
+        ):
+            continue
+        share = negative_share(result_row(other, catalogue).values)
+        if share is not None:
+            found = catalogue.by_id.get(other.configuration)
+            shares.setdefault(share, getattr(found, "title", other.configuration))
+    if len(shares) != 1:
+        return None
+    ((share, title),) = shares.items()
+    return Balance(majority_share(share), title)
+
+
+def _trivial_text(finding: Trivial, balance: Balance | None = None) -> str:
     names = {"mcc": "MCC", "f1": "F1", "accuracy": "accuracy", "auc": "AUC"}
     if finding.kind == "answers_negative":
         shown = ", ".join(f"{names[k]} {display_number(v, 2)}" for k, v in finding.evidence)
@@ -406,10 +450,16 @@ def _trivial_text(finding: Trivial) -> str:
     (kind, value), *_ = finding.evidence
     baseline = finding.baseline if finding.baseline is not None else 0.0
     if finding.kind == "majority_class":
+        shown = (
+            f", as {balance.shown_by} shows: it never answers positive (MCC 0, F1 0), so "
+            "its accuracy is the share of negatives"
+            if balance is not None
+            else ""
+        )
         return (
             f"No better than always answering the majority class: accuracy "
-            f"{display_number(value, 4)}, at or below the majority class's share of the data "
-            f"({display_number(baseline, 4)}). It leaves comparisons."
+            f"{display_number(value, 4)}, at or below the majority class's share of the test "
+            f"data ({display_number(baseline, 4)}{shown}). It leaves comparisons."
         )
     return (
         f"No better than a random ranking: {names[kind]} {display_number(value, 3)}, at or "
@@ -424,8 +474,10 @@ def _trivial(evaluation: Evaluation, protocol: Protocol, catalogue: Catalogue) -
     if not any(r.value is not None for r in evaluation.results):
         return []
     row = result_row(evaluation, catalogue)
+    balance = class_balance(evaluation, catalogue) if ACCURACY in row.columns.values() else None
+    share = balance.majority if balance is not None else None
     out = []
-    for finding in trivial_results(row.values, higher_is_better=row.higher):
+    for finding in trivial_results(row.values, majority_share=share, higher_is_better=row.higher):
         columns = tuple(c for c, kind in row.columns.items() if kind in finding.metrics)
         if not columns:
             continue
@@ -434,7 +486,7 @@ def _trivial(evaluation: Evaluation, protocol: Protocol, catalogue: Catalogue) -
             Flag(
                 kind=kind,
                 label=TRIVIAL_LABELS[kind],
-                text=_trivial_text(finding),
+                text=_trivial_text(finding, balance),
                 recorded=False,
                 excludes_from_comparisons=True,
                 columns=columns,

@@ -11,7 +11,9 @@ the records hold them as one evaluation or one evaluation per metric):
   results that depend on its yes/no answers (every metric but those scoring a ranking,
   `THRESHOLD_FREE`) are no better than that trivial answer;
 - majority class: accuracy at or below the majority class's share of the data, where the
-  class balance is known (always answering the majority class scores exactly that);
+  class balance is known (always answering the majority class scores exactly that). No
+  dataset record states its class counts; the records show the balance where a row of
+  the same test data never answers positive (`negative_share`);
 - chance ranking: an AUC at or below 0.5 where higher is better (a random ranking
   scores 0.5).
 
@@ -117,6 +119,7 @@ def trivial_results(
     accuracy = row.get(ACCURACY)
     if (
         accuracy is not None
+        and not any(ACCURACY in f.metrics for f in found)  # one reason is enough
         and majority_share is not None
         and ACCURACY in higher_is_better
         and accuracy <= majority_share
@@ -142,3 +145,19 @@ def trivial_results(
             )
         )
     return tuple(found)
+
+
+def negative_share(row: Mapping[str, float]) -> float | None:
+    """The share of negatives in the scored data, where the row shows it: F1 exactly 0
+    means no true positive, and MCC exactly 0 then means no false positive either (its
+    numerator is minus false positives times missed positives, and a binary benchmark's
+    test data hold positives), so the classifier never answered positive and its
+    accuracy is the share of negatives. None otherwise."""
+    if row.get(MCC) == 0 and row.get(F1) == 0:
+        return row.get(ACCURACY)
+    return None
+
+
+def majority_share(negative: float) -> float:
+    """The majority class's share, given the share of negatives."""
+    return max(negative, 1 - negative)
