@@ -154,6 +154,10 @@ def test_flagged_results_never_win_on_compare_pages(catalogue: Catalogue) -> Non
             if ids & flagged:
                 assert row.winner == "", (page.path, row.metric)
                 judged += 1
+                # the value shows why it is not judged, as the comparison table does
+                for cell in (row.left, row.right):
+                    if cell.href.split("/")[1] in flagged:
+                        assert cell.note == f"excluded from comparisons: {NEGATIVE}"
     assert judged
 
 

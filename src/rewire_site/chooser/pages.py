@@ -77,10 +77,14 @@ def _cell(entry: Entry | None, flags: Flags) -> ValueCell:
     if entry is None:
         return ValueCell("", "", "")
     evaluation, result, _ = entry
-    out = excluded(flags.get(evaluation.id, ()), result.column)
-    return ValueCell(
-        _value(result), page_of(evaluation), "excluded from comparisons" if out else ""
-    )
+    why = [
+        f.label
+        for f in flags.get(evaluation.id, ())
+        if f.excludes_from_comparisons and f.affects(result.column)
+    ]
+    # as comparison tables say it (comparability.STANDING_LABELS['excluded'])
+    note = f"excluded from comparisons: {'; '.join(dict.fromkeys(why))}" if why else ""
+    return ValueCell(_value(result), page_of(evaluation), note)
 
 
 def _source_name(evaluation: Evaluation, catalogue: Catalogue) -> str:
