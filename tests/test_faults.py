@@ -335,3 +335,47 @@ def test_two_builds_started_at_once_both_finish_and_the_site_is_whole(
     assert [b.returncode for b in builds] == [0, 0], outputs
     assert _files(site) == expected
     assert _leftovers(site) == []
+
+
+CLAIMS_DRIVER = r"""
+import os, signal, sys
+
+def hook(event, args):
+    if event == "open" and isinstance(args[0], (str, bytes)):
+        name = os.fsdecode(args[0])
+        if "rewire-claims-" in name and name.endswith(".log"):
+            os.kill(os.getpid(), signal.SIGKILL)  # the first claim log: mid-render
+
+sys.addaudithook(hook)
+from rewire_site.cli import main
+sys.argv = ["rewire", *sys.argv[1:]]
+main()
+"""
+
+
+def test_a_killed_builds_claims_folder_is_removed_by_the_next_build(
+    project: Path, tmp_path: Path
+) -> None:
+    """Issue 28: a build killed while it renders left `$TMPDIR/rewire-claims-*` for
+    ever. The next build removes it (its process is gone), and nothing else: not a
+    claims folder of a live process, not a folder of another name."""
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    alive = temporary / f"rewire-claims-{os.getpid()}-live"  # this test's process: alive
+    alive.mkdir()
+    (alive / "1.log").write_text("", encoding="utf-8")
+    other = temporary / "rewire-claims-notapid"
+    other.mkdir()
+    environment = {**os.environ, "TMPDIR": str(temporary)}
+    args = [*_build_args(project, project / "site", NEW_DATE), "--workers", "1"]
+    killed = subprocess.run(
+        [sys.executable, "-c", CLAIMS_DRIVER, *args],
+        env=environment, capture_output=True, text=True, timeout=TIMEOUT, check=False,
+    )  # fmt: skip
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    left = sorted(p.name for p in temporary.glob("rewire-claims-*"))
+    assert len(left) == 3, left  # the killed build's, beside the two kept ones
+    again = _run(*_build_args(project, project / "site", NEW_DATE), env=environment)
+    assert again.returncode == 0, again.stderr
+    assert sorted(p.name for p in temporary.iterdir()) == sorted([alive.name, other.name])
+    assert _files(project / "site") == _new_site(project)

@@ -11,6 +11,7 @@ import pytest
 
 from rewire_site import parse_cache
 from rewire_site.parse_cache import CACHE_DIR, ParseCache, load_files
+from rewire_site.problems import Problem
 
 RECORD = "# modeline\nid: x\nkind: source\nitems:\n  - a\n  - b\nnumber: 1.5\n"
 
@@ -93,17 +94,17 @@ def test_each_file_is_read_once_and_parsed_from_the_bytes_hashed(
     another; each file is read once, and its digest is the digest of what was parsed."""
     paths = [write(tmp_path, f"r{i}.yaml", RECORD.replace("x", f"x{i}")) for i in range(3)]
     reads: list[Path] = []
-    original = Path.read_bytes
+    original = parse_cache.read_bounded
 
-    def counting(self: Path) -> bytes:
-        reads.append(self)
-        return original(self)
+    def counting(path: Path) -> bytes | Problem:
+        reads.append(path)
+        return original(path)
 
-    monkeypatch.setattr(Path, "read_bytes", counting)
+    monkeypatch.setattr(parse_cache, "read_bounded", counting)
     loaded = load_files(paths, tmp_path, cache=False, jobs=1)
     assert sorted(reads) == sorted(paths)
     for path, item in zip(paths, loaded, strict=True):
-        assert item.sha256 == hashlib.sha256(original(path)).hexdigest()
+        assert item.sha256 == hashlib.sha256(path.read_bytes()).hexdigest()
         assert item.data["id"] == path.stem.replace("r", "x")
 
 

@@ -406,9 +406,9 @@ def test_the_whole_records_folder_needs_no_context_and_a_part_reads_it(
     walked: list[Path] = []
     original = link_checks.yaml_names
 
-    def counting(folder: Path) -> list[str]:
+    def counting(folder: Path, inside: str | None = None) -> list[str]:
         walked.append(folder)
-        return original(folder)
+        return original(folder, inside)
 
     monkeypatch.setattr(link_checks, "yaml_names", counting)
     for folder in (tmp_path / "records", tmp_path):

@@ -44,7 +44,7 @@ from .config import RECORDS_DIR, SITE_DIR
 from .export import SITEMAP, sitemap_file
 from .export.sitemap import KeptSitemap
 from .link import Catalogue
-from .problems import Problem, RecordsInvalid
+from .problems import Problem, RecordsInvalid, printable
 from .render import Renderer, RenderStats, downloads, render_jobs, templates_dir
 from .render.plan import SitePlan, plan_site
 from .render.pool import PARALLEL_MIN_JOBS, Job, Tracker, default_workers
@@ -58,13 +58,50 @@ class RecordsChanged(Exception):
     """A record file changed, appeared or vanished while the build was running."""
 
 
+class BuildRefused(ValueError):
+    """The build would replace the site with nothing, or read or write where it must
+    not: records outside the project, no records at all (without `allow_empty`), or a
+    site folder inside the records folder. Raised before anything is written."""
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    return path == folder or folder in path.parents
+
+
+def check_places(root: Path, folder: Path, site_dir: Path) -> None:
+    """Refuse (`BuildRefused`) records that lie outside the project (`--records /etc`,
+    or a `records/` that is a link out of it) and a site folder inside the records."""
+    real_root, real_folder = root.resolve(), folder.resolve()
+    if not _inside(real_folder, real_root):
+        raise BuildRefused(
+            f"the records folder {folder} leads outside the project {root}: a site is built "
+            "only from records inside its project"
+        )
+    real_site = site_dir.resolve()
+    if _inside(real_site, real_folder):
+        raise BuildRefused(
+            f"the site folder {site_dir} is inside the records folder {folder}: choose an "
+            "--out outside it"
+        )
+
+
+def check_not_empty(gathered: Gathered, folder: Path, allow_empty: bool) -> None:
+    """Refuse (`BuildRefused`) a build from zero records, unless `allow_empty`: it would
+    replace the site with an empty one."""
+    if not gathered.catalogue.by_id and not allow_empty:
+        raise BuildRefused(
+            f"no records under {folder}: building would replace the site with an empty "
+            "one; pass --allow-empty to build it anyway"
+        )
+
+
 FileState = dict[Path, tuple[int, int, int, int]]
 
 
-def record_state(folder: Path) -> FileState:
+def record_state(folder: Path, root: Path | None = None) -> FileState:
     """(inode, size, mtime ns, ctime ns) of every record file under `folder`."""
     state: FileState = {}
-    for path in find_files([folder])[0]:
+    for path in find_files([folder], root)[0]:
         try:
             stat = path.stat()
         except FileNotFoundError:
@@ -73,9 +110,9 @@ def record_state(folder: Path) -> FileState:
     return state
 
 
-def check_unchanged(folder: Path, before: FileState) -> None:
+def check_unchanged(folder: Path, before: FileState, root: Path | None = None) -> None:
     """Raise `RecordsChanged` when a record file under `folder` differs from `before`."""
-    after = record_state(folder)
+    after = record_state(folder, root)
     changed = sorted(p for p in before.keys() | after.keys() if before.get(p) != after.get(p))
     if changed:
         more = f" and {len(changed) - 3} more" if len(changed) > 3 else ""
@@ -174,7 +211,7 @@ class Gathered:
 def gather(folder: Path, root: Path) -> Gathered:
     """Load, validate and link the records under `folder` (artifact paths relative to
     `root`); `RecordsInvalid` with every problem when any record has errors."""
-    state = record_state(folder)
+    state = record_state(folder, root)
     report = validate_paths([folder], root)
     if not report.ok:
         raise RecordsInvalid(report.problems)
@@ -256,6 +293,7 @@ def build_site(
     wait: bool = True,
     on_wait: Callable[[str], None] | None = None,
     preview: bool = False,
+    allow_empty: bool = False,
 ) -> BuildReport:
     """Build the site of the records under `root` (or `records_dir`) into `out_dir`
     (default `root/site`): gather, derive, render, write. Raises `RecordsInvalid` when
@@ -265,11 +303,15 @@ def build_site(
     `wait=False` returns without waiting for it (`report.removal.wait()` does).
     `on_wait` hears why the build waits for another build into the same folder.
     `preview`: a preview of unreleased records (`release.preview_release`: the date and
-    a preview marker instead of the content hash), the site `rewire serve` shows."""
+    a preview marker instead of the content hash), the site `rewire serve` shows.
+    `BuildRefused`, before anything is written, for records outside the project, a site
+    folder inside the records, or no records at all (unless `allow_empty`)."""
     root, folder, site_dir = _paths(root, out_dir, records_dir)
+    check_places(root, folder, site_dir)
     timer, started = _Timer(), os.times()
     with timer.stage("gather"):
         gathered = gather(folder, root)
+        check_not_empty(gathered, folder, allow_empty)
         gc.collect()  # the records live until the end: out of the collector's sight
         gc.freeze()
     with timer.stage("derive"):
@@ -283,7 +325,7 @@ def build_site(
             stats = render(plan, root, writer, workers)
         timer.start("write")
         files = write_files(plan, root, writer, stats)
-        check_unchanged(folder, gathered.state)
+        check_unchanged(folder, gathered.state, root)
         return files
 
     def swapped(old: Path | None) -> None:
@@ -311,6 +353,7 @@ def build_command(
     release_date: str | None,
     workers: int | None,
     preview: bool = False,
+    allow_empty: bool = False,
 ) -> int:
     """`rewire build`: print the stage timings, or the problems as `path:line: field:
     message` lines; returns the exit status (no traceback for a problem in the input)."""
@@ -318,6 +361,9 @@ def build_command(
 
     from .config import find_root
     from .validate import display_path
+
+    def say(line: str) -> None:
+        typer.echo(printable(line), err=True)
 
     project = (root or find_root()).resolve()
     try:
@@ -328,8 +374,9 @@ def build_command(
             records_dir=records,
             workers=workers,
             preview=preview,
+            allow_empty=allow_empty,
             wait=False,
-            on_wait=lambda message: typer.echo(message, err=True),
+            on_wait=say,
         )
     except RecordsInvalid as error:
         for problem in error.problems:
@@ -338,30 +385,29 @@ def build_command(
                 problem.message, problem.severity,
             )  # fmt: skip
             typer.echo(str(shown), err=True)
-        typer.echo(f"build failed: {error}; the site was not changed", err=True)
+        say(f"build failed: {error}; the site was not changed")
         return 1
     except write.TargetRefused as error:
-        typer.echo(f"build failed: {error}", err=True)
+        say(f"build failed: {error}")
         return 1
     except OSError as error:
         if error.errno in (errno.ENOSPC, errno.EFBIG, errno.EDQUOT):
             where = (out or project / SITE_DIR).absolute().parent
-            typer.echo(
+            say(
                 f"build failed: {error.strerror} while writing the new site in {where} "
                 f"({error.filename}); the site was not changed; free some space and build "
-                "again",
-                err=True,
+                "again"
             )
         else:
-            typer.echo(f"build failed: {error}; the site was not changed", err=True)
+            say(f"build failed: {error}; the site was not changed")
         return 1
     except (ValueError, write.OutputError, RecordsChanged) as error:
-        typer.echo(f"build failed: {error}; the site was not changed", err=True)
+        say(f"build failed: {error}; the site was not changed")
         return 1
     for problem in report.warnings:
         typer.echo(str(problem), err=True)
     for line in report.lines():
-        typer.echo(line)
+        typer.echo(printable(line))
     if report.removal.path is not None:
         seconds = report.removal.wait()
         typer.echo(f"previous site removed in {seconds:.3f} s (after the swap, not timed above)")

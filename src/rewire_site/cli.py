@@ -170,6 +170,12 @@ def build(
         help="A preview of unreleased records (what `rewire serve` shows): the release id "
         "is the date and 'preview', not a content hash.",
     ),
+    allow_empty: bool = typer.Option(
+        False,
+        "--allow-empty",
+        help="Build even from zero records (otherwise refused: it would replace the site "
+        "with an empty one).",
+    ),
 ) -> None:
     """Build the static site from the records: pages, search, downloads, JSON API."""
     from .build import build_command
@@ -178,7 +184,7 @@ def build(
     if root is None and records is not None:  # the records named: their project, if any
         root = project_root() or project_root(records) or records.resolve().parent
     raise typer.Exit(
-        build_command(resolve_root(root), records, out, release_date, workers, preview)
+        build_command(resolve_root(root), records, out, release_date, workers, preview, allow_empty)
     )
 
 

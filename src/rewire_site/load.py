@@ -29,7 +29,9 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import os
 import re
+import stat
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -762,12 +764,61 @@ def _too_big(path: Path, size: int) -> Problem:
     )
 
 
+def kind_of_file(mode: int) -> str:
+    """What a file that is not a regular file is, for messages ("a named pipe")."""
+    if stat.S_ISFIFO(mode):
+        return "a named pipe"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    return "not a regular file"
+
+
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+"""O_NONBLOCK: opening a named pipe returns at once (and is then refused by its type)."""
+
+
+def read_bounded(path: Path) -> bytes | Problem:
+    """The bytes of the regular file at `path`, or the problem that stops it being read:
+    it cannot be opened, it is not a regular file (a pipe, a device: nothing is read), or
+    `fstat` says it is bigger than `MAX_FILE_BYTES` (nothing is read). At most
+    `MAX_FILE_BYTES + 1` bytes are read whatever `fstat` said."""
+    try:
+        descriptor = os.open(path, _OPEN_FLAGS)
+    except OSError as error:
+        return Problem(path, 1, "", f"cannot read: {error.strerror}")
+    try:
+        mode, size = (info := os.fstat(descriptor)).st_mode, info.st_size
+        if not stat.S_ISREG(mode):
+            return Problem(path, 1, "", f"{kind_of_file(mode)}: a record is a regular file")
+        if size > MAX_FILE_BYTES:
+            return _too_big(path, size)
+        chunks: list[bytes] = []
+        left = MAX_FILE_BYTES + 1
+        while left > 0:
+            chunk = os.read(descriptor, min(left, max(size, 1 << 16)))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        raw = b"".join(chunks)
+    except OSError as error:
+        return Problem(path, 1, "", f"cannot read: {error.strerror}")
+    finally:
+        os.close(descriptor)
+    if len(raw) > MAX_FILE_BYTES:  # it grew after fstat
+        return _too_big(path, len(raw))
+    return raw
+
+
 def load_file(path: Path) -> LoadedFile:
     """Read and parse one file; a file that cannot be read is a problem, not an exception."""
-    try:
-        raw = path.read_bytes()
-    except OSError as error:
-        return LoadedFile(path, None, {}, [Problem(path, 1, "", f"cannot read: {error.strerror}")])
+    raw = read_bounded(path)
+    if isinstance(raw, Problem):
+        return LoadedFile(path, None, {}, [raw])
     return parse_bytes(raw, path)
 
 
@@ -779,7 +830,9 @@ __all__ = [
     "LazyLines",
     "LoadedFile",
     "join",
+    "kind_of_file",
     "line_of",
     "load_file",
     "parse_bytes",
+    "read_bounded",
 ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Literal
@@ -11,6 +12,26 @@ Severity = Literal["error", "warning"]
 MAX_MESSAGE = 1000
 """Longest message kept: one that quotes a huge value is cut (a 1 MB line stays off the
 terminal)."""
+
+
+_CONTROL = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]"
+)
+"""Characters a terminal acts on instead of showing: C0 and C1 controls (ESC starts the
+sequences that set a window title or clear the screen), DEL, line and paragraph
+separators, and the marks and overrides that reorder text (bidirectional)."""
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match[0])
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def printable(text: str) -> str:
+    """`text` with every control character written as an escape (`\\x1b`): anything that
+    quotes input (a file name, a field name, a value) goes through this before it
+    reaches a terminal or a log."""
+    return _CONTROL.sub(_escape, text) if _CONTROL.search(text) else text
 
 
 def shown(value: object, limit: int = 60) -> str:
@@ -33,9 +54,10 @@ class Problem:
             object.__setattr__(self, "message", cut)
 
     def __str__(self) -> str:
+        """`path:line: field: message`, control characters escaped (`printable`)."""
         field = self.field or "(record)"
         prefix = "" if self.severity == "error" else "warning: "
-        return f"{self.path}:{self.line}: {field}: {prefix}{self.message}"
+        return printable(f"{self.path}:{self.line}: {field}: {prefix}{self.message}")
 
     def as_json(self) -> dict[str, object]:
         data = asdict(self)

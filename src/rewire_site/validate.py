@@ -29,13 +29,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import record_files
 from .config import RECORDS_DIR
 from .link import Ref, reference_fields
 from .link_checks import ENTRY_KINDS, check_links
 from .load import line_of
 from .models import RecordBase
-from .parse_cache import ParseCache, absolute, iter_files, yaml_files
-from .problems import Problem
+from .parse_cache import ParseCache, absolute, iter_files
+from .problems import Problem, printable
 from .record_checks import FileResult, check_file, check_loaded
 
 
@@ -119,19 +120,12 @@ class ValidationReport:
 # ---------------------------------------------------------------- files
 
 
-def find_files(paths: Iterable[Path]) -> tuple[list[Path], list[Problem]]:
-    """Record files named by `paths`: files as given, folders searched for `*.yaml`."""
-    found: list[Path] = []
-    problems: list[Problem] = []
-    for path in paths:
-        if path.is_dir():
-            found.extend(yaml_files(path))
-        elif path.is_file():
-            found.append(path)
-        else:
-            problems.append(Problem(path, 1, "", "no such file or folder"))
-    unique = list(dict.fromkeys(found))
-    return unique, problems
+def find_files(paths: Iterable[Path], root: Path | None = None) -> tuple[list[Path], list[Problem]]:
+    """Record files named by `paths`: files as given, folders searched for `*.yaml`;
+    what cannot be read is a problem (`record_files`: links out of the project `root`,
+    pipes, devices, unreadable folders, `.yml` files)."""
+    found = record_files.find(paths, root)
+    return [Path(name) for name in found.names], found.problems
 
 
 def collect(results: Iterable[FileResult], report: ValidationReport) -> None:
@@ -186,8 +180,10 @@ def validate_paths(
     `cache`: reuse parse results stored under `root/.rewire-cache` (see `parse_cache`);
     `jobs`: processes that parse (default: up to 2, used only for many files)."""
     report = ValidationReport()
-    files, missing = find_files(paths)
-    report.problems.extend(missing)
+    files, refused = find_files(paths, root)
+    report.problems.extend(refused)
+    if any(problem.message != record_files.MISSING for problem in refused):
+        report.referrers_unknown = True  # a file not read may refer to any record
     store = ParseCache(root) if cache else None
     collecting = gc.isenabled()
     gc.disable()  # the values and records hold no cycles; collection would cost 2-3x
@@ -235,12 +231,21 @@ __all__ = [
 
 
 def display_path(path: Path, cwd: Path | None = None) -> str:
-    """`path` relative to the working directory when it lies under it."""
-    here = (cwd or Path.cwd()).resolve()
+    """`path` relative to the working directory when it lies under it. The last part
+    of `path` is never followed: a link is shown where it is, not where it leads (and
+    a loop of links is shown, not raised)."""
+    here = cwd or Path.cwd()
+    written = Path(os.path.abspath(path))  # noqa: PTH100
     try:
-        return str(path.resolve().relative_to(here))
-    except ValueError:
-        return str(path)
+        real = (written.parent.resolve() / written.name, here.resolve())
+    except (OSError, RuntimeError):  # a loop of links above the file
+        real = (written, here)
+    for candidate, base in ((written, Path(os.path.abspath(here))), real):  # noqa: PTH100
+        try:
+            return str(candidate.relative_to(base))
+        except ValueError:
+            continue
+    return str(path)
 
 
 def render(report: ValidationReport, output_format: str, cwd: Path | None = None) -> str:
@@ -259,7 +264,8 @@ def render(report: ValidationReport, output_format: str, cwd: Path | None = None
             "notes": report.notes(cwd),
         }
         return json.dumps(document, indent=2, sort_keys=True)
-    return "\n".join([*(str(p) for p in shown), *report.notes(cwd), report.summary()])
+    notes = [printable(note) for note in report.notes(cwd)]
+    return "\n".join([*(str(p) for p in shown), *notes, report.summary()])
 
 
 def exit_code(report: ValidationReport, strict: bool) -> int:

@@ -27,6 +27,7 @@ import contextlib
 import ctypes
 import errno
 import os
+import re
 import shutil
 import tempfile
 import threading
@@ -53,6 +54,55 @@ _LEFTOVER_KINDS = ("new", "old", "trash")
 being removed."""
 SHOWN_ENTRIES = 5
 """How many of a refused folder's entries the error names."""
+
+
+CLAIMS_PREFIX = "rewire-claims-"
+"""Start of the name of a build's claims folder in the temporary folder:
+`rewire-claims-<pid of the build>-<random>` (`remove_stale_claims`)."""
+_CLAIMS_NAME = re.compile(r"rewire-claims-([0-9]+)-[A-Za-z0-9_]+")
+
+
+def _process_alive(pid: int) -> bool:
+    """False only when no process `pid` exists (a live one of another user counts)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
+def remove_stale_claims(folder: Path | None = None) -> list[Path]:
+    """Remove the claims folders that killed builds left in `folder` (default: the
+    temporary folder): only folders named as a build names them, owned by this user,
+    holding only claim logs (`*.log` files), whose build process no longer exists.
+    Returns the folders removed."""
+    folder = Path(tempfile.gettempdir()) if folder is None else folder
+    removed: list[Path] = []
+    try:
+        candidates = [entry for entry in os.scandir(folder) if entry.name.startswith(CLAIMS_PREFIX)]
+    except OSError:
+        return removed
+    for entry in candidates:
+        match = _CLAIMS_NAME.fullmatch(entry.name)
+        try:
+            if (
+                match is None
+                or not entry.is_dir(follow_symlinks=False)
+                or entry.stat(follow_symlinks=False).st_uid != os.getuid()
+                or _process_alive(int(match[1]))
+            ):
+                continue
+            path = Path(entry.path)
+            if all(
+                p.is_file() and not p.is_symlink() and p.suffix == ".log" for p in path.iterdir()
+            ):
+                shutil.rmtree(path)
+                removed.append(path)
+        except OSError:
+            continue  # gone meanwhile, or not ours to remove
+    return removed
 
 
 RENAME_EXCHANGE = True
@@ -456,7 +506,8 @@ def atomic_write_site(
         try:
             (staging / MARKER).write_text(MARKER_TEXT, encoding="utf-8")
             staging.chmod(0o755)
-            with tempfile.TemporaryDirectory(prefix="rewire-claims-") as claims:
+            remove_stale_claims()
+            with tempfile.TemporaryDirectory(prefix=f"{CLAIMS_PREFIX}{os.getpid()}-") as claims:
                 writer = OutputWriter(staging, Path(claims))
                 try:
                     result = build(writer)
