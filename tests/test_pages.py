@@ -143,7 +143,7 @@ def test_missing_metadata_reason_is_shown_not_blank() -> None:
     replicates = next(f for f in page.facts if f.label == "replicates")
     assert replicates.missing and replicates.value == "Not reported"
     metadata = {m.label: m for m in page.metadata}
-    assert "replicates: reason: unreported" in " ".join(
+    assert "replicates: Not reported by the source" in " ".join(
         v.text for v in metadata["missing metadata"].values
     )
 

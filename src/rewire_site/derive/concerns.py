@@ -71,6 +71,7 @@ FLAG_LABELS: dict[str, str] = {
     "secondary_quotation": "Quoted from another source",
     "unsynchronised_timer": "Timer not synchronised with the GPU",
     "checkpoint_unclear": "Checkpoint unclear",
+    "dataset_unclear": "Dataset or task unclear",
     "hardware_differs": "Hardware differs from the protocol",
     "unit_unstated": "Unit not stated",
     "reproduction_disagrees": "Reproduction differs from the published value",

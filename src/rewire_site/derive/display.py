@@ -55,6 +55,7 @@ MISSING_LABELS: dict[MissingReason, str] = {
     MissingReason.inapplicable: "Not applicable",
     MissingReason.withheld: "Withheld",
     MissingReason.unknown: "Unknown",
+    MissingReason.conflicting: "Sources conflict",
 }
 """Short text shown in place of a missing value, by reason."""
 
@@ -63,6 +64,7 @@ MISSING_LONG_LABELS: dict[MissingReason, str] = {
     MissingReason.inapplicable: "Not applicable",
     MissingReason.withheld: "Withheld by the source",
     MissingReason.unknown: "Not yet established by Rewire",
+    MissingReason.conflicting: "Sources state different values",
 }
 
 DIRECTION_LABELS = {"lower": "lower is better", "higher": "higher is better"}
@@ -199,24 +201,50 @@ class MissingText:
     reason: str
     """MissingReason value ('unreported', ...), or 'unstated' when no reason is recorded."""
     label: str
-    """Short text: 'Not reported', 'Not applicable', ..."""
+    """Short text: 'Not reported', 'Not applicable', ..., 'Sources conflict: 28 or 30'."""
     long_label: str
-    """Longer text: 'Not reported by the source', ..."""
+    """Longer text: 'Not reported by the source', ..., 'Sources state different values:
+    28 (Table 1) or 30 (Table 2)'."""
     note: str | None
     """The editor's note from `missing_metadata`, if any."""
+    values: tuple[str, ...] = ()
+    """For reason conflicting: each stated value as its source states it."""
 
 
 def missing_text(record: RecordBase, path: str) -> MissingText:
-    """The text for a null field at `path` (dotted field path) of `record`."""
+    """The text for a null field at `path` (dotted field path) of `record`: every reason
+    has a label (conflicting: the values the sources state, each with where it is
+    stated)."""
     missing = record.missing_metadata.get(path)
     if missing is None:
         return MissingText("unstated", NOT_REPORTED, NOT_REPORTED, None)
-    return MissingText(
-        missing.reason.value,
-        MISSING_LABELS[missing.reason],
-        MISSING_LONG_LABELS[missing.reason],
-        missing.note,
-    )
+    label, long_label = MISSING_LABELS[missing.reason], MISSING_LONG_LABELS[missing.reason]
+    values = tuple(v.value for v in missing.values)
+    if values:
+        label = f"{label}: {' or '.join(values)}"
+        long_label = f"{long_label}: " + " or ".join(
+            f"{v.value} ({v.citation.locator})" for v in missing.values
+        )
+    return MissingText(missing.reason.value, label, long_label, missing.note, values)
+
+
+_INDEXED = re.compile(r"^\d+$")
+
+
+def field_text(path: str) -> str:
+    """A record's field path as a reader reads it: 'results.0.coverage' -> 'result 1,
+    coverage'; 'checkpoints.2.facts.max_positions' -> 'checkpoint 3, facts, max
+    positions'; 'comparison.dataset_version' -> 'comparison, dataset version'. A list's
+    name is singular and its item counted from 1, so no page shows a dotted path."""
+    parts: list[str] = []
+    for segment in path.split("."):
+        if _INDEXED.match(segment) and parts:
+            name = parts.pop()
+            singular = name[:-1] if name.endswith("s") and not name.endswith("ss") else name
+            parts.append(f"{singular} {int(segment) + 1}")
+        else:
+            parts.append(segment.replace("_", " "))
+    return ", ".join(parts)
 
 
 @dataclass(frozen=True)

@@ -142,11 +142,33 @@ class RecordPage(Page):
     evidence: EvidenceView
     sources: SourceList
     metadata: tuple[MetaItem, ...]
+    concerns: tuple[ConcernView, ...]
+    """The concerns an editor recorded on the record, in reader words (an evaluation's
+    page shows its own in its concerns section, with the builder's)."""
     related: tuple[RelatedLink, ...]
     correction_url: str
     api_href: str
     downloads: tuple[Link, ...]
     release_download: Link
+
+
+@dataclass(frozen=True)
+class ConcernView:
+    """A concern recorded on a record, as a reader sees it."""
+
+    id: str
+    """The concern's id within its record (an evaluation's flag names it)."""
+    label: str
+    """The kind's label: 'Sources state different values', 'Checkpoint unclear', ..."""
+    about: str
+    """The field it concerns in reader words ('checkpoint 1, facts, layers'), or '' for
+    the record as a whole."""
+    text: str
+    """What is wrong (Markdown)."""
+    values: tuple[str, ...]
+    """Each value a source states, with the source and where ('28 (Paper 2024, Table 1)')."""
+    excludes: bool
+    """True: the results it concerns leave comparisons and best in column."""
 
 
 @dataclass(frozen=True)

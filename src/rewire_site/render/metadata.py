@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import cache
 
-from ..derive.display import NOT_REPORTED, missing_text
+from ..derive.concerns import FLAG_LABELS
+from ..derive.display import NOT_REPORTED, field_text, missing_text
 from ..link import REFERENCES
 from ..models import RecordBase
 from .contexts import MetaItem, MetaValue
@@ -46,11 +47,26 @@ def _empty(value: object) -> bool:
 
 
 def missing_note(record: RecordBase, path: str) -> str | None:
-    """'Not reported (reason: unreported)' when `missing_metadata` explains `path`."""
+    """'Not reported by the source: <the editor's note>' when `missing_metadata`
+    explains `path` (every reason in reader words, never its code name)."""
     if path not in record.missing_metadata:
         return None
     text = missing_text(record, path)
-    return f"{text.label} (reason: {text.reason})"
+    return text.long_label + (f". {text.note}" if text.note else "")
+
+
+PATH_KEYS = frozenset({"field", "supports"})
+"""Keys whose values are field paths of the record ('results.0'): shown in reader words."""
+
+
+def _reader_scalar(key: str, value: str, path: str) -> str:
+    """A nested string as a reader reads it: a field path in words ('result 1'), a
+    concern's kind by its label."""
+    if key in PATH_KEYS:
+        return field_text(value)
+    if key == "kind" and path.startswith("concerns."):
+        return FLAG_LABELS.get(value, "Evidence concern")
+    return value
 
 
 def format_value(value: object, record: RecordBase, path: str) -> str:
@@ -65,11 +81,13 @@ def format_value(value: object, record: RecordBase, path: str) -> str:
         missing = record.missing_metadata
         for key, inner in value.items():
             if isinstance(inner, str):  # never empty in the sense of `_empty`
-                parts.append(f"{label(key)}: {inner}")
+                parts.append(f"{label(key)}: {_reader_scalar(key, inner, path)}")
                 continue
             sub = f"{path}.{key}"
             if _empty(inner) and sub not in missing:
                 continue
+            if key in PATH_KEYS and isinstance(inner, list):
+                inner = [field_text(v) if isinstance(v, str) else v for v in inner]
             parts.append(f"{label(key)}: {format_value(inner, record, sub)}")
         return "; ".join(parts)
     if isinstance(value, list):
@@ -136,6 +154,11 @@ def technical_metadata(
         elif isinstance(value, list) and value:
             values = tuple(
                 MetaValue(format_value(v, record, f"{name}.{i}")) for i, v in enumerate(value)
+            )
+        elif name == "missing_metadata" and value:
+            values = tuple(
+                MetaValue(f"{field_text(key)}: {missing_note(record, key)}")
+                for key in sorted(value)
             )
         elif isinstance(value, dict) and value and name in DICT_FIELDS:
             values = tuple(

@@ -9,8 +9,11 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING
 
+from ..derive.concerns import FLAG_LABELS
 from ..derive.display import (
     ORIGIN_LABELS,
+    cite,
+    field_text,
     missing_text,
     plural,
     result_display,
@@ -28,6 +31,7 @@ from ..models import (
     RecordBase,
 )
 from .contexts import (
+    ConcernView,
     EvaluationList,
     EvaluationListRow,
     EvidenceView,
@@ -205,11 +209,34 @@ class CommonFields(PageHeader):
     evidence: EvidenceView
     sources: SourceList
     metadata: tuple[MetaItem, ...]
+    concerns: tuple[ConcernView, ...]
     related: tuple[RelatedLink, ...]
     correction_url: str
     api_href: str
     downloads: tuple[Link, ...]
     release_download: Link
+
+
+def record_concerns(record: RecordBase, catalogue: Catalogue) -> tuple[ConcernView, ...]:
+    """Every concern recorded on `record` in reader words: its kind's label, the field it
+    is about, its text and each value a source states with where it states it."""
+    views = []
+    for concern in record.concerns:
+        values = []
+        for stated in concern.values:
+            view = cite(stated.citation, catalogue)
+            values.append(f"{stated.value} ({view.short_citation}, {view.locator})")
+        views.append(
+            ConcernView(
+                concern.id,
+                FLAG_LABELS.get(concern.kind.value, "Evidence concern"),
+                field_text(concern.field) if concern.field else "",
+                concern.text,
+                tuple(values),
+                concern.excludes_from_comparisons,
+            )
+        )
+    return tuple(views)
 
 
 def evaluations_referring(catalogue: Catalogue, record_id: str) -> list[Evaluation]:
@@ -244,6 +271,7 @@ def common_fields(
             "evidence": evidence_view(evidence_table(record, catalogue), review),
             "sources": sources_of(record, catalogue),
             "metadata": technical_metadata(record, lambda i: title_of(catalogue, i)),
+            "concerns": record_concerns(record, catalogue),
             "related": tuple(
                 RelatedLink(r.relation, r.title, record_path(r.kind, r.record_id))
                 for r in related(record, catalogue)

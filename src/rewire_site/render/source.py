@@ -25,6 +25,8 @@ def source_page(
         *((Fact("affiliations", "; ".join(s.affiliations)),) if s.affiliations else ()),
         value_fact(s, "published", s.published),
         Fact("version", s.version),
+        value_fact(s, "revision", s.revision),
+        value_fact(s, "licence", s.licence),
         Fact("URL", s.url),
         value_fact(s, "retrieval_url", s.retrieval_url),
         Fact("retrieved at", retrieved, missing=s.retrieved_at is None),
