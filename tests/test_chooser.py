@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from rewire_site.chooser import contexts
-from rewire_site.chooser.overlaps import SAME_TASK, not_comparable, task_groups
+from rewire_site.chooser.overlaps import not_comparable, task_groups, task_links
 from rewire_site.chooser.pages import chooser_pages
 from rewire_site.derive.concerns import flags_by_evaluation
 from rewire_site.link import Catalogue
@@ -56,12 +56,93 @@ def test_every_context_field_is_shown(page_type: type, template: str) -> None:
 
 
 def test_linked_datasets_exist_and_form_one_task(catalogue: Catalogue) -> None:
+    """A same-task link (same files and split) puts both datasets in one task; a related
+    link never does."""
     datasets = {d.id for d in catalogue.of_kind(Dataset)}
     groups = task_groups(catalogue)
-    for link in SAME_TASK:
+    links = task_links(catalogue)
+    assert any(link.same for link in links) and any(not link.same for link in links)
+    for link in links:
         assert link.first in datasets and link.second in datasets
-        assert any(link.first in g and link.second in g for g in groups)
+        together = any(link.first in g and link.second in g for g in groups)
+        assert together == link.same, link
     assert sum(len(g) for g in groups) == len(datasets)
+
+
+def test_a_task_merge_needs_declared_files_and_split() -> None:
+    """Feng et al.'s `regulatory` (150,000 training sequences) was merged with Genomic
+    Benchmarks' `human_ensembl_regulatory` by name alone: now only a dataset record's
+    same_task link, which must state files and split evidence, merges; the name match is
+    a related link, and each dataset is its own task."""
+    from pydantic import ValidationError
+
+    from rewire_site.models.dataset import SameTask
+
+    def dataset(rid: str, **links: object) -> Dataset:
+        return Dataset.model_validate(
+            {
+                "id": rid,
+                "kind": "dataset",
+                "title": rid,
+                "summary": "s",
+                "areas": ["dna-genomes"],
+                "contexts": ["research"],
+                "description": "d",
+                "version": None,
+                "generator": None,
+                "seed": None,
+                "access": None,
+                "licence": None,
+                "synthetic": False,
+                "missing_metadata": {
+                    k: {"reason": "unreported", "note": "n"}
+                    for k in ("version", "generator", "seed", "access", "licence")
+                },
+                **links,
+            }
+        )
+
+    same = {"dataset": "b", "files": "same counts and length", "split": "same sizes"}
+    merged = Catalogue.from_records([dataset("a", same_task=[same]), dataset("b")])
+    assert task_groups(merged) == [("a", "b")]
+    related = {"dataset": "b", "note": "the same name only"}
+    apart = Catalogue.from_records([dataset("a", related=[related]), dataset("b")])
+    assert task_groups(apart) == [("a",), ("b",)]
+    for missing in ("files", "split"):
+        with pytest.raises(ValidationError):
+            SameTask.model_validate({k: v for k, v in same.items() if k != missing})
+
+
+def test_feng_regulatory_is_not_merged_with_genomic_benchmarks(catalogue: Catalogue) -> None:
+    groups = task_groups(catalogue)
+    feng, gb = "feng-2024-dataset-regulatory", "genomic-benchmarks-dataset-human-ensembl-regulatory"
+    assert (feng,) in groups and (gb,) in groups
+    link = next(link for link in task_links(catalogue) if link.first == feng)
+    assert not link.same and link.second == gb
+    # the three with stated sizes on both sides stay one task each
+    for first, second in (
+        ("feng-2024-dataset-human-worm", "genomic-benchmarks-dataset-demo-human-or-worm"),
+        (
+            "feng-2024-dataset-nontata-promoter",
+            "genomic-benchmarks-dataset-human-nontata-promoters",
+        ),
+    ):
+        assert tuple(sorted((first, second))) in groups
+
+
+def test_a_related_dataset_is_named_on_its_task_page(built: list[object]) -> None:
+    page = next(
+        p
+        for p in built
+        if isinstance(p, contexts.TaskPage)
+        and p.path.startswith("tasks/feng-2024-dataset-regulatory/")
+    )
+    assert [d.text for d in page.datasets] == ["regulatory (Feng et al. benchmark)"]
+    assert len(page.same_task) == 1
+    assert page.same_task[0].startswith(
+        "Related, kept apart: regulatory (Feng et al. benchmark) and human_ensembl_regulatory "
+        "(Genomic Benchmarks). The same name only"
+    )
 
 
 def test_task_page_shows_sources_side_by_side_never_ranked_together(built: list[object]) -> None:
@@ -75,7 +156,9 @@ def test_task_page_shows_sources_side_by_side_never_ranked_together(built: list[
         "human_worm (Feng et al. benchmark)",
         "demo_human_or_worm (Genomic Benchmarks)",
     ]
-    assert page.same_task and page.same_task[0].startswith("Same task by size")
+    assert page.same_task and page.same_task[0].startswith(
+        "Same task (same files and split): Same files: Feng et al.'s summary table"
+    )
     sources = {g.source for g in page.groups}
     assert {"Feng et al. 2024", "Genomic Benchmarks"} <= sources
     hyena = [o for o in page.overlaps if o.family == "HyenaDNA"]

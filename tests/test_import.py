@@ -133,6 +133,21 @@ def test_feng_excerpt_matches_the_committed_records(tmp_path: Path) -> None:
         (tmp_path / "records" / "feng-2024-config-dnabert-2-summary-pooling.yaml").read_text()
     )
     assert config["version"] == "1d020b803b871a976f5f3d5565f0eac8f2c7bb81"
+    # the importer writes the task identity: `regulatory` is only related to Genomic
+    # Benchmarks' dataset of that name (no evidence of the same files and split), as in
+    # the committed record (the excerpt's source hash and rows differ); GM12878 has no link
+    regulatory = (tmp_path / "records" / "feng-2024-dataset-regulatory.yaml").read_text("utf-8")
+    data = yaml.safe_load(regulatory)
+    committed_dataset = yaml.safe_load(
+        (ROOT / "records" / "feng-2024-dataset-regulatory.yaml").read_text("utf-8")
+    )
+    assert data["related"] == committed_dataset["related"]
+    assert "same_task" not in data
+    assert [r["dataset"] for r in data["related"]] == [
+        "genomic-benchmarks-dataset-human-ensembl-regulatory"
+    ]
+    gm = yaml.safe_load((tmp_path / "records" / "feng-2024-dataset-gm12878.yaml").read_text())
+    assert "same_task" not in gm and "related" not in gm
 
 
 def test_changed_file_at_a_new_commit_adds_a_source_and_reports_the_cell(tmp_path: Path) -> None:

@@ -115,6 +115,11 @@ def reference_fields(record: RecordBase) -> list[Ref]:
                 fact = getattr(checkpoint.facts, name)
                 if fact is not None:
                     _cite(found, f"checkpoints.{i}.facts.{name}.citation", fact.citation)
+    if isinstance(record, Dataset):
+        for i, same in enumerate(record.same_task):
+            found.append((f"same_task.{i}.dataset", same.dataset, "dataset"))
+        for i, related in enumerate(record.related):
+            found.append((f"related.{i}.dataset", related.dataset, "dataset"))
     if isinstance(record, Protocol) and record.baselines is not None:
         for role in ("null_control", "conventional_reference"):
             for i, target in enumerate(getattr(record.baselines, role).evaluations):

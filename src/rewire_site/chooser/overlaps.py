@@ -2,11 +2,12 @@
 same task are comparable.
 
 Sources name the same benchmark dataset differently (Feng et al.'s `human_worm` is
-Genomic Benchmarks' `demo_human_or_worm`). A link below is made only with the evidence
-for it, quoted from the committed records: equal training and test sizes where both
-sources state them, otherwise the name alone, and the page says which. Linked datasets
-are shown side by side; their results are never merged into one ranking unless the
-comparability rule below says they match.
+Genomic Benchmarks' `demo_human_or_worm`). Datasets are one task only where a dataset
+record declares it (`same_task`) with evidence of the same files and the same split;
+a record's `related` link (the same name, say, without that evidence) is shown on both
+datasets' task pages, never merged. Datasets of one task are shown side by side; their
+results are never merged into one ranking unless the comparability rule below says they
+match.
 """
 
 from __future__ import annotations
@@ -21,65 +22,30 @@ from ..models import Dataset, Evaluation, Protocol, Result
 
 
 @dataclass(frozen=True)
-class SameTask:
+class TaskLink:
+    """A link between two dataset records, as the first declares it (`same_task` or
+    `related` of the dataset record)."""
+
     first: str
     second: str
     evidence: str
-    """Why the two datasets are the same task, as the records state it."""
-    by_size: bool
-    """True: the stated sizes match; False: the names match, the sizes are not stated."""
+    """What the record states: for the same task, the files and split evidence; for a
+    related dataset, its note."""
+    same: bool
+    """True: the same files and split (the datasets are one task); False: related only,
+    kept apart."""
 
 
-SAME_TASK: tuple[SameTask, ...] = (
-    SameTask(
-        "feng-2024-dataset-human-worm",
-        "genomic-benchmarks-dataset-demo-human-or-worm",
-        "Feng et al.'s summary table: 75000 training and 25000 test sequences of 200; "
-        "the Genomic Benchmarks card: 100 000 sequences, 200bp long, 75% training, 25% "
-        "testing.",
-        True,
-    ),
-    SameTask(
-        "feng-2024-dataset-coding",
-        "genomic-benchmarks-dataset-demo-coding-vs-intergenomic-seqs",
-        "Feng et al.'s summary table: 75000 training and 25000 test sequences of 200; "
-        "the Genomic Benchmarks card: 50,000 intergenomic and 50,000 transcript "
-        "sequences, 200bp long, 75% training, 25% testing.",
-        True,
-    ),
-    SameTask(
-        "feng-2024-dataset-nontata-promoter",
-        "genomic-benchmarks-dataset-human-nontata-promoters",
-        "Both state 27097 training and 9034 test sequences (Feng et al.'s summary table; "
-        "the Genomic Benchmarks README).",
-        True,
-    ),
-    SameTask(
-        "feng-2024-dataset-enhancer-cohn",
-        "genomic-benchmarks-dataset-human-enhancers-cohn",
-        "Feng et al.: 20843 training and 6948 test sequences (27791 in all); Genomic "
-        "Benchmarks: 13895 enhancers and 13896 negative controls (27791 in all).",
-        True,
-    ),
-    SameTask(
-        "feng-2024-dataset-enhancer-ensembl",
-        "genomic-benchmarks-dataset-human-enhancers-ensembl",
-        "Names only: the Genomic Benchmarks files read do not state the size.",
-        False,
-    ),
-    SameTask(
-        "feng-2024-dataset-regulatory",
-        "genomic-benchmarks-dataset-human-ensembl-regulatory",
-        "Names only: the Genomic Benchmarks files read do not state the size.",
-        False,
-    ),
-    SameTask(
-        "feng-2024-dataset-ocr",
-        "genomic-benchmarks-dataset-human-ocr-ensembl",
-        "Names only: the Genomic Benchmarks files read do not state the size.",
-        False,
-    ),
-)
+def task_links(catalogue: Catalogue) -> tuple[TaskLink, ...]:
+    """Every same-task and related link the dataset records declare, by declaring id."""
+    links: list[TaskLink] = []
+    for dataset in catalogue.of_kind(Dataset):
+        for same in dataset.same_task:
+            evidence = f"Same files: {same.files} Same split: {same.split}"
+            links.append(TaskLink(dataset.id, same.dataset, evidence, True))
+        for related in dataset.related:
+            links.append(TaskLink(dataset.id, related.dataset, related.note, False))
+    return tuple(links)
 
 
 @dataclass(frozen=True)
@@ -111,8 +77,9 @@ SAME_COLUMN: tuple[SameColumn, ...] = (
 
 
 def task_groups(catalogue: Catalogue) -> list[tuple[str, ...]]:
-    """Datasets grouped by task: linked datasets together (both must exist), every other
-    dataset alone; each group sorted, groups sorted by their first id."""
+    """Datasets grouped by task: datasets that a record declares the same task (same files
+    and split, both records present) together, every other dataset alone (a related
+    dataset too); each group sorted, groups sorted by their first id."""
     datasets = {d.id for d in catalogue.of_kind(Dataset)}
     parent = {d: d for d in datasets}
 
@@ -121,8 +88,8 @@ def task_groups(catalogue: Catalogue) -> list[tuple[str, ...]]:
             item = parent[item]
         return item
 
-    for link in SAME_TASK:
-        if link.first in datasets and link.second in datasets:
+    for link in task_links(catalogue):
+        if link.same and link.first in datasets and link.second in datasets:
             parent[find(link.second)] = find(link.first)
     groups: dict[str, list[str]] = {}
     for dataset in sorted(datasets):
@@ -130,9 +97,16 @@ def task_groups(catalogue: Catalogue) -> list[tuple[str, ...]]:
     return sorted(tuple(g) for g in groups.values())
 
 
-def links_between(ids: Iterable[str]) -> list[SameTask]:
+def links_between(ids: Iterable[str], catalogue: Catalogue) -> list[TaskLink]:
+    """The links a task's datasets take part in: same-task links within the group, and
+    related links from or to one of its datasets."""
     wanted = set(ids)
-    return [s for s in SAME_TASK if s.first in wanted and s.second in wanted]
+    return [
+        link
+        for link in task_links(catalogue)
+        if (link.first in wanted and link.second in wanted)
+        or (not link.same and (link.first in wanted or link.second in wanted))
+    ]
 
 
 def columns_for(ids: Iterable[str], catalogue: Catalogue) -> list[SameColumn]:

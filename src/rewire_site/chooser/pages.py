@@ -37,6 +37,7 @@ from .contexts import (
     WinCount,
 )
 from .overlaps import (
+    TaskLink,
     better,
     columns_for,
     label_of,
@@ -281,10 +282,7 @@ def _task_page(
         ),
         heading=heading,
         datasets=tuple(Link(d.title, page_of(d)) for d in datasets),
-        same_task=tuple(
-            ("Same task by size: " if s.by_size else "Same task by name only: ") + s.evidence
-            for s in links_between(group_ids)
-        )
+        same_task=tuple(_link_text(s, catalogue) for s in links_between(group_ids, catalogue))
         + tuple(same_column),
         groups=tuple(result_groups),
         overlaps=tuple(overlaps),
@@ -296,6 +294,18 @@ def _task_page(
             else "No model family has results on this task in two different tables."
         ),
     )
+
+
+def _link_text(link: TaskLink, catalogue: Catalogue) -> str:
+    """One line of a task page on a dataset link: the same task with its evidence, or a
+    related dataset kept apart with the note."""
+    if link.same:
+        return f"Same task (same files and split): {link.evidence}"
+    first, second = (catalogue.by_id.get(d) for d in (link.first, link.second))
+    names = " and ".join(
+        r.title if r is not None else d for r, d in ((first, link.first), (second, link.second))
+    )
+    return f"Related, kept apart: {names}. {link.evidence}"
 
 
 def matrix_pages(

@@ -41,6 +41,7 @@ from .core import (
     source_id,
 )
 from .families import DNABERT_2, HYENADNA, NUCLEOTIDE_TRANSFORMER, family_records
+from .feng_tasks import task_fields
 from .records import ADDED, AREAS, CONTEXTS, RepoFileSpec, repository_file_source, value_result
 from .tables import Cell, read_csv
 
@@ -480,6 +481,7 @@ def _dataset(
             {"name": "test", "size": int(test)},
         ],
         "tasks": [category] if category else [],
+        **task_fields(name),
         "missing_metadata": {
             "version": missing("unreported", "The README names no version of the OSF files."),
             "generator": missing("inapplicable", "Collected data, not generated."),
