@@ -1,5 +1,5 @@
-"""Benchmark: peak memory of `rewire build`, and validation and build time per record
-at several catalogue sizes, in one run.
+"""Benchmark: peak memory of `rewire validate` and `rewire build`, and validation and
+build time per record at several catalogue sizes, in one run.
 
     python benchmarks/bench_memory.py                      # 2,500, 5,000, 10,000
     python benchmarks/bench_memory.py --sizes 10000 --workdir /tmp/rw
@@ -8,7 +8,8 @@ For each size a synthetic catalogue is generated (`rewire_site.synth`, determini
 from the seed; reused when `--workdir` already holds it), then:
 
 - validation, cold: `validate_paths` in a new process, no parse cache, two processes
-  (as in `bench_validate.py`);
+  (as in `bench_validate.py`), with the peak resident memory of the validating process
+  (`ru_maxrss`), the part of it above the imports, and its parse worker's;
 - `rewire build`, cold (no parse cache), the command itself in a new process: wall and
   CPU seconds of the whole process tree (from `wait4`), and its memory, sampled every
   50 ms over the build process and all its descendants: the sum of PSS (shared pages of
@@ -187,7 +188,10 @@ def main() -> None:
         loads.append(os.getloadavg()[0])
         print(
             f"{n} evaluations, {records} records: validation {validation.wall:.2f} s wall, "
-            f"{validation.main + validation.worker:.2f} CPU-s; build {built.wall:.1f} s wall, "
+            f"{validation.main + validation.worker:.2f} CPU-s, peak RSS "
+            f"{validation.peak_mb:.0f} MB ({validation.peak_mb - validation.base_mb:.0f} MB "
+            f"above the imports; parse worker {validation.worker_peak_mb:.0f} MB); "
+            f"build {built.wall:.1f} s wall, "
             f"{built.cpu:.1f} CPU-s, {built.pages} pages, peak PSS {built.peak_pss_mb:.0f} MB "
             f"(RSS sum {built.peak_rss_sum_mb:.0f} MB over up to {built.processes} "
             f"processes; largest process {built.max_rss_mb:.0f} MB)\n  {built.report}",
@@ -203,7 +207,8 @@ def main() -> None:
     )
     header = (
         f"{'evaluations':>11} {'records':>8} | {'validate s':>10} {'CPU s':>6} "
-        f"{'CPU ms/rec':>10} | {'build s':>8} {'CPU s':>7} {'CPU ms/rec':>10} "
+        f"{'CPU ms/rec':>10} {'val. MB':>7} {'+MB':>6} | "
+        f"{'build s':>8} {'CPU s':>7} {'CPU ms/rec':>10} "
         f"{'pages':>6} | {'peak PSS MB':>11} {'RSS sum MB':>10} {'max RSS MB':>10}"
     )
     print(header)
@@ -211,7 +216,9 @@ def main() -> None:
         v_cpu = validation.main + validation.worker
         print(
             f"{n:>11} {records:>8} | {validation.wall:>10.2f} {v_cpu:>6.2f} "
-            f"{1000 * v_cpu / records:>10.3f} | {built.wall:>8.1f} {built.cpu:>7.1f} "
+            f"{1000 * v_cpu / records:>10.3f} {validation.peak_mb:>7.0f} "
+            f"{validation.peak_mb - validation.base_mb:>6.0f} | "
+            f"{built.wall:>8.1f} {built.cpu:>7.1f} "
             f"{1000 * built.cpu / records:>10.2f} {built.pages:>6} | "
             f"{built.peak_pss_mb:>11.0f} {built.peak_rss_sum_mb:>10.0f} {built.max_rss_mb:>10.0f}"
         )
@@ -225,7 +232,8 @@ def main() -> None:
         print(
             f"growth from {r0} to {r1} records ({size:.2f}x), as an exponent (1.00 = linear): "
             f"validation wall {exponent(v0.wall, v1.wall)}, CPU "
-            f"{exponent(v0.main + v0.worker, v1.main + v1.worker)}; build wall "
+            f"{exponent(v0.main + v0.worker, v1.main + v1.worker)}, memory above the "
+            f"imports {exponent(v0.peak_mb - v0.base_mb, v1.peak_mb - v1.base_mb)}; build wall "
             f"{exponent(b0.wall, b1.wall)}, CPU {exponent(b0.cpu, b1.cpu)}; "
             f"peak PSS {exponent(b0.peak_pss_mb, b1.peak_pss_mb)}"
         )

@@ -60,15 +60,21 @@ cache, jobs = sys.argv[2] == "cache", (int(sys.argv[3]) or None)
 def cpu(who):
     usage = resource.getrusage(who)
     return usage.ru_utime + usage.ru_stime
+def peak_mb(who):
+    return resource.getrusage(who).ru_maxrss / 1024  # KiB on Linux
+base = peak_mb(resource.RUSAGE_SELF)
 main, start = cpu(resource.RUSAGE_SELF), time.perf_counter()
 report = validate_paths([root / "records"], root, cache=cache, jobs=jobs)
 wall = time.perf_counter() - start
 assert report.ok, report.summary()
 print(json.dumps({"wall": wall, "main": cpu(resource.RUSAGE_SELF) - main,
-                  "worker": cpu(resource.RUSAGE_CHILDREN), "summary": report.summary()}))
+                  "worker": cpu(resource.RUSAGE_CHILDREN), "summary": report.summary(),
+                  "peak_mb": peak_mb(resource.RUSAGE_SELF), "base_mb": base,
+                  "worker_peak_mb": peak_mb(resource.RUSAGE_CHILDREN)}))
 """
 """One timed validation, in a new process: clock and CPU seconds start after the
-imports."""
+imports; peak resident memory of the process (`ru_maxrss`), of it after the imports
+(`base_mb`), and of its forked parse worker."""
 
 
 @dataclass
@@ -77,6 +83,12 @@ class Run:
     main: float
     worker: float
     summary: str
+    peak_mb: float = 0.0
+    """Largest resident size of the validating process (imports included)."""
+    base_mb: float = 0.0
+    """Its resident size after the imports, before validating."""
+    worker_peak_mb: float = 0.0
+    """Largest resident size of its forked parse worker (0 without one)."""
 
 
 def timed(src: Path, root: Path, cache: bool, jobs: int) -> Run:
