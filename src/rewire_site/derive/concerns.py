@@ -52,9 +52,11 @@ from .display import (
 )
 from .trivial import (
     ACCURACY,
+    AUC,
     CHANCE_AUC,
+    F1,
+    MCC,
     NEAR_ZERO,
-    RULE_METRICS,
     Trivial,
     majority_share,
     metric_kind,
@@ -91,6 +93,8 @@ TRIVIAL_LABELS: dict[str, str] = {
     "trivial_chance_ranking": "No better than a random ranking",
 }
 """Computed trivial-result concern kind -> its label."""
+NEAR_NEGATIVE_LABEL = "Practically no better than always answering negative"
+"""The label of 'answers negative' where MCC and F1 are near 0, not exactly 0."""
 TRIVIAL_LEGENDS: dict[str, str] = {
     "trivial_answers_negative": f"MCC and F1 both within {NEAR_ZERO:g} of 0 in the same row, "
     "the scores of a classifier that never answers positive: its yes or no answers are "
@@ -470,8 +474,9 @@ def _trivial_text(finding: Trivial, balance: Balance | None = None) -> str:
 
 def _trivial(evaluation: Evaluation, protocol: Protocol, catalogue: Catalogue) -> list[Flag]:
     metrics = [protocol.metric, *(c.metric for c in protocol.columns if c.metric is not None)]
-    if not RULE_METRICS & {metric_kind(m.id) for m in metrics}:
-        return []  # no rule reads any of the protocol's metrics
+    kinds = {metric_kind(m.id) for m in metrics}
+    if not ({MCC, F1} <= kinds or kinds & {ACCURACY, AUC}):
+        return []  # no rule reads the protocol's metrics
     if not any(r.value is not None for r in evaluation.results):
         return []
     row = result_row(evaluation, catalogue)
@@ -486,7 +491,9 @@ def _trivial(evaluation: Evaluation, protocol: Protocol, catalogue: Catalogue) -
         out.append(
             Flag(
                 kind=kind,
-                label=TRIVIAL_LABELS[kind],
+                label=NEAR_NEGATIVE_LABEL
+                if finding.kind == "answers_negative" and not finding.exact
+                else TRIVIAL_LABELS[kind],
                 text=_trivial_text(finding, balance),
                 recorded=False,
                 excludes_from_comparisons=True,

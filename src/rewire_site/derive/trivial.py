@@ -59,9 +59,6 @@ _ALIASES: dict[str, str] = {
     "aucroc": AUC,
 }
 
-RULE_METRICS = frozenset({MCC, F1, ACCURACY, AUC})
-"""The metric kinds the rules read: a row without any of them is never flagged."""
-
 THRESHOLD_FREE = frozenset({AUC, "auprc", "prauc", "aucpr", "averageprecision"})
 """Metrics that score a ranking of predicted scores, not the yes/no answers: a
 classifier that always answers negative may still rank well."""
