@@ -226,3 +226,25 @@ def test_the_rows_that_never_answer_positive_show_the_class_balance(
     (row,) = [r for r in table.rows if accuracy.id in r.evaluation_ids]
     cell = next(c for c in row.cells if c.column_id == "accuracy")
     assert cell.excluded and not cell.best
+
+
+def test_rewire_serve_sees_that_a_flag_reads_the_rows_other_evaluations(
+    catalogue: Catalogue,
+) -> None:
+    """An accuracy result's concern depends on the MCC and F1 evaluations of its row (and
+    on the rows that show the class balance): `rewire serve` must recompute it when one of
+    those records changes, so their ids are among the keys the computation read."""
+    from rewire_site.derive.concerns import flags
+    from rewire_site.incremental.track import Recorder, TrackingCatalogue
+
+    recorder = Recorder()
+    seen = TrackingCatalogue(catalogue, recorder)
+    accuracy = catalogue.get(
+        "feng-2024-eval-hyenadna-medium-160k-mean-4mc-e-coli-accuracy", Evaluation
+    )
+    found, keys = recorder.run(lambda: flags(accuracy, seen))
+    assert found
+    for metric in ("mcc", "f1"):
+        assert ("id", accuracy.id.replace("accuracy", metric)) in keys
+    # a row that shows the class balance: NT-v2 (mean pooling) never answers positive
+    assert ("id", "feng-2024-eval-nt-v2-500m-mean-4mc-e-coli-mcc") in keys
