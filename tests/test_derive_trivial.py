@@ -193,7 +193,8 @@ def test_the_rows_that_never_answer_positive_show_the_class_balance(
     of negatives. A row that does find positives (its MCC and F1 raised here to 0.2 and 0.3)
     but whose accuracy (0.83310937919914, recorded) is below that share is no better than
     always answering the majority class."""
-    from rewire_site.derive.concerns import class_balance, flags
+    from rewire_site.derive.concerns import flags
+    from rewire_site.derive.result_rows import class_balance
     from rewire_site.derive.trivial import negative_share
 
     assert negative_share({"mcc": 0.0, "f1": 0.0, "accuracy": 0.8}) == 0.8

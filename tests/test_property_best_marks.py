@@ -1,7 +1,7 @@
 """Properties of the live catalogue (built in-process from `records/`, whatever its size):
 
 - no best mark, rank or win on a result the degenerate-result rule flags
-  (`trivial.trivial_results` on the row `concerns.result_row` reads, run here directly);
+  (`trivial.trivial_results` on the row `result_rows.result_row` reads, run here directly);
 - every best mark leads every other competitor of its comparable group by more than
   their margin (`comparability.value_margin`), and so does every win on a compare/ page.
 """
@@ -16,7 +16,8 @@ import pytest
 from rewire_site.build import gather
 from rewire_site.chooser.pages import compare_pages
 from rewire_site.derive.comparability import ranking_value, value_margin
-from rewire_site.derive.concerns import flags_by_evaluation, result_row
+from rewire_site.derive.concerns import flags_by_evaluation
+from rewire_site.derive.result_rows import result_row
 from rewire_site.derive.tables import Cell, ComparisonTable, protocol_tables
 from rewire_site.derive.trivial import trivial_results
 from rewire_site.link import Catalogue

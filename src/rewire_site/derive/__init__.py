@@ -20,8 +20,10 @@ Readiness (`readiness.py`)
 Concerns (`concerns.py`)
     flags(evaluation, catalogue) -> tuple[Flag, ...]; flags_by_evaluation(catalogue)
     -> dict[evaluation id, tuple[Flag, ...]]; excluded(flags, column_id) -> bool;
-    accelerators(text) -> frozenset[str] ('NVIDIA H100 94GB' -> {'H100'});
-    result_row(evaluation, catalogue) -> ResultRow (the row of one classifier's results)
+    accelerators(text) -> frozenset[str] ('NVIDIA H100 94GB' -> {'H100'})
+Result rows (`result_rows.py`)
+    result_row(evaluation, catalogue) -> ResultRow (the row of one classifier's results);
+    class_balance(evaluation, catalogue) -> Balance | None (where a row shows it)
 Trivial results (`trivial.py`)
     trivial_results(row, *, majority_share=None, higher_is_better=...) -> tuple[Trivial,
         ...] (answers_negative | majority_class | chance_ranking: no better than a
