@@ -22,6 +22,28 @@ DEFAULT_ROOT = Path()
 app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
 
 
+def _checked_id(value: str, option: str) -> str:
+    """`value` when it keeps the id rule (a run id names a folder under the runs folder and
+    under artifacts/, and is part of record ids); a usage error otherwise."""
+    from rewire_site.new import bad_id
+
+    problem = bad_id(value, "run id")
+    if problem is not None:
+        raise typer.BadParameter(problem, param_hint=option)
+    return value
+
+
+def _gpu_indices(text: str) -> list[int]:
+    """`--gpus 0,1` as indices; a usage error for anything but whole numbers 0 or more."""
+    indices = _split([text])
+    bad = [index for index in indices if not index.isdigit()]
+    if bad:
+        raise typer.BadParameter(
+            f"{bad[0]!r} is not a GPU index: give whole numbers, e.g. 0,1", param_hint="--gpus"
+        )
+    return [int(index) for index in indices]
+
+
 def _split(values: list[str] | None) -> list[str]:
     """Repeated and comma-separated option values, in order (settings keep their commas)."""
     out: list[str] = []
@@ -114,9 +136,19 @@ def run(
     except KeyError as error:
         raise typer.BadParameter(str(error.args[0]), param_hint="PROTOCOL") from None
     extra = {"device": device}
+    if run_id is not None:
+        _checked_id(run_id, "--run-id")
+    gpu_indices = _gpu_indices(gpus)
     if records_only:
         if not run_id:
             raise typer.BadParameter("--records-only needs --run-id", param_hint="--run-id")
+        if not (runs_dir / run_id).is_dir():
+            wide_console().print(
+                f"error: no run {run_id!r}: {runs_dir / run_id} is not a folder "
+                "(--records-only writes the records of a run made before; see --runs-dir)",
+                markup=False,
+            )
+            raise typer.Exit(1)
         extra["records_only"] = "yes"
     if recipe_file is not None:
         extra["recipe"] = str(recipe_file)
@@ -132,7 +164,7 @@ def run(
         runs_dir=runs_dir,
         root=root,
         dry_run=dry_run,
-        gpus=[int(g) for g in _split([gpus])],
+        gpus=gpu_indices,
         time_budget_s=time_budget,
         write_records=not no_records,
         command=shlex.join(["rewire", *sys.argv[1:]]) if sys.argv[1:2] == ["measure"] else "",
@@ -238,6 +270,7 @@ def ia3_records(
     from measure.records import RecordExists
     from rewire_site.problems import RecordsInvalid
 
+    _checked_id(run_id, "--run-id")
     attached = _pairs(attach, "--attach", "PATH=DESCRIPTION")
     confirming = _pairs(confirm_with, "--confirm-with", "EVALUATION_ID=LOG")
     compared = _pairs(loss_check, "--loss-check", "LABEL=LOG")

@@ -160,6 +160,8 @@ class IA3Runtime(Recipe):
             if merged.exists():
                 logs.append(merged)
                 continue
+            if options.extra.get("records_only"):  # run nothing: records of what ran
+                continue
             if budget is not None and spent + estimated_seconds(setup) > budget:
                 print(f"SKIPPED {setup.key}: would overrun the time budget", flush=True)
                 continue

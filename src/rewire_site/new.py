@@ -124,14 +124,14 @@ def schemas_for(out_dir: Path) -> str:
     return f"../{SCHEMAS_DIR}" if root is None else schemas_from(out_dir, root)
 
 
-def bad_id(record_id: str) -> str | None:
+def bad_id(record_id: str, what: str = "id") -> str | None:
     """One line saying why `record_id` breaks the id rule (`id_problem`), or None; a long
-    id is shown shortened."""
+    id is shown shortened. `what` names it (`id`, `run id`)."""
     problem = id_problem(record_id)
     if problem is None:
         return None
     shown = record_id if len(record_id) <= 60 else record_id[:60] + "..."
-    return f"id {shown!r}: {problem}"
+    return f"{what} {shown!r}: {problem}"
 
 
 def default_id(kind: str) -> str:

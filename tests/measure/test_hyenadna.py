@@ -12,19 +12,23 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import torch
 import yaml
 
-from measure.hyenadna import records as hyena_records
-from measure.hyenadna.model import HyenaConfig, build, count_parameters, fftconv
-from measure.hyenadna.recipe import (
+torch = pytest.importorskip(
+    "torch", reason="the HyenaDNA model and worker need torch (pip install -e .[measure])"
+)
+
+# after the skip: the model and the worker import torch
+from measure.hyenadna import records as hyena_records  # noqa: E402
+from measure.hyenadna.model import HyenaConfig, build, count_parameters, fftconv  # noqa: E402
+from measure.hyenadna.recipe import (  # noqa: E402
     RecipeError,
     estimate,
     load_recipe,
     parse_recipe,
     run_spec,
 )
-from measure.hyenadna.worker import run_spec as run_worker
+from measure.hyenadna.worker import run_spec as run_worker  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 TINY = Path(__file__).parent / "fixtures" / "hyenadna_tiny.yaml"
