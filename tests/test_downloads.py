@@ -3,7 +3,6 @@ runs give identical bytes."""
 
 from __future__ import annotations
 
-import dataclasses
 import gzip
 import hashlib
 import io
@@ -15,10 +14,9 @@ import zlib
 
 import pandas as pd
 import pytest
-from scenarios import load_scenario, scenario_root
+from scenarios import load_scenario
 
 from rewire_site.derive.concerns import flags_by_evaluation
-from rewire_site.incremental.memo import Memo
 from rewire_site.link import Catalogue
 from rewire_site.models import RECORD_ADAPTER, Protocol
 from rewire_site.release import ManifestEntry, make_release, sha256_bytes
@@ -28,12 +26,7 @@ from rewire_site.render.downloads import (
     EVALUATION_MATRIX,
     PROTOCOL_COVERAGE,
     RELEASE_TABLE,
-    SEGMENT_CAP,
-    SEGMENT_MIN,
-    SEGMENT_TARGET,
     SOURCE_TABLE,
-    GzipSegments,
-    ReleaseLines,
     api_files,
     csv_bytes,
     derived_json,
@@ -41,9 +34,7 @@ from rewire_site.render.downloads import (
     gzip_bytes,
     record_json,
     release_file,
-    segment_ends,
 )
-from rewire_site.render.plan import plan_site
 
 SCENARIOS = ["seed_memory", "ia3_conflict", "reproduction", "incomplete_run"]
 
@@ -71,7 +62,7 @@ def test_gzip_is_deterministic_without_name_or_time() -> None:
 
 
 def _level9(data: bytes) -> bytes:
-    """One level-9 gzip stream over the whole of `data` (the former `gzip_bytes`)."""
+    """One level-9 gzip stream over the whole of `data`, as the standard library writes it."""
     buffer = io.BytesIO()
     with gzip.GzipFile(filename="", mode="wb", fileobj=buffer, compresslevel=9, mtime=0) as out:
         out.write(data)
@@ -110,7 +101,7 @@ def _gunzip_one_member(packed: bytes) -> bytes:
         b"no line break",
         b"a,b\n1,2\n",
         b"\n\n\n",
-        b"x" * (3 * SEGMENT_MIN) + b"\n" + b"y" * 10,  # a line longer than a segment
+        b"x" * 100_000 + b"\n" + b"y" * 10,  # a long line
         b"one\r\ntwo\r\n" * 40_000,
         random.Random(5).randbytes(400_000),  # no structure, line breaks by chance
     ],
@@ -120,170 +111,19 @@ def test_gzip_gives_back_the_input_exactly(data: bytes) -> None:
     packed = gzip_bytes(data)
     assert gzip.decompress(packed) == data
     assert _gunzip_one_member(packed) == data
-    kept = GzipSegments()
-    assert gzip_bytes(data, kept) == packed  # the serve path: the same bytes
-    assert kept.made == len(segment_ends(data)) and kept.reused == 0
-
-
-def test_gzip_of_a_large_text_is_several_segments_of_one_member() -> None:
-    data = _documents(6000)
-    ends = segment_ends(data)
-    assert 6 <= len(ends) <= 30, len(ends)
-    assert ends[-1] == len(data) and ends == sorted(set(ends))
-    assert all(data[e - 1 : e] == b"\n" for e in ends[:-1])  # cut after whole lines
-    assert all(b - a >= SEGMENT_MIN for a, b in zip([0, *ends[:-2]], ends[:-1], strict=True))
-    packed = gzip_bytes(data)
-    assert packed == gzip_bytes(data)
-    assert _gunzip_one_member(packed) == data
-    documents = gzip.decompress(packed).decode().splitlines()
-    assert [json.loads(d)["evaluation_id"] for d in documents[::1000]] == [
-        f"eval-{i:06d}" for i in range(0, 6000, 1000)
-    ]
-    # about as small as one level-9 stream over the whole text
-    assert len(packed) <= len(_level9(data)) * 1.01
 
 
 @pytest.mark.skipif(shutil.which("gzip") is None, reason="no gzip command")
 def test_the_gzip_command_reads_it() -> None:
     data = _documents(3000)
-    assert len(segment_ends(data)) > 2
     found = subprocess.run(["gzip", "-dc"], input=gzip_bytes(data), capture_output=True)
     assert found.returncode == 0, found.stderr
     assert found.stdout == data
 
 
-def _ends_by_definition(data: bytes) -> list[int]:
-    """`segment_ends` as its docstring defines it, line by line."""
-    ends: list[int] = []
-    start = pos = 0
-    for line in data.split(b"\n")[:-1]:
-        pos += len(line) + 1
-        size = pos - start
-        chosen = zlib.crc32(line) * SEGMENT_TARGET < (len(line) + 1) << 32
-        if size >= SEGMENT_CAP or (size >= SEGMENT_MIN and chosen):
-            ends.append(pos)
-            start = pos
-    return ends if ends and ends[-1] == len(data) else [*ends, len(data)]
-
-
-def test_segment_ends_follow_their_definition() -> None:
-    rng = random.Random(11)
-    texts = [b"", b"\n", b"x" * 70_000, b"\n" * 50_000, (b"a" * 40_000 + b"\n") * 40]
-    texts.append((b"a" * 1023 + b"\n") * 2100)  # no line chosen: cut at exactly the cap
-    assert segment_ends(texts[-1])[0] == SEGMENT_CAP
-    texts += [rng.randbytes(rng.choice([100, 50_000, 600_000])) for _ in range(8)]
-    texts += [
-        b"".join(b"%d %s\n" % (i, b"z" * rng.randrange(3000)) for i in range(rng.randrange(2000)))
-        for _ in range(8)
-    ]
-    for text in texts:
-        assert segment_ends(text) == _ends_by_definition(text)
-
-
-def test_a_small_text_is_one_level_9_stream() -> None:
-    data = _documents(80)
-    assert len(data) < SEGMENT_MIN and segment_ends(data) == [len(data)]
-    assert gzip_bytes(data) == _level9(data)
-
-
-def _edits(data: bytes) -> list[bytes]:
-    """Edits of one line each near the middle of `data`: a changed value, an inserted
-    line, a deleted line, a longer line."""
-    lines = data.split(b"\n")
-    middle = len(lines) // 2
-    changed = list(lines)
-    changed[middle] = changed[middle].replace(b"0.3.0", b"0.4.0")
-    inserted = [*lines[: middle + 7], b'{"evaluation_id": "inserted"}', *lines[middle + 7 :]]
-    deleted = lines[: middle - 5] + lines[middle - 4 :]
-    longer = list(lines)
-    longer[middle + 11] = longer[middle + 11].replace(b"a genomic model", b"a longer name")
-    return [b"\n".join(e) for e in (changed, inserted, deleted, longer)]
-
-
-def test_editing_one_line_recompresses_at_most_two_segments() -> None:
-    data = _documents(6000)
-    kept = GzipSegments()
-    gzip_bytes(data, kept)
-    count = len(segment_ends(data))
-    for edited in _edits(data):
-        packed = gzip_bytes(edited, kept)
-        assert packed == gzip_bytes(edited)  # the same bytes as a full compression
-        assert gzip.decompress(packed) == edited
-        assert 1 <= kept.made <= 2, kept.made
-        assert kept.reused >= count - 3, (kept.reused, count)
-
-
-def test_the_kept_segments_are_those_of_the_last_call() -> None:
-    data = _documents(4000)
-    kept = GzipSegments()
-    rng = random.Random(3)
-    for _ in range(12):  # each edit leaves its old segments behind: none may stay
-        lines = data.split(b"\n")
-        lines[rng.randrange(1, len(lines) - 1)] = b'{"edited": %d}' % rng.randrange(10**9)
-        data = b"\n".join(lines)
-        packed = gzip_bytes(data, kept)
-        assert len(kept.segments) == len(segment_ends(data))
-        assert sum(map(len, kept.segments.values())) == len(packed) - 18  # header, trailer
-    assert gzip.decompress(packed) == data
-
-
-def test_a_copy_of_the_segments_follows_by_the_delta_alone() -> None:
-    """Serve's replica and serving process keep one file's segments in step by sending
-    the keys and the segments compressed anew (`delta`), not every segment."""
-    data = _documents(6000)
-    here, there = GzipSegments(), GzipSegments()
-    gzip_bytes(data, here)
-    there.apply(here.delta())
-    assert there.segments == here.segments
-    for edited in _edits(data):
-        packed = gzip_bytes(edited, here)
-        keys, fresh = here.delta()
-        assert 1 <= len(fresh) <= 2 and len(keys) == len(here.segments)
-        there.apply((keys, fresh))
-        assert there.segments == here.segments
-        # the copy compresses the same text from its cache alone, the same bytes
-        assert gzip_bytes(edited, there) == packed and there.made == 0
-        there.apply(here.delta())  # back to the state `here` is in, for the next edit
-    # a copy that was not in the same state keeps the new segments only, and still
-    # gives the same bytes (compressing the others again)
-    stranger = GzipSegments()
-    stranger.apply(here.delta())
-    assert stranger.segments == here.fresh
-    assert gzip_bytes(_edits(data)[-1], stranger) == gzip_bytes(_edits(data)[-1])
-
-
-def test_serve_keeps_the_gzip_segments_of_each_file_in_its_memo() -> None:
-    catalogue = load_scenario("reproduction")
-    plan = plan_site(catalogue, scenario_root("reproduction"), "2026-10-22", preview=True)
-    memo = Memo()
-    served = dataclasses.replace(plan, memo=memo)
-    for name in (EVALUATION_MATRIX, PROTOCOL_COVERAGE, SOURCE_TABLE):
-        assert served.make(("data", name)) == plan.make(("data", name))
-        assert memo.segments(name).made == 1 and len(memo.segments(name).segments) == 1
-        assert served.make(("data", name)) == plan.make(("data", name))
-        assert (memo.segments(name).made, memo.segments(name).reused) == (0, 1)
-    files = download_files(catalogue)
-    entries = [ManifestEntry(p, sha256_bytes(b), len(b)) for p, b in sorted(files.items())]
-    release = make_release(catalogue.by_id.values(), "2026-10-22")
-    memo.clear()
-    assert memo.gzip == {}
-    # the release table serve keeps: a line made again only for a rewritten file
-    lines = ReleaseLines()
-    manifest = {e.path: e for e in entries}
-    assert lines.file(release, manifest) == release_file(release, entries)
-    kept = {p: line for p, (_, line) in lines.lines.items()}
-    manifest["downloads/new.csv"] = ManifestEntry("downloads/new.csv", "ab" * 32, 3)
-    manifest[SOURCE_TABLE] = ManifestEntry(SOURCE_TABLE, "cd" * 32, 4)
-    assert lines.file(release, manifest) == release_file(release, list(manifest.values()))
-    assert {p for p, (_, line) in lines.lines.items() if kept.get(p) is not line} == {
-        "downloads/new.csv",
-        SOURCE_TABLE,
-    }
-    del manifest["downloads/new.csv"]
-    assert lines.file(release, manifest) == release_file(release, list(manifest.values()))
-    other = dataclasses.replace(release, id="2026-10-23-preview")
-    assert lines.file(other, manifest) == release_file(other, list(manifest.values()))
-    assert (lines.segments.made, len(lines.segments.segments)) == (1, 1)
+def test_gzip_is_one_level_9_stream() -> None:
+    for data in (_documents(80), _documents(6000)):
+        assert gzip_bytes(data) == _level9(data)
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS)

@@ -16,10 +16,8 @@ from eee_upstream import upstream_errors
 
 from rewire_site.export import EEE_DOWNLOAD, SITE_URL, SITEMAP, export_files
 from rewire_site.export.eee import SCHEMA_COMMIT, SCHEMA_VERSION, eee_jsonl, evaluation_document
-from rewire_site.incremental.memo import Memo
 from rewire_site.link import Catalogue
 from rewire_site.models import Evaluation, Protocol, Source
-from rewire_site.render.downloads import gzip_bytes, segment_ends
 from rewire_site.validate import validate_paths
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -257,7 +255,6 @@ def test_downloads_page_lists_every_export() -> None:
 
 def test_json_ld_for_protocol_and_evaluation_pages(catalogue: Catalogue) -> None:
     from rewire_site.export.jsonld import with_json_ld
-    from rewire_site.models import Protocol
     from rewire_site.render.contexts import Page
 
     page = Page("t.html", "x/index.html", "../", "T", "D", RELEASE, "")
@@ -287,29 +284,6 @@ def test_json_ld_cannot_close_its_script_element() -> None:
     assert json.loads(text) == {"name": "</script><b>&"}
 
 
-def test_an_edited_evaluation_recompresses_few_segments_of_the_export(
-    catalogue: Catalogue,
-) -> None:
-    """serve keeps the Every Eval Ever gzip's segments in its memo: an edit of one
-    evaluation (one JSON line) recompresses at most two of them, same bytes as a build."""
-    memo = Memo()
-    packed = export_files(catalogue, RELEASE, sitemap=False, memo=memo)[EEE_DOWNLOAD]
-    text = gzip.decompress(packed)
-    assert packed == gzip_bytes(text)  # what `rewire build` writes (no memo)
-    kept = memo.segments(EEE_DOWNLOAD)
-    count = len(segment_ends(text))
-    assert count >= 10 and kept.made == count == len(kept.segments)
-    lines = text.split(b"\n")
-    for index in (len(lines) // 3, len(lines) // 2):
-        document = json.loads(lines[index])
-        document["evaluation_results"][0]["score_details"]["score"] += 0.01
-        lines[index] = json.dumps(document, ensure_ascii=False).encode()
-        edited = b"\n".join(lines)
-        packed = gzip_bytes(edited, kept)
-        assert packed == gzip_bytes(edited) and gzip.decompress(packed) == edited
-        assert 1 <= kept.made <= 2 and kept.reused >= count - 3, (kept.made, kept.reused)
-
-
 @pytest.fixture(scope="module")
 def synthetic(tmp_path_factory: pytest.TempPathFactory) -> Catalogue:
     """A synthetic catalogue whose evaluation ids interleave the protocols (synth.py
@@ -335,37 +309,3 @@ def test_the_export_is_grouped_by_protocol(synthetic: Catalogue) -> None:
     assert order == sorted(order) and len({p for p, _ in order}) >= 10
     by_id = sorted(order, key=lambda pair: pair[1])
     assert by_id != order  # the ids alone would interleave the protocols
-
-
-def test_a_protocol_edit_recompresses_few_segments_of_the_export(synthetic: Catalogue) -> None:
-    """A protocol's title is in every line of its evaluations: grouped by protocol, its
-    lines are one stretch of the file, so serve recompresses one to three segments."""
-    memo = Memo()
-    export_files(synthetic, RELEASE, sitemap=False, memo=memo)
-    kept = memo.segments(EEE_DOWNLOAD)
-    count = kept.made
-    assert count >= 20
-    protocol = synthetic.of_kind(Protocol)[len(synthetic.of_kind(Protocol)) // 2]
-    edited = protocol.model_copy(update={"title": protocol.title + " (edited)"})
-    records = [edited if r.id == protocol.id else r for r in synthetic.by_id.values()]
-    data = eee_jsonl(Catalogue.from_records(records))
-    assert data.count(b"(edited)") >= 10
-    packed = gzip_bytes(data, kept)
-    assert packed == gzip_bytes(data) and gzip.decompress(packed) == data
-    assert 1 <= kept.made <= 3, (kept.made, count)
-
-
-def test_the_kept_sitemap_gives_the_bytes_of_sitemap_xml(synthetic: Catalogue) -> None:
-    from rewire_site.export.sitemap import KeptSitemap, sitemap_xml
-
-    kept = KeptSitemap()
-    extra = ["choose/tasks/x/index.html"]
-    assert kept.file(synthetic, SITE_URL, "2026-11-30", extra) == sitemap_xml(
-        synthetic, SITE_URL, "2026-11-30", extra
-    )
-    # a record gone, another day: the same bytes as made from scratch
-    records = [r for r in synthetic.by_id.values() if r.id != synthetic.of_kind(Evaluation)[0].id]
-    fewer = Catalogue.from_records(records)
-    for day in ("2026-11-30", "2026-12-01"):
-        assert kept.file(fewer, SITE_URL, day) == sitemap_xml(fewer, SITE_URL, day)
-    assert len(kept.lines) == len(fewer.by_id) + 3

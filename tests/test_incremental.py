@@ -1,19 +1,20 @@
 """Incremental preview builds (`rewire serve`, src/rewire_site/incremental/).
 
-On a small real catalogue (the browser tests' fixed list, tests/browser/catalogue.txt,
-and every record it refers to), a sequence of edits goes through the real serve
-machinery: `serve.Preview` polling the records and templates folders, its
-`PreviewBuilder` rebuilding incrementally. After each edit every file of the served
-site is compared, byte for byte, with a fresh full `rewire build --preview` of the same
-records in another folder. A dependency the tracking missed leaves a stale page, and
-the comparison names it.
+On a small real catalogue (a few evaluations of the browser tests' fixed list and every
+record they refer to), a sequence of edits goes through the real serve machinery:
+`serve.Preview` polling the records and templates folders, its `PreviewBuilder`
+rebuilding the edited records' pages at once and the site-wide files in the background
+once edits settle. After each edit has settled every file of the served site is
+compared, byte for byte, with a fresh full `rewire build --preview` of the same records
+in another folder. A dependency the tracking missed leaves a stale page, and the
+comparison names it.
 """
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
+import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,19 +24,23 @@ import pytest
 from entry_point import rewire_script
 from scenarios import copy_closure
 
-from rewire_site.build import build_site
-from rewire_site.derive.filters import filter_index
-from rewire_site.incremental import IncrementalSite
-from rewire_site.incremental.memo import Memo
-from rewire_site.incremental.track import ANY, Recorder, TrackedMap, TrackingCatalogue
+from rewire_site.build import build_site, gather
+from rewire_site.incremental import IncrementalSite, Outcome
+from rewire_site.incremental.track import (
+    ANY,
+    Key,
+    Recorder,
+    TrackedMap,
+    TrackingCatalogue,
+)
 from rewire_site.link import Catalogue
 from rewire_site.models import Evaluation
 from rewire_site.problems import RecordsInvalid
-from rewire_site.release import RELEASE_ID, ManifestEntry, is_preview, preview_release, sha256_bytes
+from rewire_site.release import RELEASE_ID, is_preview, preview_release
+from rewire_site.render.plan import plan_site
 from rewire_site.serve import Preview, PreviewBuilder
 
 REPO = Path(__file__).resolve().parents[1]
-CATALOGUE = REPO / "tests" / "browser" / "catalogue.txt"
 RELEASE_DATE = "2026-01-01"
 TIMEOUT = 60.0
 
@@ -44,16 +49,21 @@ PROTOCOL = "saadat-fellay-20261015-protocol-training-peak-memory"
 SOURCE = "evidence-20261130-source-nt-docs-nucleotide-transformer"
 CONFIGURATION = "rewire-20261129-193100-config-gena-lm-110m-baseline-bf16-full-1000nt"
 UNCITED_EVALUATION = "evidence-20261130-eval-dnabert-2-gue-tf-mouse-table-6"
-
-
-def listed_ids() -> list[str]:
-    lines = CATALOGUE.read_text(encoding="utf-8").splitlines()
-    return [line.strip() for line in lines if line.strip() and not line.startswith("#")]
+CHOSEN = [
+    EVALUATION,
+    UNCITED_EVALUATION,
+    "rewire-20261129-193100-eval-gena-lm-110m-baseline-bf16-full-1000nt",
+    "rewire-20261129-193100-eval-gena-lm-110m-checkpointing-bf16-fp32-states-full-1000nt",
+    "gfm-guide-20261014-family-nucleotide-transformer",
+]
+"""The records of the small catalogue (with every record they refer to): the edited
+evaluation, configuration, protocol and source are among them."""
 
 
 def make_project(root: Path) -> Path:
-    """A project of the fixed catalogue's records, artifacts and the templates."""
-    copy_closure(listed_ids(), REPO / "records", root / "records")
+    """A project of the chosen records (and those they refer to), their artifacts and the
+    templates."""
+    copy_closure(CHOSEN, REPO / "records", root / "records")
     shutil.copytree(REPO / "templates", root / "templates")
     return root
 
@@ -99,9 +109,10 @@ class Served:
         return self.project / "site"
 
     def rebuilt(self) -> None:
-        """Wait for the rebuild the last edit causes."""
+        """Wait for the rebuild the last edit causes, then for its site-wide files."""
         self.builds += 1
         assert self.preview.wait_for(self.builds, self.failures, TIMEOUT), self.log
+        assert self.builder.wait_settled(TIMEOUT), self.log
 
     def failed(self) -> None:
         self.failures += 1
@@ -113,13 +124,11 @@ def served(tmp_path: Path) -> Iterator[Served]:
     project = make_project(tmp_path / "project")
     log: list[str] = []
     builder = PreviewBuilder(
-        project, project / "records", project / "site", log.append, RELEASE_DATE
+        project, project / "records", project / "site", log.append, RELEASE_DATE, 0.05
     )
     watched = [project / "records", project / "templates"]
     preview = Preview(project / "site", watched, builder, port=0, poll=True, log=log.append)
     assert preview.build(), log
-    # every update gives part of its jobs to a forked child (parallel.py), however cheap
-    builder.site.parallel_min = builder.site.fork_cost = 0.0
     preview.start()
     try:
         yield Served(project, preview, builder, log)
@@ -178,44 +187,26 @@ EDITS: list[tuple[str, Edit]] = [
 ]
 
 
-@pytest.mark.slow
-def test_every_edit_gives_the_bytes_of_a_full_preview_build(served: Served, tmp_path: Path) -> None:
+def test_every_edit_settles_to_the_bytes_of_a_full_preview_build(
+    served: Served, tmp_path: Path
+) -> None:
     reference = tmp_path / "reference"
     assert differing(served.site, full_preview(served.project, reference)) == []
-
-    def citations() -> object:
-        """The memo piece of the citation files (read only the kind scan of sources)."""
-        memo = served.builder.site.memo
-        [piece] = [
-            v[0] for k, v in memo.items.items() if isinstance(k, tuple) and k[0] == "citations"
-        ]
-        return piece
-
     for name, edit in EDITS:
-        cited = citations()
-        pieces = dict(served.builder.site.memo.items)
         edit(served.project)
         served.rebuilt()
-        # kept unless a source changed (the memo dropped it, or the child made it anew)
-        assert (citations() is cited) == (name != "the title of a source many records cite")
         outcome = served.builder.last
         assert outcome is not None and not outcome.full, (name, served.log)
-        assert served.builder.site.forked > 0, name
         assert differing(served.site, full_preview(served.project, reference)) == [], name
         if name == "an evaluation's value":
-            # its page, its protocol's pages, the home page, the data files, the release
-            # table, the search index...: a handful, not the site
-            assert 0 < len(outcome.written) <= 40, outcome.written
-            assert outcome.jobs < 40
-            # the site-wide files and the evaluation lists were joined from kept pieces:
-            # only the edited evaluation's pieces (and its protocol's) were computed again
-            memo = served.builder.site.memo
-            assert 0 < memo.misses <= 9 < memo.hits, (memo.hits, memo.misses)
-            new = [k for k, v in memo.items.items() if pieces.get(k) is not v]
-            assert ("list row", EVALUATION) in new, new
+            # at once: its page first, then the pages that show it; the site-wide files
+            # (downloads, listings, search, chooser) followed in the background pass
+            assert next(iter(outcome.done)) == ("record", EVALUATION), outcome.done
+            assert all(job[0] in ("record", "protocol") for job in outcome.done)
+            assert outcome.left > 0
         if name == "a deleted evaluation":
-            assert outcome.removed >= 2  # its page and its JSON
             assert not any(UNCITED_EVALUATION in p for p in site_files(served.site))
+    assert sum("site-wide files remade" in line for line in served.log) == len(EDITS)
 
     # an edit with an error: the problem is printed as file:line: field: message and
     # the site stays exactly as it was
@@ -246,6 +237,89 @@ def test_every_edit_gives_the_bytes_of_a_full_preview_build(served: Served, tmp_
     assert b"Downloads and checksums (edited)" in (served.site / "index.html").read_bytes()
 
 
+def test_an_update_writes_the_edited_page_and_leaves_the_site_wide_files_to_settle(
+    tmp_path: Path,
+) -> None:
+    project = make_project(tmp_path / "project")
+    site = IncrementalSite(
+        project, project / "records", project / "site", release_date=RELEASE_DATE, log=print
+    )
+    site.build()
+    home, matrix = (
+        project / "site" / "index.html",
+        project / "site" / "downloads" / ("model-evaluation-matrix.csv.gz"),
+    )
+    before = (home.read_bytes(), matrix.read_bytes())
+    _value(project)
+    outcome = site.update([record(project, EVALUATION)])
+    assert outcome.jobs > 0 and outcome.left > 0 and site.unsettled
+    reference = full_preview(project, tmp_path / "ref")
+    page = f"evaluations/{EVALUATION}/index.html"
+    assert (project / "site" / page).read_bytes() == (reference / page).read_bytes()
+    assert (home.read_bytes(), matrix.read_bytes()) == before  # not yet
+    # a settle pass that an edit stops after its first job leaves the rest for the next
+    calls = iter([False, True])
+    stopped = site.settle(lambda: next(calls, True))
+    assert stopped.jobs == 1 and stopped.left > 0 and site.unsettled
+    assert site.settle().left == 0 and not site.unsettled
+    assert differing(project / "site", reference) == []
+
+
+def test_edits_in_quick_succession_make_one_site_wide_pass(tmp_path: Path) -> None:
+    project = make_project(tmp_path / "project")
+    log: list[str] = []
+    builder = PreviewBuilder(
+        project, project / "records", project / "site", log.append, RELEASE_DATE, 1.0
+    )
+    builder(None)
+    assert builder.settled.is_set()
+    _value(project)
+    builder({str(record(project, EVALUATION))})
+    _protocol_title(project)
+    builder({str(record(project, PROTOCOL))})
+    assert not builder.settled.is_set()
+    assert builder.wait_settled(TIMEOUT), log
+    assert sum("site-wide files remade" in line for line in log) == 1, log
+    assert differing(project / "site", full_preview(project, tmp_path / "ref")) == []
+    builder.close()
+
+
+def test_an_edit_waits_for_no_settle_pass(tmp_path: Path) -> None:
+    """An edit that comes while the site-wide files are being remade stops that pass
+    after its current job; the next pass makes what is left."""
+    project = make_project(tmp_path / "project")
+    builder = PreviewBuilder(
+        project, project / "records", project / "site", print, RELEASE_DATE, 0.0
+    )
+    builder(None)
+    settle = builder.site.settle
+    started, go = threading.Event(), threading.Event()
+
+    def slow_settle(stop: Callable[[], bool]) -> Outcome:
+        def stop_later() -> bool:
+            started.set()
+            go.wait(TIMEOUT)
+            return stop()
+
+        return settle(stop_later)
+
+    builder.site.settle = slow_settle  # type: ignore[method-assign,assignment]
+    _value(project)
+    builder({str(record(project, EVALUATION))})
+    assert started.wait(TIMEOUT)
+    edit = threading.Thread(target=builder, args=({str(record(project, PROTOCOL))},))
+    _protocol_title(project)
+    edit.start()
+    while not builder._edit.is_set():
+        pass
+    go.set()
+    edit.join(TIMEOUT)
+    builder.site.settle = settle  # type: ignore[method-assign]
+    assert builder.wait_settled(TIMEOUT)
+    assert differing(project / "site", full_preview(project, tmp_path / "ref")) == []
+    builder.close()
+
+
 def test_an_edit_with_errors_changes_nothing_until_it_is_fixed(tmp_path: Path) -> None:
     project = make_project(tmp_path / "project")
     site = IncrementalSite(
@@ -259,109 +333,39 @@ def test_an_edit_with_errors_changes_nothing_until_it_is_fixed(tmp_path: Path) -
     with pytest.raises(RecordsInvalid) as raised:
         site.update([good, bad])
     assert any(p.path == bad and p.field == "kind" for p in raised.value.problems)
-    assert site_files(project / "site") == before
+    assert site_files(project / "site") == before and not site.unsettled
     # the fix names only the bad file: the good edit, pending since, is applied too
     replace_in(bad, "kind: evaluatoin", "kind: evaluation")
     outcome = site.update([bad])
     assert not outcome.full
+    site.settle()
     assert differing(project / "site", full_preview(project, tmp_path / "ref")) == []
-
-
-def test_a_failed_child_falls_back_to_a_full_build(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    project = make_project(tmp_path / "project")
-    site = IncrementalSite(
-        project, project / "records", project / "site", release_date=RELEASE_DATE, log=print
-    )
-    site.build()
-    site.parallel_min = site.fork_cost = 0.0
-    parent = os.getpid()
-    make = IncrementalSite._make
-
-    def failing_in_child(self: IncrementalSite, *args: Any) -> Any:
-        if os.getpid() != parent:
-            raise OSError("injected in the forked child")
-        return make(self, *args)
-
-    monkeypatch.setattr(IncrementalSite, "_make", failing_in_child)
-    _value(project)
-    outcome = site.update([record(project, EVALUATION)])
-    assert outcome.full and outcome.why == "after ChildFailed"
-    assert differing(project / "site", full_preview(project, tmp_path / "ref")) == []
-
-
-def test_without_a_replica_every_dirty_job_is_made_here(tmp_path: Path) -> None:
-    """A site too small for a replica, whose update costs enough to split: no job is left
-    to a replica that does not exist."""
-    project = make_project(tmp_path / "project")
-    site = IncrementalSite(
-        project, project / "records", project / "site", release_date=RELEASE_DATE, log=print
-    )
-    site.build()
-    site.parallel_min = site.fork_cost = 1e-9  # every update would split...
-    _protocol_title(project)
-    outcome = site.update([record(project, PROTOCOL)])
-    assert site.replica is None and site.forked == 0  # ...but there is no replica
-    assert not outcome.full
-    assert differing(project / "site", full_preview(project, tmp_path / "ref")) == []
-
-
-def test_the_replica_writes_what_this_process_changed_since_it_was_forked(
-    tmp_path: Path,
-) -> None:
-    """The replica writes the files of the jobs it makes, skipping those whose bytes its
-    manifest already holds; `follow` brings it the entries this process changed (or
-    removed), or a page this process rewrote meanwhile and the replica makes back as it
-    was would be skipped and left as this process wrote it. Run in this process (the
-    replica's methods, not a fork)."""
-    project = make_project(tmp_path / "project")
-    site = IncrementalSite(
-        project, project / "records", project / "site", release_date=RELEASE_DATE, log=print
-    )
-    site.build()
-    page = f"evaluations/{EVALUATION}/index.html"
-    target = project / "site" / page
-    before = target.read_bytes()
-    job = next(j for j, paths in site.outputs.items() if page in paths)
-    made = (job, [(page, before)], frozenset(), 0.0)
-    assert site._write(made)[1] == [(page, page, site.manifest[page], False)]  # unchanged
-    # this process rewrites the page (an edit), then the edit is undone and the replica
-    # makes the page as it was
-    rewritten = b"<p>as this process wrote it</p>"
-    target.write_bytes(rewritten)
-    entry = ManifestEntry(page, sha256_bytes(rewritten), len(rewritten))
-    site.follow(set(), ([], {}), {page: entry}, {})
-    [(_, _, written, changed)] = site._write(made)[1]
-    assert changed and target.read_bytes() == before
-    assert written == ManifestEntry(page, sha256_bytes(before), len(before))
-    # an entry this process removed is gone from the replica's manifest too
-    site.follow(set(), ([], {}), {page: None}, {})
-    assert page not in site.manifest
 
 
 def test_a_retitled_protocol_keeps_the_filter_index_and_relabels_it(tmp_path: Path) -> None:
     """A protocol title is a facet label, not a facet value: derive keeps the index of
     values, its links and the filter pages' members (the same objects), and makes the
-    labels again, as a full derive makes them."""
+    labels again, as a full derive makes them; the changed keys name the label only."""
     project = make_project(tmp_path / "project")
     site = IncrementalSite(
         project, project / "records", project / "site", release_date=RELEASE_DATE, log=print
     )
     site.build()
     before = site.plan
-    assert before is not None
+    assert before is not None and site.records is not None
     _protocol_title(project)
-    site.update([record(project, PROTOCOL)])
-    after = site.plan
-    assert after is not None and after.facts.filters is not before.facts.filters
+    change = site.records.apply([record(project, PROTOCOL)])
+    after, keys = site.derived.derive(site.records.catalogue, change.keys, change.ids)
+    assert after.facts.filters is not before.facts.filters
     assert after.facts.filters.index is before.facts.filters.index
     assert after.facts.filter_hrefs is before.facts.filter_hrefs
     assert after.members is before.members
     labels = after.facts.filters.labels["protocol"]
     assert labels[PROTOCOL].startswith("Training peak memory, retitled by the incremental test")
-    full = filter_index(after.catalogue)
-    assert after.facts.filters.labels == full.labels and after.facts.filters.index == full.index
+    full = plan_site(after.catalogue, project, RELEASE_DATE, preview=True)
+    assert after.facts.filters == full.facts.filters and after.coverage == full.coverage
+    assert ("label:protocol", PROTOCOL) in keys
+    assert not any(k[0] in ("href", "members") or str(k[0]).startswith("facet:") for k in keys)
 
 
 def test_a_duplicate_id_is_refused(tmp_path: Path) -> None:
@@ -389,70 +393,31 @@ def test_tracking_views_record_what_is_read() -> None:
     assert recorder.stop() == frozenset()
 
 
-def test_the_memo_keeps_a_piece_until_one_of_its_keys_changes() -> None:
-    recorder = Recorder()
-    memo = Memo(recorder)
-    flags = TrackedMap({"e1": 1, "e2": 2}, "flags", recorder)
-    calls: list[str] = []
-
-    def piece(name: str) -> int:
-        calls.append(name)
-        return int(flags[name]) * 10
-
-    e1, e2 = ("piece", "e1"), ("piece", "e2")
-    recorder.start()
-    assert memo(e1, lambda: piece("e1")) == 10
-    assert memo(e2, lambda: piece("e2")) == 20
-    # the job depends on the pieces it used; each piece on the keys it read
-    assert recorder.stop() == {("memo", e1), ("memo", e2)}
-    assert (memo.items[e1][1], memo.items[e2][1]) == ({("flags", "e1")}, {("flags", "e2")})
-    # a hit computes nothing and still names the piece among the job's keys
-    recorder.start()
-    assert memo(e1, lambda: piece("e1")) == 10
-    assert recorder.stop() == {("memo", e1)}
-    assert calls == ["e1", "e2"] and (memo.hits, memo.misses) == (1, 2)
-    # an edit that changed e2's flags drops e2's piece only, and says so by its key
-    assert memo.invalidate({("flags", "e2"), ("flags", ANY)}) == {("memo", e2)}
-    assert memo(e1, lambda: piece("e1")) == 10
-    assert memo(e2, lambda: piece("e2")) == 20
-    assert calls == ["e1", "e2", "e2"]
-    # a piece joined from pieces is dropped with any of them, and so are its users
-    both = ("both",)
-    outer = ("outer",)
-    memo(outer, lambda: memo(both, lambda: memo(e1, lambda: 0) + memo(e2, lambda: 0)))
-    assert memo.items[both][1] == {("memo", e1), ("memo", e2)}
-    dropped = memo.invalidate({("flags", "e1")})
-    assert dropped == {("memo", e1), ("memo", both), ("memo", outer)}
-    assert e2 in memo.items and both not in memo.items and memo.invalidate(dropped) == set()
-    # a piece that raised is not kept
-    with pytest.raises(KeyError):
-        memo(("piece", "e3"), lambda: piece("e3"))
-    assert ("piece", "e3") not in memo.items
-
-
 def test_the_tracking_catalogue_records_scans_and_referrers(tmp_path: Path) -> None:
-    from rewire_site.build import gather
-
     project = make_project(tmp_path / "project")
     catalogue: Catalogue = gather(project / "records", project).catalogue
     recorder = Recorder()
     seen = TrackingCatalogue(catalogue, recorder)
-    (evaluations, keys) = recorder.run(lambda: seen.evaluations_of(PROTOCOL))
+
+    def run(compute: Callable[[], object]) -> tuple[Any, frozenset[Key]]:
+        recorder.start()
+        return compute(), recorder.stop()
+
+    (evaluations, keys) = run(lambda: seen.evaluations_of(PROTOCOL))
     assert evaluations == catalogue.evaluations_of(PROTOCOL) and evaluations
     assert ("ref", PROTOCOL) in keys
     assert {("id", e.id) for e in evaluations} <= keys
-    (_, keys) = recorder.run(lambda: seen.of_kind(Evaluation))
+    (_, keys) = run(lambda: seen.of_kind(Evaluation))
     assert keys == {("kind", "Evaluation")}
-    (_, keys) = recorder.run(lambda: seen.get(PROTOCOL, type(catalogue.by_id[PROTOCOL])))
+    (_, keys) = run(lambda: seen.get(PROTOCOL, type(catalogue.by_id[PROTOCOL])))
     assert keys == {("id", PROTOCOL)}
     protocol = catalogue.by_id[PROTOCOL]
-    (title, keys) = recorder.run(lambda: seen.field(PROTOCOL, "title"))
+    (title, keys) = run(lambda: seen.field(PROTOCOL, "title"))
     assert (title, keys) == (protocol.title, {("field", PROTOCOL, "title")})
     assert seen.field("no-such-record", "title") is None
 
 
 def test_an_edit_changes_the_keys_of_the_fields_it_changed_only(tmp_path: Path) -> None:
-    from rewire_site.build import gather
     from rewire_site.incremental.gather import changed_fields
 
     project = make_project(tmp_path / "project")
@@ -467,9 +432,7 @@ def test_an_edit_changes_the_keys_of_the_fields_it_changed_only(tmp_path: Path) 
 def test_the_chooser_reads_a_source_s_short_citation_only(tmp_path: Path) -> None:
     """The chooser's pages name a source by its short citation: a source's title edit
     does not remake them (serve's field keys)."""
-    from rewire_site.build import gather
     from rewire_site.models import Source
-    from rewire_site.render.plan import plan_site
 
     project = make_project(tmp_path / "project")
     catalogue = gather(project / "records", project).catalogue

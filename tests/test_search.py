@@ -37,20 +37,3 @@ def test_index_is_ordered_by_kind_then_title_and_byte_stable() -> None:
     assert data == search_index_json(search_entries(catalogue))
     parsed = json.loads(data)
     assert {"id", "kind", "title", "path", "models"} == set(parsed[0])
-
-
-def test_the_kept_index_gives_the_bytes_of_search_index_json() -> None:
-    """serve keeps each entry's text while its entry is the same object."""
-    import dataclasses
-
-    from rewire_site.render.search import KeptSearchIndex
-
-    entries = search_entries(load_scenario("reproduction"))
-    kept = KeptSearchIndex()
-    assert kept.file(entries) == search_index_json(entries)
-    first = kept.texts[entries[0].id][1]
-    retitled = (dataclasses.replace(entries[0], title='A "new" title'), *entries[2:])
-    assert kept.file(retitled) == search_index_json(retitled)
-    assert kept.texts[entries[-1].id][0] is entries[-1] and entries[1].id not in kept.texts
-    assert kept.texts[entries[0].id][1] != first
-    assert kept.file(()) == search_index_json(()) == b"[]\n"

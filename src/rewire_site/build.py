@@ -42,13 +42,12 @@ from pathlib import Path
 from . import write
 from .config import RECORDS_DIR, SITE_DIR
 from .export import SITEMAP, sitemap_file
-from .export.sitemap import KeptSitemap
 from .link import Catalogue
 from .problems import Problem, RecordsInvalid, printable
 from .render import Renderer, RenderStats, downloads, render_jobs, templates_dir
 from .render.plan import SitePlan, plan_site
 from .render.pool import PARALLEL_MIN_JOBS, Job, Tracker, default_workers
-from .render.search import KeptSearchIndex, search_index_json
+from .render.search import search_index_json
 from .validate import find_files, validate_paths
 
 STAGES = ("gather", "derive", "render", "write")
@@ -239,22 +238,13 @@ def render(
     return render_jobs(jobs, plan.make, renderer, writer, count, tracker=tracker)
 
 
-def index_files(
-    plan: SitePlan, chooser: list[str], kept: KeptIndex | None = None
-) -> dict[str, bytes]:
+def index_files(plan: SitePlan, chooser: list[str]) -> dict[str, bytes]:
     """The search index and the sitemap (which lists the `chooser` and fits pages
-    written), by site path: made after every page job, by the build and by serve
-    (`kept`: their entries' texts kept between edits)."""
-    search = search_index_json(plan.entries) if kept is None else kept[0].file(plan.entries)
-    sitemap = None if kept is None else kept[1]
+    written), by site path: made after every page job, by the build and by serve."""
     return {
-        "search/index.json": search,
-        SITEMAP: sitemap_file(plan.catalogue, plan.release.id, chooser, sitemap),
+        "search/index.json": search_index_json(plan.entries),
+        SITEMAP: sitemap_file(plan.catalogue, plan.release.id, chooser),
     }
-
-
-KeptIndex = tuple[KeptSearchIndex, KeptSitemap]
-"""The search index and sitemap texts serve keeps between edits."""
 
 
 def write_files(plan: SitePlan, root: Path, writer: write.OutputWriter, stats: RenderStats) -> int:

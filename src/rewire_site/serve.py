@@ -3,10 +3,14 @@ records or templates change.
 
 The site served is a preview (`rewire build --preview`: the release id is the date and
 a preview marker, and every page says it is a preview of unreleased records), rebuilt
-incrementally (`incremental.IncrementalSite`): after a record edit only the page jobs
-whose recorded inputs changed are made again and only files whose bytes changed are
-rewritten, each atomically; the result is byte-identical to a full `--preview` build. A
-template or static file change, or an unexpected error, rebuilds everything.
+incrementally (`incremental.IncrementalSite`): after a record edit the record and
+protocol pages whose recorded inputs changed are made again at once, the edited record's
+own page first; the site-wide files (listings, search index, downloads, exports, the
+chooser, sitemap, release table) follow in one background pass once edits stop for
+`SETTLE_AFTER_SECONDS` (a new edit interrupts it). Only files whose bytes changed are
+rewritten, each atomically; once settled the site is byte-identical to a full
+`--preview` build. A template or static file change, or an unexpected error, rebuilds
+everything.
 
 The server is the standard library's `http.server` (threaded), serving the site folder
 by path on every request, so the atomic swap of a rebuild (write.py) is picked up at the
@@ -50,6 +54,9 @@ Log = Callable[[str], None]
 POLL_SECONDS = 0.3
 SETTLE_SECONDS = 0.15
 """After a change is seen, wait until the files stop changing for this long."""
+SETTLE_AFTER_SECONDS = 0.5
+"""After an edit's pages are rebuilt, the site-wide files wait this long for another
+edit before they are remade (`PreviewBuilder`)."""
 
 Snapshot = dict[str, tuple[int, int]]
 
@@ -232,6 +239,9 @@ class Preview:
 
     def stop(self) -> None:
         self._stop.set()
+        close = getattr(self.builder, "close", None)
+        if close is not None:
+            close()
         self.server.shutdown()
         self.server.server_close()
         for thread in self._threads:
@@ -240,8 +250,10 @@ class Preview:
 
 class PreviewBuilder:
     """The preview build: a full `--preview` build the first time (or `changed=None`),
-    then incremental rebuilds of the paths that changed (`incremental.IncrementalSite`);
-    `log` hears what each rebuild made, `last` keeps it."""
+    then incremental rebuilds of the paths that changed (`incremental.IncrementalSite`),
+    whose site-wide files are remade in a background thread once no edit came for
+    `settle_after` seconds (`settled` is set then); `log` hears what each rebuild made,
+    `last` keeps it."""
 
     def __init__(
         self,
@@ -250,18 +262,70 @@ class PreviewBuilder:
         site_dir: Path,
         log: Log = print,
         release_date: str | None = None,
+        settle_after: float = SETTLE_AFTER_SECONDS,
     ) -> None:
         from .incremental import IncrementalSite, Outcome
 
         self.site = IncrementalSite(root, records, site_dir, release_date=release_date, log=log)
         self.log = log
         self.last: Outcome | None = None
+        self.settle_after = settle_after
+        self.settled = threading.Event()
+        """Set while the site is what a full build makes of the records applied."""
+        self._lock = threading.Lock()
+        self._edit = threading.Event()
+        """Set while an edit waits for the lock: a settle pass in progress stops."""
+        self._timer: threading.Timer | None = None
 
     def __call__(self, changed: set[str] | None = None) -> None:
-        outcome = self.site.build() if changed is None else self.site.update(changed)
-        self.last = outcome
+        self._edit.set()
+        with self._lock:
+            self._edit.clear()
+            self.settled.clear()
+            if self._timer is not None:
+                self._timer.cancel()
+            outcome = self.site.build() if changed is None else self.site.update(changed)
+            self.last = outcome
+            if self.site.unsettled:
+                self._timer = threading.Timer(self.settle_after, self._settle)
+                self._timer.daemon = True
+                self._timer.start()
+            else:
+                self.settled.set()
         if outcome.jobs or outcome.full:
             self.log(outcome.line())
+
+    def _settle(self) -> None:
+        """The background pass: the site-wide files, unless an edit is waiting (it starts
+        another pass when it is done)."""
+        with self._lock:
+            if self._edit.is_set():
+                return
+            try:
+                outcome = self.site.settle(self._edit.is_set)
+            except Exception as error:  # never leave the site half made
+                self.log(f"site-wide rebuild failed ({type(error).__name__}: {error}); full build")
+                try:
+                    outcome = self.site.build(f"after {type(error).__name__}")
+                except Exception as again:
+                    self.log(f"build failed: {type(again).__name__}: {again}")
+                    return
+            if outcome.left:
+                return
+            self.settled.set()
+        self.log(
+            f"site-wide files remade in {outcome.seconds:.2f} s: {outcome.jobs} job(s), "
+            f"{len(outcome.written)} file(s) written, {outcome.removed} removed"
+        )
+
+    def wait_settled(self, timeout: float = 30.0) -> bool:
+        """Wait until the site-wide files of the last edit are remade."""
+        return self.settled.wait(timeout)
+
+    def close(self) -> None:
+        """Cancel a settle pass not yet started."""
+        if self._timer is not None:
+            self._timer.cancel()
 
 
 def site_builder(

@@ -21,7 +21,6 @@ from ..derive.display import display_number, plural
 from ..link import Catalogue
 from ..models import Configuration, Dataset, Evaluation, ModelFamily, Protocol, Result
 from ..render.contexts import Link, page_header
-from ..render.downloads import Memo
 from ..render.urls import page_of
 from .contexts import (
     ChooserIndexPage,
@@ -196,30 +195,14 @@ def _overlaps(
     return rows
 
 
-def task_pages(
-    catalogue: Catalogue, flags: Flags, release_id: str, memo: Memo | None = None
-) -> list[TaskPage]:
-    """`memo`: each task page kept between edits (`rewire serve`), by the ids of its
-    evaluations and what its making read."""
+def task_pages(catalogue: Catalogue, flags: Flags, release_id: str) -> list[TaskPage]:
+    """One page per task (a group of datasets) with a recorded evaluation."""
     by_dataset = _by_dataset(catalogue)
-    pages: list[TaskPage] = []
-    for group_ids in task_groups(catalogue):
-        if not any(by_dataset.get(d) for d in group_ids):
-            continue
-        if memo is None:
-            pages.append(_task_page(group_ids, by_dataset, catalogue, flags, release_id))
-            continue
-        ids = tuple((d, tuple(e.id for e in by_dataset.get(d, []))) for d in group_ids)
-
-        def compute(
-            group_ids: tuple[str, ...] = group_ids,
-            ids: tuple[tuple[str, tuple[str, ...]], ...] = ids,
-        ) -> TaskPage:
-            mine = {d: [catalogue.get(e, Evaluation) for e in found] for d, found in ids if found}
-            return _task_page(group_ids, mine, catalogue, flags, release_id)
-
-        pages.append(memo(("chooser task", release_id, ids), compute))
-    return pages
+    return [
+        _task_page(group_ids, by_dataset, catalogue, flags, release_id)
+        for group_ids in task_groups(catalogue)
+        if any(by_dataset.get(d) for d in group_ids)
+    ]
 
 
 def _task_page(
@@ -308,41 +291,17 @@ def _link_text(link: TaskLink, catalogue: Catalogue) -> str:
     return f"Related, kept apart: {names}. {link.evidence}"
 
 
-def matrix_pages(
-    catalogue: Catalogue, release_id: str, memo: Memo | None = None
-) -> list[FamilyMatrixPage]:
-    """`memo`: each family's page kept between edits (`rewire serve`), by the ids of its
-    evaluations and what its making read."""
+def matrix_pages(catalogue: Catalogue, release_id: str) -> list[FamilyMatrixPage]:
+    """One task-by-metric matrix per model family with a result value."""
     pages: list[FamilyMatrixPage] = []
-    if memo is None:
-        by_family: dict[str, list[Entry]] = defaultdict(list)
-        for evaluation in catalogue.of_kind(Evaluation):
-            for entry in _entries([evaluation], catalogue):
-                by_family[_family_of(evaluation, catalogue)].append(entry)
-        for family in catalogue.of_kind(ModelFamily):
-            page = _matrix_page(family, by_family.get(family.id, []), catalogue, release_id)
-            if page is not None:
-                pages.append(page)
-        return pages
-    ids_of: dict[str, list[str]] = defaultdict(list)
-    families: dict[str, str] = {}  # configuration -> family, each looked up once
+    by_family: dict[str, list[Entry]] = defaultdict(list)
     for evaluation in catalogue.of_kind(Evaluation):
-        if evaluation.results:
-            of = families.get(evaluation.configuration)
-            if of is None:
-                of = families[evaluation.configuration] = _family_of(evaluation, catalogue)
-            ids_of[of].append(evaluation.id)
+        for entry in _entries([evaluation], catalogue):
+            by_family[_family_of(evaluation, catalogue)].append(entry)
     for family in catalogue.of_kind(ModelFamily):
-        ids = tuple(ids_of.get(family.id, ()))
-
-        def compute(fid: str = family.id, ids: tuple[str, ...] = ids) -> FamilyMatrixPage | None:
-            evaluations = [catalogue.get(e, Evaluation) for e in ids]
-            mine = catalogue.get(fid, ModelFamily)
-            return _matrix_page(mine, _entries(evaluations, catalogue), catalogue, release_id)
-
-        found = memo(("chooser matrix", release_id, family.id, ids), compute)
-        if found is not None:
-            pages.append(found)
+        page = _matrix_page(family, by_family.get(family.id, []), catalogue, release_id)
+        if page is not None:
+            pages.append(page)
     return pages
 
 
@@ -508,10 +467,10 @@ def _win_text(counts: list[int], left: str, right: str) -> str:
 
 
 def chooser_pages(
-    catalogue: Catalogue, flags: Flags, release_id: str, memo: Memo | None = None
+    catalogue: Catalogue, flags: Flags, release_id: str
 ) -> list[TaskPage | FamilyMatrixPage | ComparePage | ChooserIndexPage]:
-    tasks = task_pages(catalogue, flags, release_id, memo)
-    matrices = matrix_pages(catalogue, release_id, memo)
+    tasks = task_pages(catalogue, flags, release_id)
+    matrices = matrix_pages(catalogue, release_id)
     pairs = compare_pages(catalogue, flags, release_id)
     index = ChooserIndexPage(
         **page_header(

@@ -22,7 +22,6 @@ from ..models import (
     Protocol,
     Source,
 )
-from ..render.downloads import Memo
 
 SCHEMA_VERSION = "0.3.0"
 SCHEMA_REPOSITORY = "https://github.com/evaleval/every_eval_ever"
@@ -226,24 +225,12 @@ def _line(evaluation: Evaluation, catalogue: Catalogue) -> str | None:
     return json.dumps(document, sort_keys=True, ensure_ascii=False) + "\n"
 
 
-def eee_jsonl(catalogue: Catalogue, memo: Memo | None = None) -> bytes:
+def eee_jsonl(catalogue: Catalogue) -> bytes:
     """Every evaluation's document, one per line, grouped by protocol (protocol id, then
     evaluation id). A protocol's title and summary are in each of its lines: grouped,
-    they lie in one stretch of the file, so gzip finds the repeats in its window and an
-    edit of the protocol changes one or two of the gzip's segments (`gzip_bytes`), not
-    every segment of a file sorted by evaluation id. (`memo`: each evaluation's line
-    kept between edits, `rewire serve`.)"""
+    they lie in one stretch of the file, where gzip finds the repeats in its window."""
     lines = []
-    if memo is None:
-        for record in catalogue.by_id.values():
-            if isinstance(record, Evaluation):
-                lines.append((record.protocol, record.id, _line(record, catalogue)))
-    else:
-        for record in catalogue.of_kind(Evaluation):
-            rid = record.id
-
-            def compute(rid: str = rid) -> str | None:
-                return _line(catalogue.get(rid, Evaluation), catalogue)
-
-            lines.append((record.protocol, rid, memo(("eee", rid), compute)))
+    for record in catalogue.by_id.values():
+        if isinstance(record, Evaluation):
+            lines.append((record.protocol, record.id, _line(record, catalogue)))
     return "".join(line for _, _, line in sorted(lines) if line is not None).encode("utf-8")

@@ -41,25 +41,3 @@ def _document(urls: str) -> bytes:
         '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
         f"{urls}</urlset>\n"
     ).encode()
-
-
-class KeptSitemap:
-    """The sitemap kept between edits (`rewire serve`): each page's line made once (for
-    one site URL and date), joined into the bytes `sitemap_xml` gives."""
-
-    def __init__(self) -> None:
-        self.made_for: tuple[str, str] = ("", "")
-        self.lines: dict[str, str] = {}
-
-    def file(
-        self, catalogue: Catalogue, site_url: str, lastmod: str, extra: Iterable[str] = ()
-    ) -> bytes:
-        if (site_url, lastmod) != self.made_for:
-            self.made_for, self.lines = (site_url, lastmod), {}
-        paths = _paths(catalogue, extra)
-        kept, lines = self.lines, {}
-        for path in paths:
-            line = kept.get(path)
-            lines[path] = line if line is not None else _url(site_url, path, lastmod)
-        self.lines = lines
-        return _document("".join(lines[p] for p in paths))

@@ -1,7 +1,7 @@
 """Incremental preview builds for `rewire serve`: recorded dependencies (`track`),
-incremental gather (`gather`) and derive (`derive`), per-item pieces of the site-wide
-files (`memo`), the writes of a rebuild (`output`), the forked child that makes part of
-an update's jobs (`parallel`) and the engine that ties them (`engine.IncrementalSite`)."""
+incremental gather (`gather`), the writes of a rebuild (`output`) and the engine that
+ties them (`engine.IncrementalSite`: an update remakes the edited records' pages at
+once, `settle` the site-wide files once edits stop)."""
 
 from .engine import IncrementalSite, Outcome
 

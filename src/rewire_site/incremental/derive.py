@@ -1,14 +1,15 @@
-"""Incremental derive: the site plan of a preview, recomputed only where the recorded
-inputs of a derived fact changed.
+"""Incremental derive: the site plan of a preview (what `render.plan.plan_site` gives,
+from the same per-item functions), recomputed only where the recorded inputs of a
+derived fact changed: a full re-derive costs 11 CPU seconds at 10,000 evaluations.
 
 Per evaluation: concern flags and filter facets; per record: its search entry; per
-protocol: comparison tables, headline and reproduction groups; per artifact path: the
-SHA-256 (re-hashed when an evaluation that cites it changes). Each is computed through a
-tracking view of the catalogue (`track.py`) and keeps the keys it read; an edit
-recomputes the items whose keys meet the changed keys, then the cheap whole-site
-assemblies (filter index, links, members, shared titles, search order) from the items.
-Every derived fact whose value changed adds its own key (`('flags', id)`, `('table',
-protocol)`...) to the changed keys the page jobs are checked against.
+protocol: comparison tables, headline, reproduction groups and coverage row; per
+artifact path: the SHA-256 (re-hashed when an evaluation that cites it changes). Each is
+computed through a tracking view of the catalogue (`track.py`) and keeps the keys it
+read; an edit recomputes the items whose keys meet the changed keys, then the cheap
+whole-site assemblies (filter index, links, members, shared titles, search order). Every
+derived fact whose value changed adds its key (`('flags', id)`, `('table', protocol)`...)
+to the changed keys the page jobs are checked against.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import Any, Generic, TypeVar
 
 from .. import release
 from ..derive.concerns import Flag, flags
+from ..derive.coverage import coverage_row
 from ..derive.filters import FilterIndex, evaluation_facets, index_of, labels_of
 from ..derive.findings import protocol_headline
 from ..derive.reproduction import protocol_reproduction_groups
@@ -87,7 +89,7 @@ class Derived:
         self.flags: dict[str, Item[tuple[Flag, ...]]] = {}
         self.facets: dict[str, Item[Facets]] = {}
         self.entries: dict[str, Item[SearchEntry]] = {}
-        self.protocols: dict[str, Item[tuple[Any, Any, tuple[Any, ...]]]] = {}
+        self.protocols: dict[str, Item[tuple[Any, Any, tuple[Any, ...], Any]]] = {}
         self.hashes: dict[str, str | None] = {}
         self.plan: SitePlan | None = None
         self.recomputed = 0
@@ -197,11 +199,13 @@ class Derived:
 
         tracked = tracked_facts(facts, self.recorder)
 
-        def protocol_facts(protocol: Any) -> tuple[Any, Any, tuple[Any, ...]]:
+        def protocol_facts(protocol: Any) -> tuple[Any, Any, tuple[Any, ...], Any]:
+            groups = tuple(protocol_reproduction_groups(protocol, seen, flags=tracked.flags))
             return (
                 protocol_table(protocol, seen, tracked),
                 protocol_headline(protocol, seen, tracked.flags),
-                tuple(protocol_reproduction_groups(protocol, seen, flags=tracked.flags)),
+                groups,
+                coverage_row(protocol, seen, tracked.flags, groups),
             )
 
         self.protocols, _ = self._refresh(
@@ -214,7 +218,9 @@ class Derived:
         tables = {k: i.value[0] for k, i in self.protocols.items()}
         headlines = {k: i.value[1] for k, i in self.protocols.items()}
         reproductions = {k: i.value[2] for k, i in self.protocols.items()}
+        coverage = tuple(i.value[3] for i in self.protocols.values())
         if old is not None:
+            out |= {("coverage",)} if old.coverage != coverage else set()
             out |= diff("table", old.tables, tables)
             out |= diff("headline", old.headlines, headlines)
             out |= diff("reproduction", old.reproductions, reproductions)
@@ -229,6 +235,7 @@ class Derived:
             tables=tables,
             headlines=headlines,
             reproductions=reproductions,
+            coverage=coverage,
         )
         self.plan = plan
         return plan, out

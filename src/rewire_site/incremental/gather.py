@@ -1,13 +1,8 @@
 """Incremental gather: the record files of a preview, kept between edits; an edit
-re-reads and re-checks only the files that changed, and the links that involve them.
-
-Checks on an edit: the per-file checks of each changed file (`record_checks`: YAML,
-model, file name == id, completeness), a duplicate id, and the reference checks
-(`link_checks`) of the changed records and of every record that refers to a changed or
-vanished id (a dangling reference, a wrong kind, results that no longer fit their
-protocol's columns). An edit with errors changes nothing here: `RecordsInvalid` with
-every problem, and the files stay pending until a later edit makes them valid.
-"""
+re-reads and re-checks only the files that changed (`record_checks`), a duplicate id,
+and the reference checks (`link_checks`) of the changed records and of every record that
+refers to a changed or vanished id. An edit with errors changes nothing here:
+`RecordsInvalid` with every problem."""
 
 from __future__ import annotations
 
@@ -30,23 +25,18 @@ from .track import ANY, Key
 class Change:
     """What an edit changed in the records."""
 
-    ids: frozenset[str]
-    """Ids added, removed or whose content changed."""
-    keys: set[Key]
-    """Their dependency keys: ('id', ...), ('kind', ...), ('ref', ...) and the ANY keys."""
+    ids: frozenset[str]  # added, removed or whose content changed
+    keys: set[Key]  # their keys: ('id', ...), ('field', ...), ('kind', ...), ('ref', ...)
 
 
 @dataclass
 class Records:
     """Every valid record file of a preview, by path, and the catalogue they make."""
 
-    root: Path
-    """The project root (artifact paths are relative to it)."""
+    root: Path  # the project root (artifact paths are relative to it)
     catalogue: Catalogue
-    files: dict[str, str]
-    """Record file (as a string) -> record id."""
-    lines: dict[str, Mapping[str, int]] = field(default_factory=dict)
-    """Record id -> field path -> line (for the problems of a later edit)."""
+    files: dict[str, str]  # record file -> record id
+    lines: dict[str, Mapping[str, int]] = field(default_factory=dict)  # id -> field -> line
 
     @classmethod
     def from_report(cls, root: Path, report: ValidationReport) -> Records:

@@ -1,5 +1,4 @@
-"""Writing an incremental rebuild into the served site: each changed file atomically
-(a temporary file in the same folder, then `os.replace`), stale files removed, the
+"""Writing into the served site: each changed file atomically, stale files removed, the
 manifest of every file kept up to date."""
 
 from __future__ import annotations
@@ -17,8 +16,8 @@ Manifest = dict[str, ManifestEntry]
 
 
 def write_atomic(site_dir: Path, relative: str, data: bytes) -> None:
-    """Write `data` at `relative` under `site_dir`: readers see the old file or the new
-    one, never a part of it."""
+    """Write `data` at `relative` under `site_dir` through a temporary file and
+    `os.replace`: readers see the old file or the new one, never a part of it."""
     key = OutputWriter.normalise(relative)
     target = site_dir / key
     target.parent.mkdir(parents=True, exist_ok=True)

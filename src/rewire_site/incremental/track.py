@@ -10,28 +10,24 @@ through these views adds a key to the current `Recorder`:
 - `("ref", X)`: the references to `X` were read (`referrers`, `referring`,
   `evaluations_of`), plus `("id", i)` for each record returned;
 - `(tag, key)` / `(tag, ANY)` for the derived facts: `flags`, `artifact`, `facet:<key>`,
-  `label:<key>`, `href`, `shared`, `table`, `headline`, `reproduction`, `members`.
+  `label:<key>`, `href`, `shared`, `table`, `headline`, `reproduction`, `members`;
+  `("entries",)`, `("coverage",)` and `("api", slice)` for the search entries, the
+  coverage rows and a JSON API job's slice of record ids.
 
-The incremental engine (`engine.py`) computes the keys an edit changed and remakes the
-jobs whose recorded keys meet them. Tracking runs only in `rewire serve`: `rewire build`
-never builds these views.
+Only `rewire serve` builds these views (`engine.py`, `derive.py`).
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Hashable, Iterator, Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from ..derive.filters import FilterIndex
 from ..link import Catalogue
 from ..models import RecordBase
-from ..render import downloads
 from ..render.contexts import SiteFacts
-from ..render.plan import EXPORTS, SitePlan
-
-if TYPE_CHECKING:
-    from .memo import Memo
+from ..render.plan import SitePlan
 
 Key = tuple[Hashable, ...]
 """A dependency key: ('id', 'eval-1'), ('kind', 'Evaluation'), ('flags', ANY)..."""
@@ -65,10 +61,10 @@ class Recorder:
         """`compute()` and the keys it read."""
         self.start()
         try:
-            value = compute()
-        finally:
-            keys = self.stop()
-        return value, keys
+            return compute(), self.stop()
+        except BaseException:
+            self.stop()
+            raise
 
 
 class TrackedMap(Mapping[K, V]):
@@ -82,25 +78,18 @@ class TrackedMap(Mapping[K, V]):
         self._tag = tag
         self._recorder = recorder
 
-    # the reads below add their key inline (no call of `Recorder.add`): they are the
-    # hot path of a tracked job (a filter page reads thousands of records)
-
     def __getitem__(self, key: K) -> V:
-        keys = self._recorder.keys
+        keys = self._recorder.keys  # inline, not `Recorder.add`: the hot path of a job
         if keys is not None:
             keys.add((self._tag, key))
         return self._data[key]
 
     def get(self, key: K, default: Any = None) -> Any:
-        keys = self._recorder.keys
-        if keys is not None:
-            keys.add((self._tag, key))
+        self._recorder.add((self._tag, key))
         return self._data.get(key, default)
 
     def __contains__(self, key: object) -> bool:
-        keys = self._recorder.keys
-        if keys is not None:
-            keys.add((self._tag, key))
+        self._recorder.add((self._tag, key))
         return key in self._data
 
     def __iter__(self) -> Iterator[K]:
@@ -118,29 +107,8 @@ class TrackedMap(Mapping[K, V]):
     __hash__ = None  # type: ignore[assignment]
 
 
-class TrackedSet(frozenset[str]):
-    """A frozen set of strings whose membership tests record `(tag, item)`."""
-
-    _tag: str
-    _recorder: Recorder
-
-    def __new__(cls, items: frozenset[str], tag: str, recorder: Recorder) -> TrackedSet:
-        made = super().__new__(cls, items)
-        made._tag = tag
-        made._recorder = recorder
-        return made
-
-    def __contains__(self, item: object) -> bool:
-        self._recorder.add((self._tag, item))
-        return super().__contains__(item)
-
-    def __iter__(self) -> Iterator[str]:
-        self._recorder.add((self._tag, ANY))
-        return super().__iter__()
-
-
 class TrackingCatalogue(Catalogue):
-    """The catalogue `base`, seen through tracked maps (see the module docstring)."""
+    """The catalogue `base`, seen through tracked maps."""
 
     def __init__(self, base: Catalogue, recorder: Recorder) -> None:
         super().__init__(
@@ -167,16 +135,13 @@ class TrackingCatalogue(Catalogue):
         return found
 
 
-def _nested(data: Mapping[str, Mapping[str, V]], tag: str, recorder: Recorder) -> dict[str, Any]:
-    """A tracked map per facet key (the facet keys themselves are fixed)."""
-    return {key: TrackedMap(inner, f"{tag}:{key}", recorder) for key, inner in data.items()}
-
-
 def tracked_facts(facts: SiteFacts, recorder: Recorder) -> SiteFacts:
-    """`facts` with every mapping that changes with the records tracked."""
+    """`facts` with every mapping that changes with the records tracked (one map per facet
+    key: the facet keys themselves are fixed)."""
+    index, labels = facts.filters.index, facts.filters.labels
     filters = FilterIndex(
-        _nested(facts.filters.index, "facet", recorder),
-        _nested(facts.filters.labels, "label", recorder),
+        {key: TrackedMap(inner, f"facet:{key}", recorder) for key, inner in index.items()},
+        {key: TrackedMap(inner, f"label:{key}", recorder) for key, inner in labels.items()},
     )
     return dataclasses.replace(
         facts,
@@ -184,14 +149,14 @@ def tracked_facts(facts: SiteFacts, recorder: Recorder) -> SiteFacts:
         artifact_hashes=TrackedMap(facts.artifact_hashes, "artifact", recorder),
         filters=filters,
         filter_hrefs=TrackedMap(facts.filter_hrefs, "href", recorder),
-        shared_titles=TrackedSet(facts.shared_titles, "shared", recorder),
+        shared_titles=TrackedMap(dict.fromkeys(facts.shared_titles), "shared", recorder),  # type: ignore[arg-type]
     )
 
 
 class TrackedPlan(SitePlan):
     """A `SitePlan` whose `make` reads through tracking views; the keys of the jobs
-    whose inputs are not behind a view (the search index, the JSON API slices) are
-    added by `make` itself."""
+    whose inputs are not behind a view (the search index, the JSON API slices, the
+    coverage rows) are added by `make` itself."""
 
     recorder: Recorder
 
@@ -202,22 +167,13 @@ class TrackedPlan(SitePlan):
             self.recorder.add(("api", (job[1], job[2])))
         return super().make(job)
 
-
-MEMO_DATA = frozenset(
-    {
-        EXPORTS,
-        downloads.EVALUATION_MATRIX,
-        downloads.API_DERIVED,
-        downloads.API_INDEX,
-        downloads.PROTOCOL_COVERAGE,
-    }
-)
-"""The data jobs whose files `SitePlan._data` joins from memo pieces (`SitePlan.memo`)."""
+    def protocol_coverage(self) -> Any:
+        self.recorder.add(("coverage",))
+        return super().protocol_coverage()
 
 
-def tracked_plan(plan: SitePlan, recorder: Recorder, memo: Memo | None = None) -> TrackedPlan:
-    """`plan` seen through tracking views that report to `recorder` (`memo`: pieces of
-    the site-wide files kept between edits, reporting to `recorder` too)."""
+def tracked_plan(plan: SitePlan, recorder: Recorder) -> TrackedPlan:
+    """`plan` seen through tracking views that report to `recorder`."""
     values = {f.name: getattr(plan, f.name) for f in dataclasses.fields(plan)}
     values.update(
         catalogue=TrackingCatalogue(plan.catalogue, recorder),
@@ -226,10 +182,7 @@ def tracked_plan(plan: SitePlan, recorder: Recorder, memo: Memo | None = None) -
         tables=TrackedMap(plan.tables, "table", recorder),
         headlines=TrackedMap(plan.headlines, "headline", recorder),
         reproductions=TrackedMap(plan.reproductions, "reproduction", recorder),
-        memo=memo,
     )
     made = TrackedPlan(**values)
     object.__setattr__(made, "recorder", recorder)
-    if memo is not None:
-        memo.recorder = recorder
     return made

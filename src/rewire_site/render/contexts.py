@@ -430,9 +430,6 @@ class FilterPage(Page):
     value_label: str
     rows: tuple[FilterRow, ...]
     count_text: str
-    shared_rows: SharedRows | None = field(default=None, compare=False)
-    """The rows' HTML kept between edits (`rewire serve`: rows are kept memo pieces, the
-    same objects until a record they show changes); None in `rewire build`."""
 
 
 # ----------------------------------------------------------------- sections several pages share
@@ -560,8 +557,7 @@ class ComparisonRowView:
 class SharedRows:
     """The HTML of table rows rendered once and reused by the other pages that show the
     same row views (a protocol's sorted views: one table in several orders, the same
-    page depth, no filter data; `rewire serve`'s filter pages, whose rows are kept
-    between edits). `shared(render, page, row)` in a template calls the macro
+    page depth, no filter data). `shared(render, page, row)` in a template calls the macro
     `render(page, row)` for a row view object it has not seen with this `page.root`,
     and returns the HTML it gave before otherwise. Keyed by the row view object itself
     (its identity, checked through a weak reference: a row made again after it was
@@ -640,9 +636,6 @@ class EvaluationList:
     """'3 matching evaluations': the filter form's count before any filter is applied."""
     counts_text: str
     facets: tuple[Facet, ...]
-    shared_rows: SharedRows | None = None
-    """`rewire serve`: the rows' HTML rendered once and reused while the row is kept
-    (None in `rewire build`: each row rendered where it is shown)."""
 
 
 @dataclass(frozen=True)

@@ -2,22 +2,16 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..link import Catalogue
 from ..models import Dataset, Protocol
 from .contexts import DatasetPage, Fact, SiteFacts
 from .parts import common_fields, evaluation_list, evaluations_referring, link_to, value_fact
-
-if TYPE_CHECKING:
-    from .downloads import Memo
 
 
 def dataset_page(
     dataset: Dataset,
     catalogue: Catalogue,
     facts: SiteFacts,
-    memo: Memo | None = None,
 ) -> DatasetPage:
     d = dataset
     evaluations = evaluations_referring(catalogue, d.id)
@@ -40,7 +34,7 @@ def dataset_page(
     )
     return DatasetPage(
         **common_fields(d, catalogue, facts, "dataset.html"),
-        results=evaluation_list("Evaluations on this dataset", evaluations, catalogue, facts, memo),
+        results=evaluation_list("Evaluations on this dataset", evaluations, catalogue, facts),
         facts=page_facts,
         protocols=tuple(link_to(catalogue, p.id) for p in catalogue.referring(d.id, Protocol)),
     )

@@ -3,8 +3,6 @@ papers and the evaluations of its configurations."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..derive.fits import curves
 from ..derive.model_facts import fact_rows
 from ..fits.pages import family_curves
@@ -13,15 +11,11 @@ from ..models import Configuration, ModelFamily
 from .contexts import Fact, FamilyPage, SiteFacts
 from .parts import common_fields, evaluation_list, evaluations_referring, link_to, value_fact
 
-if TYPE_CHECKING:
-    from .downloads import Memo
-
 
 def family_page(
     family: ModelFamily,
     catalogue: Catalogue,
     facts: SiteFacts,
-    memo: Memo | None = None,
 ) -> FamilyPage:
     f = family
     configurations = catalogue.referring(f.id, Configuration)
@@ -40,7 +34,7 @@ def family_page(
     return FamilyPage(
         **common_fields(f, catalogue, facts, "family.html"),
         results=evaluation_list(
-            "Evaluations of configurations in this family", evaluations, catalogue, facts, memo
+            "Evaluations of configurations in this family", evaluations, catalogue, facts
         ),
         facts=page_facts,
         fact_rows=fact_rows(f, catalogue),

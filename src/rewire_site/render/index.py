@@ -6,14 +6,12 @@ display.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping, Sequence
 
 from ..derive.concerns import Flag
 from ..derive.coverage import (
     ProtocolCoverage,
     catalogue_counts,
-    coverage_row,
     newest_records,
     protocol_coverage,
     protocols_by_area,
@@ -37,7 +35,6 @@ from .contexts import (
     SiteFacts,
     page_header,
 )
-from .downloads import Memo
 from .search import SearchEntry
 from .urls import DOWNLOADS, HOME, SEARCH, filter_path, record_path
 
@@ -144,31 +141,10 @@ def coverage_rows(
     catalogue: Catalogue,
     flags: Mapping[str, tuple[Flag, ...]],
     reproductions: Mapping[str, Sequence[ReproductionGroup]],
-    memo: Memo | None = None,
 ) -> tuple[ProtocolCoverage, ...]:
     """Every protocol's coverage row (the home page's table, the coverage CSV), from the
-    reproduction groups the derive stage computed; `memo` (`rewire serve`): each
-    protocol's row kept between edits until one of the reads that made it changes (its
-    protocol, evaluations, their flags, its reproduction groups)."""
-    if memo is None:
-        return protocol_coverage(catalogue, flags, reproductions)
-    return tuple(
-        memo(
-            ("coverage", p.id),
-            functools.partial(_coverage_row, p.id, catalogue, flags, reproductions),
-        )
-        for p in catalogue.protocols()
-    )
-
-
-def _coverage_row(
-    protocol_id: str,
-    catalogue: Catalogue,
-    flags: Mapping[str, tuple[Flag, ...]],
-    reproductions: Mapping[str, Sequence[ReproductionGroup]],
-) -> ProtocolCoverage:
-    protocol = catalogue.get(protocol_id, Protocol)
-    return coverage_row(protocol, catalogue, flags, reproductions[protocol_id])
+    reproduction groups the derive stage computed."""
+    return protocol_coverage(catalogue, flags, reproductions)
 
 
 def search_page(entries: tuple[SearchEntry, ...], facts: SiteFacts) -> SearchPage:
@@ -239,23 +215,11 @@ def filter_page(
     evaluation_ids: tuple[str, ...],
     catalogue: Catalogue,
     facts: SiteFacts,
-    memo: Memo | None = None,
 ) -> FilterPage:
-    """Every evaluation of the catalogue whose facet `key` has `value`. `memo` (`rewire
-    serve`): each evaluation's row kept between edits until one of the records it shows
-    changes, and the rows' HTML rendered once for as long as the row is kept (every
-    filter page has the same depth: a row is the same HTML on each page it is on)."""
+    """Every evaluation of the catalogue whose facet `key` has `value`."""
     facet_label = dict(FACETS).get(key, key)
     value_label = facts.filters.labels.get(key, {}).get(value, value)
-    shared = None
-    if memo is None:
-        rows = tuple(_filter_row(i, catalogue) for i in evaluation_ids)
-    else:
-        rows = tuple(
-            memo(("filter row", i), functools.partial(_filter_row, i, catalogue))
-            for i in evaluation_ids
-        )
-        shared = memo.shared_rows("filter rows")
+    rows = tuple(_filter_row(i, catalogue) for i in evaluation_ids)
     path = filter_path(key, value)
     return FilterPage(
         **page_header(
@@ -269,7 +233,6 @@ def filter_page(
         value_label=value_label,
         rows=rows,
         count_text=plural(len(rows), "evaluation"),
-        shared_rows=shared,
     )
 
 

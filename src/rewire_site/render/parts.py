@@ -6,9 +6,6 @@ sources, technical metadata, related records, correction link).
 
 from __future__ import annotations
 
-import functools
-from typing import TYPE_CHECKING
-
 from ..derive.concerns import FLAG_LABELS
 from ..derive.display import (
     ORIGIN_LABELS,
@@ -49,9 +46,6 @@ from .contexts import (
 from .metadata import technical_metadata
 from .sections import correction_url, evidence_view, facet_values_of, results_table
 from .urls import KIND_LABELS, api_path, kind_of, record_path
-
-if TYPE_CHECKING:
-    from .downloads import Memo
 
 
 def value_fact(record: RecordBase, path: str, value: object | None) -> Fact:
@@ -117,22 +111,10 @@ def evaluation_list(
     evaluations: list[Evaluation],
     catalogue: Catalogue,
     facts: SiteFacts,
-    memo: Memo | None = None,
 ) -> EvaluationList:
-    """Evaluations one row each (pages that list many: dataset, family, question).
-    `memo` (`rewire serve`): each evaluation's row kept between edits until one of the
-    records or facts it shows changes, and its HTML rendered once while it is kept (the
-    pages that list evaluations all lie two folders deep)."""
+    """Evaluations one row each (pages that list many: dataset, family, question)."""
     ordered = sorted(evaluations, key=lambda e: e.id)
-    shared = None
-    if memo is None:
-        rows = tuple(_list_row(e, catalogue, facts) for e in ordered)
-    else:
-        rows = tuple(
-            memo(("list row", e.id), functools.partial(_kept_list_row, e.id, catalogue, facts))
-            for e in ordered
-        )
-        shared = memo.shared_rows("evaluation list rows")
+    rows = tuple(_list_row(e, catalogue, facts) for e in ordered)
     ids = [e.id for e in evaluations]
     count = len(rows)
     results = sum(len(e.results) for e in evaluations)
@@ -145,14 +127,7 @@ def evaluation_list(
         matching_text=plural(count, "matching evaluation"),
         counts_text=f"{plural(count, 'evaluation')} · {plural(results, 'result')}",
         facets=facets_of(facts, ids),
-        shared_rows=shared,
     )
-
-
-def _kept_list_row(evaluation_id: str, catalogue: Catalogue, facts: SiteFacts) -> EvaluationListRow:
-    """The row of a memo piece: the evaluation read through the catalogue it is given,
-    so that the piece depends on it."""
-    return _list_row(catalogue.get(evaluation_id, Evaluation), catalogue, facts)
 
 
 def _list_row(evaluation: Evaluation, catalogue: Catalogue, facts: SiteFacts) -> EvaluationListRow:

@@ -77,9 +77,6 @@ RECORD_PAGES: dict[type[RecordBase], Any] = {
     Question: question_page,
 }
 """Record type -> builder of its page context (protocols have a job of their own)."""
-LISTING_PAGES = frozenset({Dataset, ModelFamily, Question})
-"""Record pages that list their evaluations (`parts.evaluation_list`): their builders
-take the plan's memo, which keeps each row in `rewire serve`."""
 
 
 def shared_titles(records: Iterable[RecordBase]) -> frozenset[str]:
@@ -109,7 +106,7 @@ def facts_of(
     hrefs: Callable[[FilterIndex], Mapping[tuple[str, str], str]],
     titles: frozenset[str],
 ) -> SiteFacts:
-    """`SiteFacts` from its parts (`rewire serve` recomputes them part by part)."""
+    """`SiteFacts` from its parts."""
     links = tuple(Link(d.label, d.path) for d in (*downloads.DOWNLOADS, *downloads.EXPORTS))
     return SiteFacts(
         release_id=release_id,
@@ -147,19 +144,13 @@ class SitePlan:
     reproductions: Mapping[str, tuple[ReproductionGroup, ...]]
     """Protocol id -> its reproduction groups, computed once: the protocol page and the
     verdicts of the evaluation matrix CSV and api/derived.json use them."""
-    memo: downloads.Memo | None = None
-    """Per-item pieces of the site-wide files kept between edits (`rewire serve`:
-    incremental/memo.py); None in `rewire build`, which computes every piece."""
-    coverage: tuple[ProtocolCoverage, ...] | None = None
-    """Every protocol's coverage row, computed once by `plan_site` from `reproductions`
-    (the home page and the coverage CSV show them); None in `rewire serve`'s plans,
-    whose jobs join the rows from `memo` pieces (`protocol_coverage`)."""
+    coverage: tuple[ProtocolCoverage, ...]
+    """Every protocol's coverage row, computed once from `reproductions` (the home page
+    and the coverage CSV show them)."""
 
     def protocol_coverage(self) -> tuple[ProtocolCoverage, ...]:
-        """Every protocol's coverage row: `coverage`, else made (through `memo`)."""
-        if self.coverage is not None:
-            return self.coverage
-        return index.coverage_rows(self.catalogue, self.facts.flags, self.reproductions, self.memo)
+        """Every protocol's coverage row (`rewire serve` records this read)."""
+        return self.coverage
 
     def make(self, job: Job) -> Sequence[Any]:
         """The page contexts of one job."""
@@ -186,18 +177,14 @@ class SitePlan:
             ]
         if kind == "record":
             record = self.catalogue.by_id[job[1]]
-            build = RECORD_PAGES[type(record)]
-            if type(record) in LISTING_PAGES:
-                page = build(record, self.catalogue, self.facts, self.memo)
-            else:
-                page = build(record, self.catalogue, self.facts)
+            page = RECORD_PAGES[type(record)](record, self.catalogue, self.facts)
             return [with_json_ld(page, record, self.catalogue, SITE_URL)]
         if kind == "filter":
             key, value = job[1], job[2]
             ids = self.members[(key, value)]
-            return [index.filter_page(key, value, ids, self.catalogue, self.facts, self.memo)]
+            return [index.filter_page(key, value, ids, self.catalogue, self.facts)]
         if kind == "chooser":
-            return chooser_pages(self.catalogue, self.facts.flags, self.facts.release_id, self.memo)
+            return chooser_pages(self.catalogue, self.facts.flags, self.facts.release_id)
         if kind == "fits":
             return [fits_page(self.catalogue, self.facts.release_id)]
         if kind == "home":
@@ -223,29 +210,20 @@ class SitePlan:
         flags = self.facts.flags
         if name == downloads.PROTOCOL_COVERAGE:
             csv = downloads.protocol_coverage_csv(self.catalogue, rows=self.protocol_coverage())
-            return self._gzip(name, csv)
+            return {name: downloads.gzip_bytes(csv)}
         if name == downloads.SOURCE_TABLE:
-            return self._gzip(name, downloads.source_table_csv(self.catalogue))
-        memo = self.memo
+            return {name: downloads.gzip_bytes(downloads.source_table_csv(self.catalogue))}
         if name == downloads.API_INDEX:
-            return {name: downloads.api_index(self.catalogue, memo)}
+            return {name: downloads.api_index(self.catalogue)}
         if name == EXPORTS:  # the sitemap: written after rendering, from the chooser pages
-            return export_files(self.catalogue, self.facts.release_id, sitemap=False, memo=memo)
-        derived = downloads.derived_results(
-            self.catalogue, flags, self.tables, self.reproductions, memo=memo
-        )
+            return export_files(self.catalogue, self.facts.release_id, sitemap=False)
+        derived = downloads.derived_results(self.catalogue, flags, self.tables, self.reproductions)
         if name == downloads.EVALUATION_MATRIX:
-            csv = downloads.evaluation_matrix_csv(self.catalogue, flags, derived, memo=memo)
-            return self._gzip(name, csv)
+            csv = downloads.evaluation_matrix_csv(self.catalogue, flags, derived)
+            return {name: downloads.gzip_bytes(csv)}
         if name == downloads.API_DERIVED:
-            data = downloads.derived_json(self.catalogue, flags, derived, self.headlines, memo=memo)
-            return {name: data}
+            return {name: downloads.derived_json(self.catalogue, flags, derived, self.headlines)}
         raise ValueError(f"unknown data job {name!r}")
-
-    def _gzip(self, name: str, data: bytes) -> dict[str, bytes]:
-        """The gzip file `name` of `data` (in serve, only the segments an edit changed are
-        compressed again: `memo`'s segments of the file)."""
-        return {name: downloads.gzip_bytes(data, downloads.kept_segments(self.memo, name))}
 
     def jobs(self) -> list[Job]:
         """Every page job: the heavy record pages first, so the pool stays balanced."""

@@ -3,22 +3,16 @@ that bear on it."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..link import Catalogue
 from ..models import Evaluation, Question
 from .contexts import QuestionPage, SiteFacts
 from .parts import common_fields, evaluation_list, link_to
-
-if TYPE_CHECKING:
-    from .downloads import Memo
 
 
 def question_page(
     question: Question,
     catalogue: Catalogue,
     facts: SiteFacts,
-    memo: Memo | None = None,
 ) -> QuestionPage:
     q = question
     evaluations = [catalogue.get(e, Evaluation) for e in q.evaluations]
@@ -27,7 +21,7 @@ def question_page(
         decision=q.decision,
         considerations=tuple(q.considerations),
         results=evaluation_list(
-            "Evaluations that bear on this decision", evaluations, catalogue, facts, memo
+            "Evaluations that bear on this decision", evaluations, catalogue, facts
         ),
         protocols=tuple(link_to(catalogue, p) for p in q.protocols),
     )

@@ -99,23 +99,3 @@ def _entry_json(entry: SearchEntry) -> str:
         "models": list(entry.models),
     }
     return json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-
-
-class KeptSearchIndex:
-    """The search index kept between edits (`rewire serve`): each entry's JSON text is
-    made again only when its entry is a new object (serve's derive keeps the entry of a
-    record no edit reached), joined into the bytes `search_index_json` gives."""
-
-    def __init__(self) -> None:
-        self.texts: dict[str, tuple[SearchEntry, str]] = {}
-
-    def file(self, entries: tuple[SearchEntry, ...]) -> bytes:
-        kept, texts, parts = self.texts, {}, []
-        for entry in entries:
-            found = kept.get(entry.id)
-            if found is None or found[0] is not entry:
-                found = (entry, _entry_json(entry))
-            texts[entry.id] = found
-            parts.append(found[1])
-        self.texts = texts
-        return _index_json(parts)
