@@ -22,6 +22,7 @@ from typing import Any, cast
 
 import torch
 import torch.nn.functional as F
+import torch.utils.checkpoint
 from torch import nn
 from transformers import BertConfig, PreTrainedModel
 from transformers.modeling_outputs import MaskedLMOutput
@@ -128,7 +129,13 @@ class DnaBert2ForMaskedLM(PreTrainedModel):
         self.transform_norm = nn.LayerNorm(h, eps=1e-12)
         self.decoder = nn.Linear(h, config.vocab_size)
         self.decoder.weight = self.embeddings.word_embeddings.weight
+        self.checkpoint_layers = False
         self.post_init()
+
+    def enable_layer_checkpointing(self) -> None:
+        """Recompute each layer's activations in the backward pass (non-reentrant
+        torch.utils.checkpoint), as transformers' gradient checkpointing does for its models."""
+        self.checkpoint_layers = True
 
     def _init_weights(self, module: nn.Module) -> None:
         if isinstance(module, nn.Linear):
@@ -180,7 +187,13 @@ class DnaBert2ForMaskedLM(PreTrainedModel):
             subset = torch.nonzero((masked | first).flatten()[keep], as_tuple=False).flatten()
         for i, layer in enumerate(self.layers):
             last = i == len(self.layers) - 1
-            hidden = layer(hidden, indices, (batch, length), bias, subset if last else None)
+            chosen = subset if last else None
+            if self.checkpoint_layers and self.training:
+                hidden = torch.utils.checkpoint.checkpoint(
+                    layer, hidden, indices, (batch, length), bias, chosen, use_reentrant=False
+                )
+            else:
+                hidden = layer(hidden, indices, (batch, length), bias, chosen)
         if masked is None:
             out = hidden.new_zeros(batch * length, hidden.shape[-1]).index_put((indices,), hidden)
             logits = self._head(out.view(batch, length, -1))

@@ -19,7 +19,7 @@ from measure.peak_memory import estimate
 from measure.peak_memory.plan import lora_parameters, parameter_counts
 
 RECIPE_FILE = Path(__file__).with_name("recipe.yaml")
-METHODS = ("inference", "peft", "full")
+METHODS = ("inference", "peft", "full", "full-mixed", "full-mixed-ckpt")
 PROCESS_OVERHEAD_S = 20.0
 """Start of a process (one per model and method): imports, CUDA context, model build.
 Measured on one H200 (run 20261130-curves-2310): 14-21 s from the worker's start to its
@@ -207,6 +207,8 @@ def estimate_point(
         states = total * 2
     elif point.method == "peft":
         states = total * 2 + peft_parameters(arch, recipe.lora) * (4 + 4 + 8)
+    elif point.method.startswith("full-mixed"):
+        states = total * 16  # fp32 weights, gradients and two AdamW moments
     else:
         states = int(
             estimate.model_state_floor(
@@ -225,7 +227,7 @@ def estimate_point(
         heads=int(c["num_attention_heads"]),
         vocab=int(c["vocab_size"]),
         flash=True,
-        checkpointing=False,
+        checkpointing=point.method == "full-mixed-ckpt",
     )
     if point.method == "inference":
         activations /= int(c["num_hidden_layers"])  # no activations kept between layers

@@ -62,7 +62,10 @@ def build_records(
         "steps": str(log["steps"]),
         "trainable": str(log.get("trainable", "none")),
         "optimizer": str(log.get("optimizer", "none (inference)")),
-        "precision": "bf16 weights" + ("" if method == "inference" else ", see trainable"),
+        "precision": str(
+            log.get("precision")
+            or "bf16 weights" + ("" if method == "inference" else ", see trainable")
+        ),
         "attention": environment.get("attention_backend", "sdpa"),
     }
     label = f"{method}, batch {batch}, {tokens} tokens"

@@ -29,6 +29,28 @@ from measure.peak_memory import train
 from measure.peak_memory.worker import _Memory, is_out_of_memory, worker_main, write_log
 
 LOG_SCHEMA = "rewire-memory-curve-log/1"
+MIXED = {"full-mixed": False, "full-mixed-ckpt": True}
+"""The mixed-precision full fine-tuning methods (fp32 master weights, gradients and AdamW
+states; forward and loss under bf16 autocast), and whether each checkpoints activations."""
+
+
+def precision_text(method: str) -> str:
+    """The precision policy of a method, as the records state it."""
+    if method in MIXED:
+        return "fp32 master weights, gradients and AdamW states; forward under bf16 autocast" + (
+            "; activation checkpointing per layer" if MIXED[method] else ""
+        )
+    return "bf16 weights" + ("" if method == "inference" else ", see trainable")
+
+
+def _checkpoint_layers(model: Any) -> None:
+    """Recompute each layer's activations in the backward pass (non-reentrant)."""
+    if hasattr(model, "enable_layer_checkpointing"):  # measure/dnabert2.py
+        model.enable_layer_checkpointing()
+    elif hasattr(model, "activation_checkpointing_enable"):  # transformers >= 5.2x's name
+        model.activation_checkpointing_enable({"use_reentrant": False})
+    else:
+        model.gradient_checkpointing_enable({"use_reentrant": False})
 
 
 def _model(spec: dict[str, Any], device: torch.device) -> tuple[Any, str]:
@@ -40,7 +62,13 @@ def _model(spec: dict[str, Any], device: torch.device) -> tuple[Any, str]:
 
         model = build_ia3_classifier(hf_config(arch), 2, device, torch.bfloat16)
         return model, "IA3 vectors and a 2-class head (fp32)"
-    model = build_model(arch, device=device, attn_implementation="sdpa").to(torch.bfloat16)
+    model = build_model(arch, device=device, attn_implementation="sdpa")
+    if method in MIXED:
+        model = model.to(torch.float32)
+        if MIXED[method]:
+            _checkpoint_layers(model)
+        return model, "every weight (fp32 master weights; bf16 autocast)"
+    model = model.to(torch.bfloat16)
     if method == "peft":
         lora = dict(spec["lora"])
         if arch.family == "mosaic-bert-alibi":  # DNABERT-2 projects Q, K and V in one Linear
@@ -85,7 +113,8 @@ def _prepare(spec: dict[str, Any], device: torch.device) -> _Prepared:
         model.eval()
     else:
         model.train()
-        optimizer = train.make_optimizer(params, "bf16", spec["optimizer"])
+        policy = "fp32-autocast" if method in MIXED else "bf16"
+        optimizer = train.make_optimizer(params, policy, spec["optimizer"])
     return _Prepared(
         model=model,
         trainable=trainable_text,
@@ -174,6 +203,7 @@ def _new_log(
         "model": {"key": arch.key, "name": arch.name, "checkpoint": arch.checkpoint},
         "method": spec["method"],
         "method_text": spec["method_text"],
+        "precision": precision_text(spec["method"]),
         "batch": spec["batch"],
         "tokens": spec["tokens"],
         "steps": spec["steps"],
@@ -252,6 +282,9 @@ def _measure(
                     with torch.autocast(device.type, dtype=torch.bfloat16):
                         logits = model(input_ids=batch["input_ids"]).logits
                     loss = F.cross_entropy(logits.float(), classes)
+                elif spec["method"] in MIXED:
+                    with torch.autocast(device.type, dtype=torch.bfloat16):
+                        loss = model(**batch).loss
                 else:
                     loss = model(**batch).loss
                 loss.backward()

@@ -41,8 +41,8 @@ def test_the_shipped_recipe_covers_every_model_method_batch_and_length() -> None
     keys = [m.key for m in recipe.models]
     assert keys == ["nt-500m", "nt-2-5b", "gena-lm-110m", "gena-lm-336m", "dnabert-2"]
     chosen = points(recipe)
-    # NT: 64..1000 (5 lengths); GENA-LM: 64..512 (4); DNABERT-2: 64..2048 (6); x 3 x 2
-    assert len(chosen) == (5 + 5 + 4 + 4 + 6) * 3 * 2
+    # NT: 64..1000 (5 lengths); GENA-LM: 64..512 (4); DNABERT-2: 64..2048 (6); x 5 x 2
+    assert len(chosen) == (5 + 5 + 4 + 4 + 6) * len(METHODS) * 2
     assert len({p.key for p in chosen}) == len(chosen)
     assert {p.column for p in chosen} == {f"{m}-batch-{b}" for m in METHODS for b in (1, 8)}
     assert max(p.tokens for p in chosen if p.model.key == "gena-lm-336m") == 512
@@ -62,6 +62,10 @@ def test_estimates_grow_with_length_batch_and_method() -> None:
         by_key[f"nt-2-5b--{m}--{point}"] for m in ("full", "peft", "inference")
     )
     assert full > peft > inference > 2 * 2.5  # bf16 weights of 2.5B parameters at least
+    mixed, mixed_ckpt = (
+        by_key[f"nt-2-5b--{m}--{point}"] for m in ("full-mixed", "full-mixed-ckpt")
+    )
+    assert mixed > mixed_ckpt > 16 * 2.5 > full  # 16 bytes a parameter against 8
 
 
 @pytest.mark.parametrize(
@@ -117,6 +121,57 @@ def test_every_method_runs_on_the_cpu(model: str) -> None:
     expected = "IA3" if model == "tiny-esm" else "LoRA"
     assert logs["peft"]["trainable"].startswith(expected)
     assert logs["full"]["optimizer"] == "torch.optim.adamw.AdamW"
+    for method in ("full-mixed", "full-mixed-ckpt"):
+        assert logs[method]["model"]["parameters_trainable"] == total
+        assert logs[method]["precision"].startswith("fp32 master weights")
+    assert "checkpointing" in logs["full-mixed-ckpt"]["precision"]
+    assert "checkpointing" not in logs["full-mixed"]["precision"]
+
+
+def test_mixed_precision_keeps_fp32_weights_and_states_and_checkpointing_saves_less() -> None:
+    """The mixed recipe's model states are fp32 (weights and AdamW moments), and with
+    checkpointing the forward pass keeps fewer activations for the backward pass (bytes
+    autograd saves, counted by a saved-tensors hook)."""
+    from measure.architectures import get_architecture
+    from measure.memory_curve.worker import _measure, _Memory, _prepare
+    from measure.peak_memory import train
+
+    recipe = load_recipe(TINY)
+    device = torch.device("cpu")
+    for model in ("tiny-gena", "tiny-dnabert-2"):
+        saved: dict[str, int] = {}
+        for method in ("full-mixed", "full-mixed-ckpt"):
+            [point] = [
+                p
+                for p in points(recipe, models=[model], methods=[method], batches=[8])
+                if p.tokens == 128
+            ]
+            spec = point_spec(recipe, point, "20261130-curves-test", RunOptions(), "test")
+            spec["device"] = "cpu"
+            prepared = _prepare(spec, device)
+            assert {p.dtype for p in prepared.model.parameters()} == {torch.float32}
+            [batch] = train.synthetic_batches(
+                get_architecture(model), batch=8, tokens=128, nucleotides=None, steps=1, seed=1
+            )
+            sizes: list[int] = []
+
+            def pack(t: Any, sizes: list[int] = sizes) -> Any:
+                sizes.append(t.numel() * t.element_size())
+                return t
+
+            with (
+                torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t),
+                torch.autocast("cpu", dtype=torch.bfloat16),
+            ):
+                prepared.model(**batch)
+            saved[method] = sum(sizes)
+            log: dict[str, Any] = {"model": {}, "memory": {}, "step_seconds": []}
+            _measure(spec, prepared, _Memory(device), device, log)
+            assert log["status"] == "value", log.get("error")
+            states = prepared.optimizer.state
+            assert states
+            assert all(s["exp_avg"].dtype == torch.float32 for s in states.values())
+        assert saved["full-mixed-ckpt"] < 0.95 * saved["full-mixed"], (model, saved)
 
 
 NEEDED = (
