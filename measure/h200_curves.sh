@@ -35,11 +35,11 @@ if [ "${FILL:-1}" = 1 ]; then  # FILL=0: the cache was filled by an earlier call
 fi
 # STAGES=full-mixed,full-mixed-ckpt: only those methods (default: every method)
 python3 -c 'from measure.cli import app; app()' run rewire-20261130-protocol-gpu-memory-curves \
-  --run-id "$RUN" --runs-dir "$R" --gpus 0,0,0 --no-records --time-budget 360 \
+  --run-id "$RUN" --runs-dir "$R" --gpus "${GPUS:-0,0,0}" --no-records --time-budget 360 \
   ${STAGES:+--stages "$STAGES"} > "$R/curves.txt" 2>&1
 echo "curves: $((SECONDS - t0)) s" | tee -a "$R/timing.txt"
-# three fresh processes at a time on GPU 0 (allocator peaks are per process)
-printf '%s\n' "$@" | xargs -P 3 -I KEY sh -c 'python3 -m measure.memory_curve.worker \
+# CHECK_PARALLEL (default 3) fresh processes at a time on GPU 0 (allocator peaks are per process)
+printf '%s\n' "$@" | xargs -P "${CHECK_PARALLEL:-3}" -I KEY sh -c 'python3 -m measure.memory_curve.worker \
   "$0/$1/specs/KEY.json" "$0/check/KEY.json" > "$0/check/KEY.stdout.txt" 2>&1' "$R" "$RUN"
 echo "checks: $((SECONDS - t0)) s" | tee -a "$R/timing.txt"
 [ -n "$fill" ] && wait "$fill"
