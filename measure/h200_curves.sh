@@ -21,7 +21,7 @@ R=/tmp/curves
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT" "$R/check"
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
-export PYTHONUNBUFFERED=1 PYTHONPATH=$PWD/src:$PWD
+export PYTHONUNBUFFERED=1 PYTHONPATH=$PWD/src:$PWD${PYTHONPATH:+:$PYTHONPATH}
 nvidia-smi --query-gpu=index,name,memory.total,driver_version,clocks.max.sm --format=csv \
   | tee "$R/nvidia-smi.csv"
 python3 -c "import torch, transformers, peft; print('torch', torch.__version__, 'transformers', \
@@ -35,7 +35,7 @@ if [ "${FILL:-1}" = 1 ]; then  # FILL=0: the cache was filled by an earlier call
 fi
 # STAGES=full-mixed,full-mixed-ckpt: only those methods (default: every method)
 python3 -c 'from measure.cli import app; app()' run rewire-20261130-protocol-gpu-memory-curves \
-  --run-id "$RUN" --runs-dir "$R" --gpus "${GPUS:-0,0,0}" --no-records --time-budget 360 \
+  --run-id "$RUN" --runs-dir "$R" --gpus "${GPUS:-0,0,0}" --no-records --time-budget "${TIME_BUDGET:-360}" \
   ${STAGES:+--stages "$STAGES"} > "$R/curves.txt" 2>&1
 echo "curves: $((SECONDS - t0)) s" | tee -a "$R/timing.txt"
 # CHECK_PARALLEL (default 3) fresh processes at a time on GPU 0 (allocator peaks are per process)
