@@ -11,6 +11,7 @@ from pathlib import Path
 
 from . import feng, genomic_benchmarks, tang_koo
 from .core import Importer, ImportProblem, ImportReport, SourceFiles, render_records, write_records
+from .shape import check_shape
 
 IMPORTERS: dict[str, Importer] = {
     i.prefix: i for i in (feng.IMPORTER, tang_koo.IMPORTER, genomic_benchmarks.IMPORTER)
@@ -43,6 +44,7 @@ def run_import(
         raise ImportProblem(f"unknown source {name!r}: one of {', '.join(sorted(IMPORTERS))}")
     importer = IMPORTERS[name]
     files = read_files(importer, git_dir=git_dir, folder=folder, commit=commit)
+    check_shape(root, importer, files)  # before anything is built, written or deleted
     rendered = render_records(importer.build(files))
     return write_records(root, importer, files, rendered, check=check)
 

@@ -148,6 +148,24 @@ def _check_commit(commit: str) -> None:
 
 
 @dataclass(frozen=True)
+class TableSpec:
+    """The shape of one result table an importer reads: checked before anything is built,
+    written or deleted (a download with another header, or without rows, is refused
+    instead of turning into an import that removes the records)."""
+
+    path: str
+    columns: tuple[str, ...]
+    """The headings the importer reads, left to right."""
+    exact: bool = False
+    """True when the header must be exactly `columns` (rows are read by position)."""
+    heading: str | None = None
+    """Markdown: the heading line above the pipe table; None for a CSV file."""
+    min_rows: int = 1
+    required: bool = True
+    """False for a table the import skips when it is absent (checked when present)."""
+
+
+@dataclass(frozen=True)
 class Importer:
     """One public source format: where its files are and how to turn them into records."""
 
@@ -165,6 +183,8 @@ class Importer:
     redistributable: bool
     """True when the licence allows committing the files under artifacts/sources/."""
     build: Callable[[SourceFiles], list[Record]]
+    tables: tuple[TableSpec, ...]
+    """Every result table with its expected shape (see `shape.check_shape`)."""
 
 
 # --- ids and text -------------------------------------------------------------------------

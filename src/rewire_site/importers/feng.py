@@ -32,6 +32,7 @@ from .core import (
     Record,
     SourceFile,
     SourceFiles,
+    TableSpec,
     cite,
     find_line,
     line_citation,
@@ -831,5 +832,18 @@ IMPORTER = Importer(
         *(m.classify for m in MODELS),
     ),
     redistributable=False,
+    tables=(
+        TableSpec(SUMMARY, ("Data", "Train", "Test", "Max Length", "Median Length"), exact=True),
+        *(
+            TableSpec(path, ("Data", *METRICS), required=path == RESULT_FILES[0])
+            for m in MODELS
+            for path in (m.table, m.mean_table)
+        ),
+        TableSpec(
+            RUNTIME,
+            ("Data", *(c for m in MODELS for c in (m.runtime_column, m.mean_runtime_column))),
+            required=False,
+        ),
+    ),
     build=build,
 )

@@ -22,6 +22,7 @@ from .core import (
     Record,
     SourceFile,
     SourceFiles,
+    TableSpec,
     cite,
     find_line,
     line_citation,
@@ -375,4 +376,5 @@ IMPORTER = Importer(
     required=(RESULTS,),
     redistributable=True,
     build=build,
+    tables=tuple(TableSpec(RESULTS, ("Dataset", "Accuracy"), heading=m.heading) for m in MODELS),
 )

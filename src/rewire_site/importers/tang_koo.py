@@ -26,6 +26,7 @@ from .core import (
     Record,
     SourceFile,
     SourceFiles,
+    TableSpec,
     cite,
     find_line,
     line_citation,
@@ -59,6 +60,8 @@ SEI_NOTEBOOK = "data_generation/embedding_generation/SEI_embed.ipynb"
 NT_PROBE = "lentiMPRA/NT_layer_probe.py"
 NOTEBOOKS = (DNABERT_NOTEBOOK, GPN_NOTEBOOK, HYENA_NOTEBOOK, SEI_NOTEBOOK, NT_PROBE)
 PATHS = (*TABLES, README, LICENSE, FIGURE, *NOTEBOOKS)
+COLUMNS = ("LLM", "Model", "Performance", "Cell Type")
+"""Each table's header: its rows are read by position in this order."""
 
 PREPRINT = f"{PREFIX}-source-biorxiv-2024-02-29-582810v1"
 ARTICLE = f"{PREFIX}-source-genome-biology-2025"
@@ -495,4 +498,7 @@ IMPORTER = Importer(
     required=(TABLES[0], README, FIGURE),
     redistributable=True,
     build=build,
+    tables=tuple(
+        TableSpec(path, COLUMNS, exact=True, required=path == TABLES[0]) for path in TABLES
+    ),
 )
