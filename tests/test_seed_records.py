@@ -212,12 +212,20 @@ def test_ia3_protocol_metric_and_single_column(catalogue: Catalogue) -> None:
     assert [c.label for c in protocol.columns] == ["Mean wall time per IA3 fine-tuning run"]
 
 
-@pytest.mark.parametrize("protocol_id", [PEAK, IA3])
-def test_baseline_roles_are_proposed(catalogue: Catalogue, protocol_id: str) -> None:
-    baselines = catalogue.get(protocol_id, Protocol).baselines
+def test_baseline_roles_are_proposed(catalogue: Catalogue) -> None:
+    baselines = catalogue.get(IA3, Protocol).baselines
     assert baselines is not None
     assert baselines.null_control.status == "proposed"
     assert baselines.conventional_reference.status == "proposed"
+
+
+def test_peak_memory_has_no_baseline_roles(catalogue: Catalogue) -> None:
+    """A memory measurement scores no predictions: the seed record's null control was
+    boilerplate from a benchmark protocol ('Unintegrated representation using protocol
+    preprocessing'), not a control of GPU memory (issue 23, item 7)."""
+    protocol = catalogue.get(PEAK, Protocol)
+    assert protocol.baselines is None
+    assert protocol.missing_metadata["baselines"].reason == MissingReason.inapplicable
 
 
 @pytest.mark.parametrize("evaluation_id", IA3_EVALUATIONS)

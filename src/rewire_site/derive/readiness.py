@@ -19,7 +19,7 @@ from typing import Literal
 from ..link import Catalogue
 from ..models import Evaluation, Protocol
 from ..models.evaluation import Origin
-from .display import display_duration, missing_text, per_column, plural
+from .display import display_duration, missing_text, per_column, plural, result_header
 
 RequirementState = Literal["met", "unmet", "not_applicable"]
 ArtifactState = Literal["match", "mismatch", "not_hashed"]
@@ -193,8 +193,8 @@ def _checksums(statuses: tuple[ArtifactStatus, ...]) -> Requirement:
     if not bad:
         return _req(
             "checksums", label, "met",
-            f"Checked by release.hash_artifacts: the builder hashed "
-            f"{plural(len(statuses), 'file')}; each matches its recorded SHA-256.",
+            f"Checked by the builder: it hashed {plural(len(statuses), 'file')}; each "
+            "matches its recorded SHA-256.",
         )  # fmt: skip
     parts = [
         f"{s.path}: not found by the builder"
@@ -215,16 +215,17 @@ def _score_meaning(evaluation: Evaluation, protocol: Protocol) -> Requirement:
     if protocol.metric_definition is None:
         problems.append("the protocol does not define how the metric is computed")
     metrics = [protocol.column_metric(r.column) for r in evaluation.results]
+    names = [result_header(protocol, r.column) for r in evaluation.results]
     for i, (result, metric) in enumerate(zip(evaluation.results, metrics, strict=True)):
         if result.unit is None:
-            problems.append(f"results.{i} states no unit")
+            problems.append(f"{names[i]}: no unit is stated")
         elif result.unit.strip().lower() != metric.unit.strip().lower():
-            problems.append(f"results.{i} unit {result.unit!r} is not {metric.unit!r}")
+            problems.append(f"{names[i]}: unit '{result.unit}' is not '{metric.unit}'")
         if result.direction is None:
-            problems.append(f"results.{i}: the source does not state which way is better")
+            problems.append(f"{names[i]}: the source does not state which way is better")
         elif result.direction != metric.direction:
             problems.append(
-                f"results.{i} direction {result.direction!r} is not {metric.direction!r}"
+                f"{names[i]}: direction '{result.direction}' is not '{metric.direction}'"
             )
     if problems:
         return _req("score_meaning", label, "unmet", _sentence("; ".join(problems)))
@@ -286,7 +287,7 @@ def _run_locally(evaluation: Evaluation, protocol: Protocol) -> tuple[Requiremen
         if PINNED_COMMIT.match(commit):
             pinned = _req(
                 "recipe", label, "met",
-                f"Checked by derive.readiness._run_locally: produced by `{env.command}` at "
+                f"Checked by the builder: produced by `{env.command}` at "
                 f"commit {commit} (a full 40-hex commit with no uncommitted changes logged), "
                 f"with package versions and seed {env.seed} recorded.",
             )  # fmt: skip
@@ -320,8 +321,8 @@ def _run_locally(evaluation: Evaluation, protocol: Protocol) -> tuple[Requiremen
         took = display_duration((env.ended_at - env.started_at).total_seconds())
         compute = _req(
             "compute", label, "met",
-            f"Computed by derive.readiness._run_locally from the run's recorded start and "
-            f"end: {env.gpu_count} × {env.gpu} for {took}.",
+            f"Computed by the builder from the run's recorded start and end: "
+            f"{env.gpu_count} × {env.gpu} for {took}.",
         )  # fmt: skip
     else:
         hand = (
@@ -356,13 +357,13 @@ def _validate(resource: bool, metric_label: str) -> tuple[Requirement, ...]:
     )  # fmt: skip
 
 
-def _values(evaluation: Evaluation) -> Requirement:
+def _values(evaluation: Evaluation, protocol: Protocol) -> Requirement:
     """A run that claims no value has no metric to replay."""
     label = "The evaluation claims a value for every result"
     what = {"incomplete": "an incomplete run", "out_of_memory": "out of memory"}
     missing = [
-        f"results.{i} ({r.column}) is {what.get(r.status, 'without a value')}"
-        for i, r in enumerate(evaluation.results)
+        f"{result_header(protocol, r.column)} is {what.get(r.status, 'without a value')}"
+        for r in evaluation.results
         if r.value is None
     ]
     if not evaluation.results:
@@ -379,8 +380,8 @@ def _values(evaluation: Evaluation) -> Requirement:
         )  # fmt: skip
     return _req(
         "values", label, "met",
-        f"Checked by derive.readiness._values: each of {plural(len(evaluation.results), 'result')} "
-        "holds a value.",
+        f"Checked by the builder: each of {plural(len(evaluation.results), 'result')} holds "
+        "a value.",
     )  # fmt: skip
 
 
@@ -417,7 +418,7 @@ def readiness(
     checksums = _checksums(statuses)
     predictions, recomputed = _per_sample(resource, protocol.metric.label)
     meaning = _score_meaning(evaluation, protocol)
-    replay = (checksums, _values(evaluation), predictions, meaning, recomputed)
+    replay = (checksums, _values(evaluation, protocol), predictions, meaning, recomputed)
     base = (checksums, predictions, meaning)
     checks = (
         _check(0, (), replay),

@@ -83,7 +83,7 @@ def family_record(family: Family) -> Record:
         "limitations": [
             "Imported family: only its name, developers and the paper the importing "
             f"sources name ({family.reference}) are recorded; checkpoints and model facts "
-            "are for an editor to add."
+            "are not yet recorded."
         ],
         "areas": AREAS,
         "contexts": CONTEXTS,

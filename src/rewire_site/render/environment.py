@@ -17,6 +17,7 @@ from jinja2.compiler import CodeGenerator, Frame, optimizeconst
 from markupsafe import Markup, escape
 
 from ..config import TEMPLATES_DIR
+from ..derive.display import field_text
 from ..markdown import render_block, render_inline
 from ..models.common import is_web_url
 from .urls import record_path
@@ -148,6 +149,7 @@ def make_environment(template_root: Path) -> Environment:
     env.filters["md"] = render_block
     env.filters["md_inline"] = render_inline
     env.filters["record_path"] = _record_path
+    env.filters["field_text"] = field_text  # a field path in reader words ('result 1')
     env.tests["web_url"] = is_web_url
     return env
 
