@@ -468,7 +468,8 @@ def test_full_catalogue_protocol_page_reads_published_first(built_full: BuildRep
         html.index('id="comparison"') : html.index("</table>", html.index('id="comparison"'))
     ]
     assert 'data-col="checkpointing" data-type="number" data-direction="lower"' in published
-    assert published.count("<tr data-facet") == 4 and published.count("best-mark") == 0
+    published_rows = published.count("<tr data-facet")  # editors add evaluations: not pinned
+    assert published_rows >= 1 and published.count("best-mark") == 0
     assert 'aria-sort="ascending"><a class="sort-link" href="../../protocols/' in published
     sorted_header = re.search(r'data-col="(\w+)"[^>]*aria-sort', published)
     assert sorted_header is not None and sorted_header.group(1) == "checkpointing"
@@ -481,8 +482,9 @@ def test_full_catalogue_protocol_page_reads_published_first(built_full: BuildRep
     # Best only among at least two results with matching conditions, and it says so.
     marks = re.findall(r'class="best-mark"[^>]*>\(([^)]*)\)', measured)
     assert marks and all(re.fullmatch(r"best of ([2-9]|\d\d+) comparable", m) for m in marks)
-    assert html.count('<article class="reproduction"') == 4
-    assert html.count('role="img"') == 4
+    reproductions = html.count('<article class="reproduction"')
+    assert 1 <= reproductions <= published_rows
+    assert html.count('role="img"') == reproductions
     assert "Reproduced (Rewire)" not in html
     text = _page(built_full, "protocols", PROTOCOL_MEMORY)
     assert re.search(r"Tolerance: ±\d+% of the published value\.", text)
