@@ -14,16 +14,19 @@ from rewire_site.derive.fits import (
     BYTES_PER_PARAMETER,
     GPU_SIZES_GB,
     MIXED_PRECISION,
+    BasePairs,
     Curves,
     Measurement,
     Point,
     curves,
+    family_base_pairs,
     largest_batch,
     longest_length,
     parameter_count,
     shared_process_bias,
     state_gb,
 )
+from rewire_site.models import ModelFamily
 
 pytest.importorskip("measure.memory_curve.records")
 
@@ -267,3 +270,48 @@ def test_the_state_bytes_match_the_recipe_file() -> None:
     for method in MIXED_PRECISION:
         if method in methods:
             assert "fp32 master weights" in methods[method] or method.endswith("-ckpt")
+
+
+def _family(name: str) -> ModelFamily:
+    """A family record of the live catalogue, loaded by the real loader."""
+    from rewire_site.load import load_file
+
+    loaded = load_file(REPO / "records" / f"{name}.yaml")
+    assert not loaded.problems, loaded.problems
+    return ModelFamily.model_validate(loaded.data)
+
+
+def test_base_pairs_of_a_kmer_tokeniser_from_the_cited_fact() -> None:
+    """Nucleotide Transformer's checkpoints cite a 6-mer tokeniser: 6 bp per token after
+    the CLS token, so 1,000 tokens hold 5,994 bp."""
+    nt = family_base_pairs(_family("gfm-guide-20261014-family-nucleotide-transformer"))
+    assert (nt.tokeniser, nt.per_token, nt.special_tokens) == ("6-mer", 6, 1)
+    assert nt.source_id == "evidence-20261130-source-nt-docs-nucleotide-transformer"
+    assert nt.base_pairs(1000) == 5994
+    assert nt.base_pairs(64) == 378
+    assert nt.base_pairs(1) is None
+
+
+@pytest.mark.parametrize(
+    "name", ["evidence-20261130-family-dnabert-2", "saadat-fellay-20261015-family-gena-lm"]
+)
+def test_bpe_gives_no_base_pairs(name: str) -> None:
+    """DNABERT-2 and GENA-LM cite a BPE tokeniser and no fixed ratio: no base pairs."""
+    bpe = family_base_pairs(_family(name))
+    assert (bpe.tokeniser, bpe.per_token) == ("BPE", None)
+    assert bpe.base_pairs(512) is None
+
+
+def test_disagreeing_or_missing_tokeniser_facts_give_no_base_pairs() -> None:
+    nt = _family("gfm-guide-20261014-family-nucleotide-transformer")
+    first = nt.checkpoints[0]
+    assert first.facts is not None and first.facts.tokeniser is not None
+    other = first.facts.tokeniser.model_copy(update={"value": "3-mer"})
+    changed = first.model_copy(
+        update={"facts": first.facts.model_copy(update={"tokeniser": other})}
+    )
+    mixed = nt.model_copy(update={"checkpoints": [changed, *nt.checkpoints[1:]]})
+    assert family_base_pairs(mixed).per_token is None
+    assert family_base_pairs(mixed).tokeniser == "3-mer / 6-mer"
+    none = nt.model_copy(update={"checkpoints": []})
+    assert family_base_pairs(none) == BasePairs("", None, 0, None)

@@ -17,8 +17,15 @@ import pytest
 
 from rewire_site.build import gather
 from rewire_site.derive import fits_chart
-from rewire_site.derive.fits import curves
+from rewire_site.derive.fits import (
+    GPU_SIZES_GB,
+    curves,
+    family_base_pairs,
+    largest_batch,
+    longest_length,
+)
 from rewire_site.fits import contexts
+from rewire_site.fits.answers import NOT_STATED, answer_methods
 from rewire_site.fits.pages import FITS_PATH, family_curves, fits_page
 from rewire_site.link import Catalogue
 from rewire_site.models import ModelFamily
@@ -235,9 +242,10 @@ def test_every_context_field_is_described(cls: type) -> None:
 
 @pytest.mark.parametrize("cls", CONTEXT_CLASSES, ids=lambda c: c.__name__)
 def test_every_context_field_is_shown(cls: type) -> None:
-    source = (TEMPLATES / "fits.html").read_text() + (
-        TEMPLATES / "_partials" / "_memory_curves.html"
-    ).read_text()
+    source = "".join(
+        (TEMPLATES / name).read_text()
+        for name in ("fits.html", "_partials/_memory_curves.html", "_partials/_fit_answers.html")
+    )
     own = {f.name for f in dataclasses.fields(cls)} - {
         f.name
         for base in cls.__mro__[1:]
@@ -304,7 +312,7 @@ def test_every_method_table_states_the_recipe_its_answers_read(html: str) -> Non
         assert f"Every answer in this table reads points measured under one recipe: {recipe}." in (
             text
         )
-    full = html[html.index('data-method="full"') :]
+    full = html[html.index('class="fit-method" data-method="full"') :]
     assert full.index("fit-recipe") < full.index("<table")
     assert "that fit, under the recipe stated above" in text
 
@@ -389,3 +397,104 @@ def test_the_live_catalogues_caveat_reads_its_own_checks() -> None:
     bias = shared_process_bias(live.checks())
     assert expected[bias] in figure
     assert all(text not in figure for key, text in expected.items() if key != bias)
+
+
+def test_the_answers_come_first_and_the_method_is_collapsed(html: str) -> None:
+    """Issue 25 (Fits): the answer tables lead the page; how the answers are read, the
+    charts and the tables of points follow, inside one collapsed <details>, complete."""
+    body = html[html.index("<h1>") :]
+    first_answer = body.index('<table class="fit-answer"')
+    how = body.index('<details class="fit-how">')
+    assert first_answer < how
+    # nothing of the method comes before the first answer
+    for method_text in ('class="fit-figure"', 'class="fit-rules"', 'class="fit-method"', "<svg"):
+        assert body.index(method_text) > how, method_text
+    assert '<details class="fit-how" open' not in body
+    # the details holds the method complete: notes, every method's fit table, chart, points
+    details = body[how : body.index("</details>", how)]
+    for method_text in ('class="fit-figure"', 'class="fit-rules"', 'class="fit-lengths"'):
+        assert method_text in details
+    assert details.count('class="fit-method"') == 3
+    assert details.count('<figure class="chart line-chart">') == 3
+    # one answer group per GPU size, linked from the size choice
+    for size in GPU_SIZES_GB:
+        assert f'<a href="#gpu-{size}">{size} GB</a>' in body
+        assert f'<h3 id="gpu-{size}">{size} GB GPU</h3>' in body
+
+
+def _answer_rows(html: str, size: int, method: str) -> dict[str, list[str]]:
+    start = html.index(f'<table class="fit-answer" data-method="{method}" data-size="{size}">')
+    table = html[start : html.index("</table>", start)]
+    rows = {}
+    for model, row in re.findall(r'<tr data-model="([^"]+)">(.*?)</tr>', table, flags=re.S):
+        cells = re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row)
+        rows[model] = [text_of(c).replace("\n", " ").strip() for c in cells]
+    return rows
+
+
+def test_every_answer_is_what_derive_computes(catalogue: Catalogue, html: str) -> None:
+    """Each answer cell reads derive.fits' answer for its size, method and model, with
+    the base pairs of the model's cited tokeniser (NT: 6-mers after CLS; GENA-LM: BPE)."""
+    found = curves(catalogue)
+    families = {m: f for f, m in found.models()}
+    for size in GPU_SIZES_GB:
+        for method in found.methods():
+            rows = _answer_rows(html, size, method)
+            assert set(rows) == {m for _f, m in found.models()}
+            for model, cells in rows.items():
+                family = catalogue.by_id[families[model]]
+                assert isinstance(family, ModelFamily)
+                batch = min(p.batch for p in found.points if p.method == method)
+                longest = longest_length(found.curve(model, method, batch), size)
+                at = found.at_length(model, method, 512)
+                bases = family_base_pairs(family).base_pairs(longest.value or 0)
+                claims = longest.state in ("fits_all", "fits_up_to")
+                bp = "" if not claims else NOT_STATED if bases is None else f"{bases:,} bp"
+                assert cells == [
+                    model,
+                    f"{bp} {longest.text}".strip(),
+                    largest_batch(at, size, 512).text,
+                ], (size, method, model)
+    nt = _answer_rows(html, 24, "full")["tiny ESM (tests)"]
+    assert nt[1] == "3,066 bp 512 tokens (1,000 tokens did not fit)"
+    gena = _answer_rows(html, 24, "inference")["tiny BERT pre-LN (tests)"]
+    assert gena[1].startswith(NOT_STATED)
+
+
+def test_the_page_says_how_tokens_read_as_base_pairs(html: str) -> None:
+    text = text_of(html).replace("\n", " ")
+    assert (
+        "Nucleotide Transformer: 6-mer tokeniser as its sources state it, 6 bp per token "
+        "after the first (CLS) token." in text
+    )
+    assert "GENA-LM: BPE tokeniser as its sources state it, a varying number" in text
+
+
+def test_the_mixed_precision_recipe_reads_first_once_measured(catalogue: Catalogue) -> None:
+    """Until the common mixed-precision recipe has points the answers say it is not
+    measured; once it has, its methods come before bf16-only full fine-tuning, and the
+    page says so."""
+    page = fits_page(catalogue, RELEASE)
+    assert page.recipe_note.startswith("Not measured yet: the common mixed-precision recipe")
+    assert [t.method for t in page.answers[0].tables] == ["inference", "peft", "full"]
+    found = curves(catalogue)
+    mixed = tuple(
+        dataclasses.replace(p, method=m)
+        for p in found.points
+        if p.method == "full"
+        for m in ("full-mixed", "full-mixed-ckpt")
+    )
+    with_mixed = dataclasses.replace(found, points=(*found.points, *mixed))
+    page = fits_page(catalogue, RELEASE, with_mixed)
+    assert [t.method for t in page.answers[0].tables] == [
+        "inference",
+        "peft",
+        "full-mixed",
+        "full-mixed-ckpt",
+        "full",
+    ]
+    assert page.recipe_note.startswith("Full fine-tuning reads the common mixed-precision")
+    assert "bf16-only recipe" in page.recipe_note
+    assert [m.method for m in page.methods][-1] == "full"
+    assert answer_methods(("full", "full-mixed")) == ("full-mixed", "full")
+    assert answer_methods(("inference", "full")) == ("inference", "full")

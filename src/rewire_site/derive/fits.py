@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ..link import Catalogue
-from ..models import Configuration, Evaluation, Protocol
+from ..models import Configuration, Evaluation, ModelFamily, Protocol
 
 CURVE_RECIPE = "memory-curves"
 """Recipe id of the protocols whose evaluations are memory-curve points."""
@@ -461,3 +461,49 @@ def state_gb(method: str, parameters: int | None) -> float | None:
     if parameters is None or method not in BYTES_PER_PARAMETER:
         return None
     return sum(BYTES_PER_PARAMETER[method]) * parameters / 1e9
+
+
+_KMER = re.compile(r"^(?P<k>[1-9][0-9]?)-mer$")
+
+
+@dataclass(frozen=True)
+class BasePairs:
+    """How one family's tokens convert to base pairs, from its checkpoints' cited
+    tokeniser facts."""
+
+    tokeniser: str
+    """The tokeniser as the facts state it ('6-mer', 'BPE'); '' when no checkpoint of
+    the family states one."""
+    per_token: int | None
+    """Base pairs per token: k for a k-mer tokeniser (non-overlapping k-mers); None when
+    the facts give no fixed ratio (BPE: a varying number of bases per token), or when the
+    checkpoints' facts disagree."""
+    special_tokens: int
+    """Leading tokens that carry no bases (the CLS token of a k-mer model)."""
+    source_id: str | None
+    """The source cited for the tokeniser fact."""
+
+    def base_pairs(self, tokens: int) -> int | None:
+        """The base pairs `tokens` tokens hold, or None without a fixed ratio."""
+        if self.per_token is None or tokens <= self.special_tokens:
+            return None
+        return (tokens - self.special_tokens) * self.per_token
+
+
+def family_base_pairs(family: ModelFamily) -> BasePairs:
+    """The base-pair conversion of one family: from the tokeniser fact its checkpoints
+    cite. A k-mer tokeniser ('6-mer', Nucleotide Transformer's non-overlapping 6-mers)
+    holds k base pairs per token after one CLS token; any other tokeniser (BPE), no fact,
+    or checkpoints whose facts disagree give no ratio."""
+    stated: dict[str, str | None] = {}
+    for checkpoint in family.checkpoints:
+        fact = checkpoint.facts.tokeniser if checkpoint.facts is not None else None
+        if fact is not None and isinstance(fact.value, str):
+            stated.setdefault(fact.value.strip(), fact.citation.source)
+    if len(stated) != 1:
+        return BasePairs(" / ".join(sorted(stated)), None, 0, None)
+    ((tokeniser, source),) = stated.items()
+    kmer = _KMER.match(tokeniser)
+    if kmer is None:
+        return BasePairs(tokeniser, None, 0, source)
+    return BasePairs(tokeniser, int(kmer.group("k")), 1, source)

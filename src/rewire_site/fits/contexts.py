@@ -135,6 +135,55 @@ class CurveNotes:
 
 
 @dataclass(frozen=True)
+class AnswerRow:
+    """One model's answer for one GPU size and method."""
+
+    model: str
+    """The model as its configurations name it, e.g. 'NT 500M'."""
+    family: Link
+    """The model's family page."""
+    bases: str
+    """The longest input in base pairs ('5,994 bp'), 'tokens only; base pairs not
+    stated' where the model's cited tokeniser gives no fixed ratio, or '' when nothing
+    fits or nothing is measured."""
+    length: FitCell
+    """The longest measured input (tokens) at the method's smallest batch."""
+    batch: FitCell
+    """The largest measured batch at the typical length."""
+
+
+@dataclass(frozen=True)
+class AnswerTable:
+    """The answers of one method for one GPU size: a narrow table (three columns)."""
+
+    method: str
+    """Method id as the records' columns name it ('full', 'full-mixed', ...)."""
+    label: str
+    """'Full fine-tuning' (from the protocol's column labels)."""
+    batch: int
+    """The batch of the length answers."""
+    typical: str
+    """The length of the batch answers ('512 tokens')."""
+    rows: tuple[AnswerRow, ...]
+    """One per model measured under any method (a model without a point under this
+    method reads 'not measured')."""
+
+
+@dataclass(frozen=True)
+class SizeAnswers:
+    """Every method's answers for one GPU memory size."""
+
+    size_gb: int
+    """The nominal size in GB (10^9 bytes)."""
+    label: str
+    """'24 GB'."""
+    anchor: str
+    """Element id of the size's heading ('gpu-24')."""
+    tables: tuple[AnswerTable, ...]
+    """In the order of `FitsPage.methods`, the common recipe of full fine-tuning first."""
+
+
+@dataclass(frozen=True)
 class FitsPage(Page):
     protocols: tuple[Link, ...]
     """The memory-curve protocols the points are measured under."""
@@ -144,6 +193,12 @@ class FitsPage(Page):
     """Methods with at least one point, in the protocol's column order."""
     empty: str
     """'No memory-curve point is recorded yet ...' when there is none, else ''."""
+    answers: tuple[SizeAnswers, ...] = ()
+    """The answer tables, one group per GPU size (shown first)."""
+    recipe_note: str = ""
+    """Which full fine-tuning recipe the answers read first, and what is not measured."""
+    bases_note: str = ""
+    """How tokens convert to base pairs, per family, from cited tokeniser facts."""
 
 
 @dataclass(frozen=True)

@@ -10,10 +10,10 @@ from ..derive.fits import (
     BYTES_PER_PARAMETER,
     GPU_SIZES_GB,
     MIXED_PRECISION,
-    Answer,
     Curves,
     Point,
     curves,
+    family_base_pairs,
     largest_batch,
     longest_length,
     shared_process_bias,
@@ -21,13 +21,21 @@ from ..derive.fits import (
 )
 from ..derive.fits_chart import curve_chart
 from ..link import Catalogue
-from ..models import ModelFamily, Protocol
+from ..models import ModelFamily
 from ..render.contexts import Link, page_header
-from ..render.urls import page_of, record_path
+from ..render.urls import page_of
+from .answers import (
+    answer_methods,
+    cell,
+    conversion_text,
+    evaluation_href,
+    method_label,
+    recipe_note,
+    size_answers,
+)
 from .contexts import (
     CurveNotes,
     FamilyCurves,
-    FitCell,
     FitPair,
     FitRow,
     FitsPage,
@@ -53,23 +61,8 @@ def _models(found: Curves, catalogue: Catalogue) -> tuple[tuple[str, str], ...]:
     )
 
 
-def _evaluation_href(evaluation_id: str | None) -> str:
-    return record_path("evaluation", evaluation_id) if evaluation_id else ""
-
-
 def _gb(value: float) -> str:
     return f"{value:.2f}"
-
-
-def _method_label(protocols: Sequence[Protocol], method: str) -> tuple[str, str]:
-    """(label, description) of a method from the protocols' columns '<method>-batch-<b>'
-    labelled '<Method>, batch <b>'."""
-    for protocol in protocols:
-        for column in protocol.columns:
-            if column.id.startswith(f"{method}-batch-"):
-                label = column.label.split(", batch ")[0]
-                return label, column.description or ""
-    return method, ""
 
 
 def method_curves(
@@ -82,7 +75,7 @@ def method_curves(
     """Fit table, chart and table of points of one method, for `models` ((family id,
     model) pairs, in row order)."""
     points = [p for p in found.points if p.method == method]
-    label, description = _method_label(found.protocols, method)
+    label, description = method_label(found.protocols, method)
     batches = sorted({p.batch for p in points}) or [1]
     small = batches[0]
     large = batches[-1] if len(batches) > 1 else None
@@ -94,9 +87,9 @@ def method_curves(
         at_length = found.at_length(model, method, typical_tokens)
         cells = []
         for size in GPU_SIZES_GB:
-            longest = _cell(longest_length(curve, size))
-            wide = _cell(longest_length(long_curve, size)) if large is not None else None
-            largest = _cell(largest_batch(at_length, size, typical_tokens))
+            longest = cell(longest_length(curve, size))
+            wide = cell(longest_length(long_curve, size)) if large is not None else None
+            largest = cell(largest_batch(at_length, size, typical_tokens))
             cells.append(FitPair(longest, wide, largest))
         rows.append(FitRow(model, Link(family.title, page_of(family)), merge_sizes(cells)))
     lengths = sorted({p.tokens for p in points})
@@ -149,7 +142,12 @@ def _gb1(value: float) -> str:
     return f"{value:.1f} GB"
 
 
-def untested_text(found: Curves, method: str, models: Sequence[tuple[str, str]]) -> str:
+def untested_text(
+    found: Curves,
+    method: str,
+    models: Sequence[tuple[str, str]],
+    answers: str = "the recipe of this table",
+) -> str:
     """For a full fine-tuning method other than the common mixed-precision recipe, while
     no point of that recipe is recorded: that it is not measured, and what its weights,
     gradients and AdamW states alone take for each model (derive.fits.state_gb); '' for
@@ -179,7 +177,7 @@ def untested_text(found: Curves, method: str, models: Sequence[tuple[str, str]])
         "Not measured yet: the common mixed-precision recipe (fp32 master weights, "
         "gradients and AdamW states, forward pass under bf16 autocast). Its weights, "
         f"gradients and AdamW states take {mixed} bytes per parameter, against {own} under "
-        f"the recipe of this table, so these answers do not hold for it.{each}"
+        f"{answers}, so these answers do not hold for it.{each}"
     )
 
 
@@ -199,7 +197,7 @@ def shared_process_text(found: Curves) -> str:
             lead + " No point was re-run in a fresh process: which way it differs is not checked."
         )
     listed = "; ".join(
-        f"{m.model}, {_method_label(found.protocols, m.method)[0].lower()}, batch {m.batch}, "
+        f"{m.model}, {method_label(found.protocols, m.method)[0].lower()}, batch {m.batch}, "
         f"{m.tokens:,} tokens: {_gb(m.fresh_reserved_gb or 0.0)} GB fresh against "
         f"{_gb(m.reserved_gb or 0.0)} GB shared"
         for m in checks
@@ -225,28 +223,24 @@ def shared_process_text(found: Curves) -> str:
     )
 
 
-def _cell(answer: Answer) -> FitCell:
-    return FitCell(answer.text, _evaluation_href(answer.evaluation_id), answer.state)
-
-
 def merge_sizes(cells: Sequence[FitPair]) -> tuple[FitPair, ...]:
     """Neighbouring answers that are the same (texts, states and records) as one cell
     spanning their sizes."""
     merged: list[FitPair] = []
-    for cell in cells:
+    for pair in cells:
         last = merged[-1] if merged else None
         same = (last.length, last.long_batch, last.batch) if last else None
-        if last is not None and same == (cell.length, cell.long_batch, cell.batch):
-            merged[-1] = FitPair(last.length, last.long_batch, last.batch, last.span + cell.span)
+        if last is not None and same == (pair.length, pair.long_batch, pair.batch):
+            merged[-1] = FitPair(last.length, last.long_batch, last.batch, last.span + pair.span)
         else:
-            merged.append(cell)
+            merged.append(pair)
     return tuple(merged)
 
 
 def _point_cell(point: Point | None) -> PointCell:
     if point is None:
         return PointCell("", "", "")
-    href = _evaluation_href(point.evaluation_id)
+    href = evaluation_href(point.evaluation_id)
     count = len(point.measurements)
     note = f"measured {count} times, largest shown" if count > 1 else ""
     if point.out_of_memory:
@@ -338,8 +332,13 @@ def fits_page(catalogue: Catalogue, release_id: str, found: Curves | None = None
     """The "Does it fit on my GPU?" page."""
     found = found if found is not None else curves(catalogue)
     models = _models(found, catalogue)
-    methods = tuple(method_curves(found, m, models, catalogue) for m in found.methods())
+    order = answer_methods(found.methods())
+    methods = tuple(method_curves(found, m, models, catalogue) for m in order)
     protocols = tuple(Link(p.title, page_of(p)) for p in found.protocols)
+    families = [catalogue.by_id[f] for f in dict.fromkeys(f for f, _m in models)]
+    bases_note = " ".join(
+        conversion_text(f, family_base_pairs(f)) for f in families if isinstance(f, ModelFamily)
+    )
     if not found.protocols:
         empty = "No memory-curve protocol is recorded in this release."
     elif not found.points:
@@ -352,14 +351,21 @@ def fits_page(catalogue: Catalogue, release_id: str, found: Curves | None = None
             FITS_PATH,
             TITLE,
             "For a GPU memory size and a method (inference, parameter-efficient or "
-            "full fine-tuning): the longest input and the largest batch that fit, read from "
-            "measured memory curves.",
+            "full fine-tuning): the longest input in base pairs and the largest batch that "
+            "fit, read from measured memory curves.",
             release_id,
         ),
         protocols=protocols,
         notes=curve_notes(found),
         methods=methods,
         empty=empty,
+        answers=size_answers(found, order, models, catalogue, TYPICAL_TOKENS),
+        recipe_note=recipe_note(
+            found,
+            order,
+            untested_text(found, "full", models, "the recipe of the full fine-tuning answers"),
+        ),
+        bases_note=bases_note,
     )
 
 
