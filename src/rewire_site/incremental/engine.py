@@ -13,11 +13,13 @@ byte-identical to `rewire build --preview` of the same records (tests/test_incre
 
 from __future__ import annotations
 
+import multiprocessing as mp
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 from .. import write
 from ..build import index_files, write_files
@@ -26,7 +28,7 @@ from ..config import TEMPLATES_DIR
 from ..problems import RecordsInvalid
 from ..render import Renderer, downloads, templates_dir
 from ..render.plan import SitePlan
-from ..render.pool import DataFile, Job, RenderStats
+from ..render.pool import DataFile, Job, RenderStats, _default_sigterm, default_workers
 from ..validate import validate_paths
 from .derive import Derived
 from .gather import Records
@@ -90,6 +92,9 @@ class IncrementalSite:
         self.pending: set[Path] = set()  # record files of an edit with errors
         self.stale: set[Job] = set()  # dirty jobs left for `settle`
         self.unsettled = False  # True from an update to the end of its `settle`
+        self.pool_workers = workers or default_workers()  # for `settle`'s jobs...
+        self.pool_min = POOL_MIN_SECONDS  # ...when they cost this much
+        self.pools = 0  # pools started so far
 
     def build(self, why: str = "") -> Outcome:
         """A full preview build, recording every job's dependencies."""
@@ -171,7 +176,7 @@ class IncrementalSite:
         plan = self.plan
         alive = plan.jobs()
         left = sorted(self.stale.intersection(alive), key=lambda j: (self.costs.get(j, 0.0), j))
-        outcome = self._make_all(left, started, stop)
+        outcome = self._make_all(left, started, stop, pooled=True)
         if outcome.left:
             return outcome
         self.stale.clear()
@@ -190,40 +195,50 @@ class IncrementalSite:
         return outcome
 
     def _make_all(
-        self, jobs: list[Job], started: float, stop: Callable[[], bool] = lambda: False
+        self,
+        jobs: list[Job],
+        started: float,
+        stop: Callable[[], bool] = lambda: False,
+        pooled: bool = False,
     ) -> Outcome:
-        """Make, render and write `jobs` in order, recording each one's keys; a path a job
-        no longer writes is removed when no other job writes it."""
+        """Make, render and write `jobs`, recording each one's keys; a path a job no longer
+        writes is removed when no other job writes it. `pooled`: when they cost `pool_min`
+        CPU seconds together (as last made), in a pool of forked processes
+        (`pool_workers`), the costliest first; else in order, here. `stop()` is asked
+        before each job's files are taken: True leaves the rest (`Outcome.left`)."""
         assert self.plan is not None and self.renderer is not None
         recorder = Recorder()
-        tracked = tracked_plan(self.plan, recorder)
+        _FORKED[:] = [tracked_plan(self.plan, recorder), recorder, self.renderer]
         outcome = Outcome(False, 0.0, 0)
-        for count, job in enumerate(jobs):
-            if stop():
-                outcome.left = len(jobs) - count
-                break
-            recorder.start()
-            cpu = time.process_time()
-            try:
-                pages = tracked.make(job)
-                render = self.renderer.render
-                files = [
-                    (p.path, p.data if isinstance(p, DataFile) else render(p.template, p))
-                    for p in pages
-                ]
-            finally:
-                self.deps[job] = recorder.stop()
-            self.costs[job] = time.process_time() - cpu
-            self.stale.discard(job)
-            before = set(self.outputs.get(job, ()))
-            self.outputs[job] = tuple(_key(path) for path, _ in files)
-            self._write(dict(files), outcome.written)
-            dropped = before - set(self.outputs[job])
-            if dropped:
-                kept = {p for paths in self.outputs.values() for p in paths}
-                outcome.removed += remove_files(self.site_dir, self.manifest, dropped - kept)
-            outcome.jobs += 1
-            outcome.done[job] = time.perf_counter() - started
+        workers = min(self.pool_workers, len(jobs))
+        pool = None
+        if pooled and workers > 1 and sum(self.costs.get(j, 0.0) for j in jobs) >= self.pool_min:
+            jobs = sorted(jobs, key=lambda j: -self.costs.get(j, 0.0))
+            pool = mp.get_context("fork").Pool(workers, initializer=_default_sigterm)
+            self.pools += 1
+        try:
+            made = iter(map(_make, jobs) if pool is None else pool.imap_unordered(_make, jobs))
+            for count in range(len(jobs)):
+                if stop():
+                    outcome.left = len(jobs) - count
+                    break
+                job, files, keys, cost = next(made)
+                self.deps[job], self.costs[job] = keys, cost
+                self.stale.discard(job)
+                before = set(self.outputs.get(job, ()))
+                self.outputs[job] = tuple(_key(path) for path, _ in files)
+                self._write(dict(files), outcome.written)
+                dropped = before - set(self.outputs[job])
+                if dropped:
+                    kept = {p for paths in self.outputs.values() for p in paths}
+                    outcome.removed += remove_files(self.site_dir, self.manifest, dropped - kept)
+                outcome.jobs += 1
+                outcome.done[job] = time.perf_counter() - started
+        finally:
+            if pool is not None:
+                pool.terminate()
+                pool.join()
+            _FORKED.clear()
         outcome.seconds = time.perf_counter() - started
         return outcome
 
@@ -231,6 +246,29 @@ class IncrementalSite:
         for path, data in files.items():
             if update_file(self.site_dir, self.manifest, _key(path), data):
                 written.append(_key(path))
+
+
+POOL_MIN_SECONDS = 1.0
+"""Jobs that cost less than this together are made in this process (a fork costs more)."""
+_FORKED: list[Any] = []
+"""The tracked plan, its recorder and the renderer, which `_make` reads (in the pool's
+workers, inherited at the fork)."""
+
+
+def _make(job: Job) -> tuple[Job, list[tuple[str, bytes]], frozenset[Key], float]:
+    """One job made and rendered: its files, the keys it read and its CPU seconds."""
+    tracked, recorder, renderer = _FORKED
+    recorder.start()
+    cpu = time.process_time()
+    try:
+        pages = tracked.make(job)
+        files = [
+            (p.path, p.data if isinstance(p, DataFile) else renderer.render(p.template, p))
+            for p in pages
+        ]
+    finally:
+        keys = recorder.stop()
+    return job, files, keys, time.process_time() - cpu
 
 
 def _key(path: str) -> str:
