@@ -317,7 +317,7 @@ def test_evaluation_page_gena_lm_zero2(built: BuildReport) -> None:
     expected = [
         "Evaluation",
         "GENA-LM 110M training peak memory, stage + DeepSpeed",
-        "Published result; transcribed, not reproduced.",
+        "Published result, transcribed from its source, not run by Rewire.",
         "Evaluation results",
         "1 evaluation · 1 result. Different protocols are not a single leaderboard.",
         "Exact evaluated configurations and original reported results",

@@ -9,6 +9,7 @@ The tests read `records/` as it is and pin no count of records.
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from pathlib import Path
 
@@ -130,3 +131,12 @@ def test_every_value_has_one_verdict_on_every_page_and_reproduced_means_it_agree
                     assert row.pair.agreement.state == "agrees"
                 checked += 1
     assert checked > 50
+
+
+def test_the_origin_line_carries_no_verdict() -> None:
+    """'Published result; transcribed, not reproduced.' stood directly above '2.49 GB:
+    reproduced within 2%': what an evaluation is never says whether it reproduced."""
+    from rewire_site.render.evaluation import STATUS_LINES
+
+    for line in STATUS_LINES.values():
+        assert not re.search(r"\breproduced\b|\bagrees?\b|\bcontradicted\b", line), line

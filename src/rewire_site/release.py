@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from pathlib import Path
 
+from .derive.logs import LogFacts, parse_log
 from .link import Catalogue
 from .models import Evaluation, RecordBase
 
@@ -154,6 +155,40 @@ def hash_artifacts(catalogue: Catalogue, root: Path) -> dict[str, str | None]:
                 continue
             hashes[artifact.path] = hash_artifact(base, artifact.path)
     return hashes
+
+
+def read_logs(
+    catalogue: Catalogue,
+    root: Path,
+    hashes: Mapping[str, str | None],
+    known: Mapping[str, LogFacts] | None = None,
+) -> dict[str, LogFacts]:
+    """SHA-256 -> the facts of each JSON artifact whose file hashes to the SHA-256 its
+    record gives (`derive.logs.parse_log`; files that are not logs are left out). `known`:
+    facts already read, by SHA-256 (a file of that hash is not read again)."""
+    base = root.resolve()
+    out: dict[str, LogFacts] = {}
+    for evaluation in catalogue.of_kind(Evaluation):
+        for artifact in evaluation.artifacts:
+            computed = hashes.get(artifact.path)
+            if computed is None or computed != artifact.sha256 or computed in out:
+                continue
+            if not artifact.path.endswith(".json"):
+                continue
+            if known is not None and computed in known:
+                out[computed] = known[computed]
+                continue
+            try:
+                data = (base / artifact.path).read_bytes()
+                text = data.decode("utf-8")
+            except (OSError, UnicodeDecodeError):
+                continue
+            if hashlib.sha256(data).hexdigest() != computed:
+                continue  # changed since it was hashed
+            facts = parse_log(text)
+            if facts is not None:
+                out[computed] = facts
+    return out
 
 
 def hash_artifact(base: Path, relative: str) -> str | None:

@@ -18,8 +18,9 @@ from typing import Literal
 
 from ..link import Catalogue
 from ..models import Evaluation, Protocol
-from ..models.evaluation import Origin
+from ..models.evaluation import Environment, Origin
 from .display import display_duration, missing_text, per_column, plural, result_header
+from .logs import DIRTY_MARK, LogFacts, LoggedRun, logged_run
 
 RequirementState = Literal["met", "unmet", "not_applicable"]
 ArtifactState = Literal["match", "mismatch", "not_hashed"]
@@ -278,32 +279,62 @@ def _investigate(resource: bool) -> tuple[Requirement, ...]:
     )  # fmt: skip
 
 
-def _run_locally(evaluation: Evaluation, protocol: Protocol) -> tuple[Requirement, ...]:
+def _pinned_text(env: Environment, logged: LoggedRun | None) -> tuple[bool, str]:
+    """(met, text) of 'a pinned run recipe exists' for a Rewire measurement: the commit
+    is read from its hashed logs where there are any, and where the record states another
+    commit (or the logs mark uncommitted changes) both are said."""
+    commit = env.git_commit.strip()
+    recorded = f"`{env.command}`"
+    tail = f", with package versions and seed {env.seed} recorded."
+    if logged is None:
+        if PINNED_COMMIT.match(commit):
+            return True, (
+                f"Produced by {recorded} at commit {commit}, as the record states (a full "
+                "40-hex commit without a +dirty mark; no hashed JSON log of the run was read "
+                f"to confirm it){tail}"
+            )
+        first = commit.split()[0] if commit.split() else ""
+        if DIRTY_MARK in commit or "dirty" in commit:
+            gap = "the run logged uncommitted changes (+dirty)"
+        elif PINNED_COMMIT.match(first):
+            gap = "the record qualifies the commit (it was reconstructed, not logged)"
+        else:
+            gap = "the logged commit is not a full 40-hex commit"
+        return False, (
+            f"Not pinned: {gap} (git commit {commit!r}), so the code that ran cannot be "
+            "recovered exactly."
+        )
+    logs = plural(logged.logs, "hashed log")
+    commits = ", ".join(logged.commits)
+    if logged.commits == (commit,) and PINNED_COMMIT.match(commit):
+        return True, (
+            f"Produced by {recorded} at commit {commit}, as its {logs} "
+            f"{'records' if logged.logs == 1 else 'record'} (no uncommitted changes logged)"
+            f"{tail}"
+        )
+    what = (
+        "uncommitted changes (+dirty)"
+        if logged.dirty
+        else "another commit than the record"
+        if commit not in logged.commits
+        else "more than one commit"
+    )
+    return False, (
+        f"Not pinned: its {logs} {'records' if logged.logs == 1 else 'record'} commit "
+        f"{commits}, that is {what}; the record states commit {commit}. The code that ran "
+        "cannot be recovered exactly from the logs."
+    )
+
+
+def _run_locally(
+    evaluation: Evaluation, protocol: Protocol, logged: LoggedRun | None = None
+) -> tuple[Requirement, ...]:
     env = evaluation.environment
     recipe = protocol.recipe
     label = "A pinned run recipe exists"
     if evaluation.origin == Origin.rewire_measurement and env is not None:
-        commit = env.git_commit.strip()
-        if PINNED_COMMIT.match(commit):
-            pinned = _req(
-                "recipe", label, "met",
-                f"Checked by the builder: produced by `{env.command}` at "
-                f"commit {commit} (a full 40-hex commit with no uncommitted changes logged), "
-                f"with package versions and seed {env.seed} recorded.",
-            )  # fmt: skip
-        else:
-            first = commit.split()[0] if commit.split() else ""
-            if "dirty" in commit:
-                gap = "the run logged uncommitted changes (+dirty)"
-            elif PINNED_COMMIT.match(first):
-                gap = "the record qualifies the commit (it was reconstructed, not logged)"
-            else:
-                gap = "the logged commit is not a full 40-hex commit"
-            pinned = _req(
-                "recipe", label, "unmet",
-                f"Not pinned: {gap} (git commit {commit!r}), so the code that ran cannot be "
-                "recovered exactly.",
-            )  # fmt: skip
+        met, text = _pinned_text(env, logged)
+        pinned = _req("recipe", label, "met" if met else "unmet", text)
     elif recipe is not None:
         pinned = _req(
             "recipe", label, "unmet",
@@ -318,12 +349,7 @@ def _run_locally(evaluation: Evaluation, protocol: Protocol) -> tuple[Requiremen
         )
     label = "Compute requirements are known"
     if env is not None:
-        took = display_duration((env.ended_at - env.started_at).total_seconds())
-        compute = _req(
-            "compute", label, "met",
-            f"Computed by the builder from the run's recorded start and end: "
-            f"{env.gpu_count} × {env.gpu} for {took}.",
-        )  # fmt: skip
+        compute = _req("compute", label, "met", _compute_text(env, logged))
     else:
         hand = (
             " The recipe's own estimate "
@@ -337,6 +363,27 @@ def _run_locally(evaluation: Evaluation, protocol: Protocol) -> tuple[Requiremen
             "No measured run of this evaluation records its wall time and hardware." + hand,
         )  # fmt: skip
     return pinned, compute
+
+
+def _compute_text(env: Environment, logged: LoggedRun | None) -> str:
+    """The run's hardware and wall time as the record states them and, where its hashed
+    logs say otherwise, as the logs do."""
+    seconds = (env.ended_at - env.started_at).total_seconds()
+    text = (
+        f"Computed from the run's start and end as the record states them: {env.gpu_count} "
+        f"× {env.gpu} for {display_duration(seconds)}."
+    )
+    if logged is None:
+        return text
+    span = logged.seconds
+    if span is not None and abs(span - seconds) >= 1 and logged.started_at and logged.ended_at:
+        text += (
+            f" Its {plural(logged.logs, 'hashed log')} span {display_duration(span)} (from "
+            f"{logged.started_at:%Y-%m-%d %H:%M:%S} to {logged.ended_at:%H:%M:%S} UTC)."
+        )
+    if logged.gpus and env.gpu not in logged.gpus:
+        text += f" Its logs record the GPU as {', '.join(logged.gpus)}."
+    return text
 
 
 @cache
@@ -408,10 +455,13 @@ def readiness(
     evaluation: Evaluation,
     catalogue: Catalogue,
     artifact_hashes: Mapping[str, str | None],
+    artifact_logs: Mapping[str, LogFacts] | None = None,
 ) -> Readiness:
     """The four readiness checks of `evaluation`. `artifact_hashes` maps an artifact path
     (relative to the repository root, as recorded) to the SHA-256 the builder computed
-    from the file, or None when it found no file."""
+    from the file, or None when it found no file; `artifact_logs` maps a SHA-256 to what
+    that raw log records (the commit, dirty mark, times and GPU a page states are read
+    from there)."""
     protocol = catalogue.get(evaluation.protocol, Protocol)
     resource = is_resource_metric(protocol)
     statuses = artifact_statuses(evaluation, artifact_hashes)
@@ -423,7 +473,13 @@ def readiness(
     checks = (
         _check(0, (), replay),
         _check(1, replay, _investigate(resource)),
-        _check(2, base, _run_locally(evaluation, protocol)),
+        _check(
+            2,
+            base,
+            _run_locally(
+                evaluation, protocol, logged_run(evaluation, artifact_hashes, artifact_logs or {})
+            ),
+        ),
         _check(3, base, _validate(resource, protocol.metric.label)),
     )
     met = sum(c.met for c in checks)

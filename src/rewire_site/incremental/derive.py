@@ -26,6 +26,7 @@ from ..derive.concerns import Flag, flags
 from ..derive.coverage import coverage_row
 from ..derive.filters import FilterIndex, evaluation_facets, index_of, labels_of
 from ..derive.findings import protocol_headline
+from ..derive.logs import LogFacts
 from ..derive.reproduction import protocol_reproduction_groups
 from ..link import Catalogue
 from ..models import Evaluation
@@ -91,6 +92,7 @@ class Derived:
         self.entries: dict[str, Item[SearchEntry]] = {}
         self.protocols: dict[str, Item[tuple[Any, Any, tuple[Any, ...], Any]]] = {}
         self.hashes: dict[str, str | None] = {}
+        self.logs: dict[str, LogFacts] = {}
         self.plan: SitePlan | None = None
         self.recomputed = 0
         """Items recomputed by the last `derive`."""
@@ -160,6 +162,7 @@ class Derived:
             filters, hrefs, members = old.facts.filters, old.facts.filter_hrefs, old.members
         hashes = self._hashes(evaluations, set(changed_ids), changed is None)
         titles = shared_titles(catalogue.by_id.values())
+        self.logs = release.read_logs(catalogue, self.root, hashes, self.logs)
         facts = facts_of(
             release.preview_release(0, self.day).id,
             new_flags,
@@ -167,6 +170,7 @@ class Derived:
             filters,
             lambda _: hrefs,
             titles,
+            self.logs,
         )
         self.entries, differ = self._refresh(
             self.entries,

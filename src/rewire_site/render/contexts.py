@@ -23,6 +23,7 @@ from ..derive.coverage import BaselineCoverage, CatalogueCounts, ProtocolCoverag
 from ..derive.evidence import CitedSource, EvidenceRow, EvidenceTable, SourceList
 from ..derive.filters import FilterIndex
 from ..derive.findings import CatalogueFinding, ClaimView, Headline
+from ..derive.logs import LogFacts
 from ..derive.model_facts import FactRow
 from ..derive.readiness import Readiness
 from ..derive.reproduction import ReproductionGroup
@@ -55,6 +56,9 @@ class SiteFacts:
     shared_titles: frozenset[str] = frozenset()
     """Record titles that more than one record carries: the <title> of their pages adds
     the record id, so no two pages share a <title>."""
+    artifact_logs: Mapping[str, LogFacts] = field(default_factory=dict)
+    """SHA-256 -> what the raw log of that hash records (commit, times, GPU), for the
+    JSON logs whose file hashes to the recorded SHA-256 (`release.read_logs`)."""
 
 
 # ----------------------------------------------------------------- contexts
@@ -272,7 +276,8 @@ class ObservationRow:
 @dataclass(frozen=True)
 class EvaluationPage(RecordPage):
     status_line: str
-    """'Published result; transcribed, not reproduced.' or what a measurement is."""
+    """'Published result, transcribed from its source, not run by Rewire.' or what a
+    measurement is."""
     results: ResultsTable
     flags: tuple[Flag, ...]
     flags_text: str

@@ -9,8 +9,11 @@ in a context is relative to the site root; templates prefix `page.root`.
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from ..derive.display import ORIGIN_LABELS, display_number, missing_text, plural
 from ..derive.findings import claim_views, evaluation_headline
+from ..derive.logs import LoggedRun, logged_run
 from ..derive.readiness import readiness
 from ..derive.reproduction import evaluation_reproductions
 from ..link import Catalogue
@@ -19,18 +22,39 @@ from .contexts import EvaluationPage, Fact, ObservationRow, SiteFacts
 from .parts import common_fields, link_to, results_of, value_fact
 
 STATUS_LINES = {
-    Origin.author_reported: "Published result; transcribed, not reproduced.",
-    Origin.independent_paper: "Published result; transcribed, not reproduced.",
+    Origin.author_reported: "Published result, transcribed from its source, not run by Rewire.",
+    Origin.independent_paper: "Published result, transcribed from its source, not run by Rewire.",
     Origin.rewire_measurement: "Rewire measurement; run by Rewire, not transcribed.",
     Origin.community_reproduction: "Community reproduction; a user's run as reported, "
-    "transcribed, not reproduced by Rewire.",
-    Origin.maintainer_statement: "Maintainer statement; transcribed, not reproduced.",
+    "transcribed, not run by Rewire.",
+    Origin.maintainer_statement: "Maintainer statement, transcribed from its source, not run "
+    "by Rewire.",
 }
+"""What an evaluation is, by origin. It never carries a verdict ('not reproduced' stood
+above 'reproduced within 2%'): the headline finding is the one verdict."""
 
 SETUP_FIELDS = ("split", "population", "inputs", "adaptation", "aggregation", "budget")
 """Comparison fields shown before the protocol id in the procedure list."""
 VERSION_FIELDS = ("dataset_version", "metric_implementation")
 """Comparison fields shown after it."""
+
+
+def _logged_facts(
+    commit: str, span: tuple[datetime, datetime], logged: LoggedRun | None
+) -> tuple[Fact, ...]:
+    """What the run's hashed logs record where it differs from the record's own
+    environment (the record may override its logs; the page shows both)."""
+    if logged is None:
+        return ()
+    out = []
+    if logged.commits != (commit,):
+        out.append(Fact("git commit in its hashed logs", ", ".join(logged.commits)))
+    start, end = logged.started_at, logged.ended_at
+    if start is not None and end is not None and (start, end) != span:
+        out.append(
+            Fact("start and end in its hashed logs", f"{start.isoformat()} to {end.isoformat()}")
+        )
+    return tuple(out)
 
 
 def evaluation_page(
@@ -39,7 +63,7 @@ def evaluation_page(
     facts: SiteFacts,
 ) -> EvaluationPage:
     protocol = catalogue.get(evaluation.protocol, Protocol)
-    ready = readiness(evaluation, catalogue, facts.artifact_hashes)
+    ready = readiness(evaluation, catalogue, facts.artifact_hashes, facts.artifact_logs)
     flags = facts.flags.get(evaluation.id, ())
     comparison = evaluation.comparison
     setup, versions = (
@@ -78,6 +102,11 @@ def evaluation_page(
             Fact("seed", str(env.seed)),
             Fact("started at", env.started_at.isoformat()),
             Fact("ended at", env.ended_at.isoformat()),
+        )
+        environment += _logged_facts(
+            env.git_commit.strip(),
+            (env.started_at, env.ended_at),
+            logged_run(evaluation, facts.artifact_hashes, facts.artifact_logs),
         )
     return EvaluationPage(
         **common_fields(evaluation, catalogue, facts, "evaluation.html"),

@@ -22,6 +22,7 @@ from ..derive.concerns import Flag, flags_by_evaluation
 from ..derive.coverage import ProtocolCoverage
 from ..derive.filters import FilterIndex, filter_index
 from ..derive.findings import Headline, protocol_headline
+from ..derive.logs import LogFacts
 from ..derive.reproduction import ReproductionGroup, protocol_reproduction_groups
 from ..derive.tables import ProtocolTables
 from ..export import SITE_URL, export_files
@@ -88,13 +89,15 @@ def shared_titles(records: Iterable[RecordBase]) -> frozenset[str]:
 def site_facts(catalogue: Catalogue, root: Path, release_id: str) -> SiteFacts:
     """What every page may need, computed once: concern flags, filter facets, the
     artifact hashes (files under `root`), download links, shared titles."""
+    hashes = release.hash_artifacts(catalogue, root)
     return facts_of(
         release_id,
         flags_by_evaluation(catalogue),
-        release.hash_artifacts(catalogue, root),
+        hashes,
         filter_index(catalogue),
         index.filter_hrefs,
         shared_titles(catalogue.by_id.values()),
+        release.read_logs(catalogue, root, hashes),
     )
 
 
@@ -105,6 +108,7 @@ def facts_of(
     filters: FilterIndex,
     hrefs: Callable[[FilterIndex], Mapping[tuple[str, str], str]],
     titles: frozenset[str],
+    logs: Mapping[str, LogFacts] | None = None,
 ) -> SiteFacts:
     """`SiteFacts` from its parts."""
     links = tuple(Link(d.label, d.path) for d in (*downloads.DOWNLOADS, *downloads.EXPORTS))
@@ -117,6 +121,7 @@ def facts_of(
         downloads=links,
         release_download=Link(downloads.RELEASE_LINK_TEXT, downloads.RELEASE_PAGE),
         shared_titles=titles,
+        artifact_logs=logs if logs is not None else {},
     )
 
 
