@@ -75,7 +75,7 @@ def test_built_pages_and_csv_never_call_an_mcc_value_auc(project: Path) -> None:
     assert "AUC (MCC)" not in protocol_page and "AUC (Accuracy)" not in protocol_page
     dataset_page = flat(page_text(site / "datasets" / "feng-2024-dataset-5mc" / "index.html"))
     assert "AUC (score)" not in dataset_page
-    assert "MCC (score)" in dataset_page
+    assert "MCC (correlation, -1 to 1)" in dataset_page  # its own scale
     with gzip.open(site / "downloads" / "model-evaluation-matrix.csv.gz", "rt") as handle:
         rows = list(csv.DictReader(io.StringIO(handle.read())))
     metrics = {r["evaluation_id"]: r["metric"] for r in rows}
@@ -152,4 +152,4 @@ def test_score_meaning_compares_a_result_with_its_columns_metric(project: Path) 
     meaning = next(r for c in found.checks for r in c.requirements if r.key == "score_meaning")
     assert "is not 'percent'" not in meaning.reason
     # What remains is true of the record: Feng et al. state no direction.
-    assert meaning.reason == "Results.0: the source does not state which way is better."
+    assert meaning.reason == "MCC: the source does not state which way is better."

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from itertools import combinations
 
 from ..derive.concerns import Flag, excluded
-from ..derive.display import display_number, plural
+from ..derive.display import plural, result_value
 from ..link import Catalogue
 from ..models import Configuration, Dataset, Evaluation, ModelFamily, Protocol, Result
 from ..render.contexts import Link, page_header
@@ -63,20 +63,18 @@ def compare_path(left: str, right: str) -> str:
     return f"compare/{left}--{right}/index.html"
 
 
-def _value(result: Result) -> str:
+def _value(result: Result, protocol: Protocol) -> str:
+    """The value on its metric's canonical scale, as every page shows it
+    (`display.result_value`: MCC never with '%', long floats rounded and said)."""
     if result.value is None:
         return result.status.replace("_", " ")
-    text = display_number(result.value)
-    percent = (result.scale is not None and result.scale.value == "percent") or (
-        result.unit == "percent"
-    )
-    return f"{text}%" if percent else text
+    return result_value(protocol.column_metric(result.column), result).full
 
 
 def _cell(entry: Entry | None, flags: Flags) -> ValueCell:
     if entry is None:
         return ValueCell("", "", "")
-    evaluation, result, _ = entry
+    evaluation, result, protocol = entry
     why = [
         f.label
         for f in flags.get(evaluation.id, ())
@@ -84,7 +82,7 @@ def _cell(entry: Entry | None, flags: Flags) -> ValueCell:
     ]
     # as comparison tables say it (comparability.STANDING_LABELS['excluded'])
     note = f"excluded from comparisons: {'; '.join(dict.fromkeys(why))}" if why else ""
-    return ValueCell(_value(result), page_of(evaluation), note)
+    return ValueCell(_value(result, protocol), page_of(evaluation), note)
 
 
 def _source_name(evaluation: Evaluation, catalogue: Catalogue) -> str:
@@ -319,7 +317,7 @@ def _matrix_page(
         metric = metric_of(protocol, result.column)
         metrics.setdefault(metric, _metric_label(protocol, result.column))
         configuration = _title(catalogue, evaluation.configuration)
-        cells[(evaluation.dataset, metric)].append(f"{_value(result)} ({configuration})")
+        cells[(evaluation.dataset, metric)].append(f"{_value(result, protocol)} ({configuration})")
     metric_ids = sorted(metrics, key=lambda m: metrics[m])
     datasets = sorted({d for d, _ in cells}, key=lambda d: (_title(catalogue, d), d))
     rows = tuple(

@@ -17,7 +17,7 @@ from jinja2.compiler import CodeGenerator, Frame, optimizeconst
 from markupsafe import Markup, escape
 
 from ..config import TEMPLATES_DIR
-from ..derive.display import field_text
+from ..derive.display import ROUNDING_RULE, field_text
 from ..markdown import render_block, render_inline
 from ..models.common import is_web_url
 from .urls import record_path
@@ -146,6 +146,7 @@ def make_environment(template_root: Path) -> Environment:
     env.template_class = FastEscapeTemplate
     env.code_generator_class = FastCodeGenerator
     env.globals["fragment"] = FragmentCache()
+    env.globals["rounding_rule"] = ROUNDING_RULE  # said once on pages that list values
     env.filters["md"] = render_block
     env.filters["md_inline"] = render_inline
     env.filters["record_path"] = _record_path

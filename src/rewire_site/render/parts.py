@@ -13,9 +13,10 @@ from ..derive.display import (
     field_text,
     missing_text,
     plural,
-    result_display,
     result_header,
+    result_value,
     review_label,
+    scale_unit,
 )
 from ..derive.evidence import SourceList, evidence_table, sources_of
 from ..derive.filters import FACETS
@@ -134,16 +135,18 @@ def _list_row(evaluation: Evaluation, catalogue: Catalogue, facts: SiteFacts) ->
     protocol = catalogue.get(evaluation.protocol, Protocol)
     labels = {c.id: c.label for c in protocol.columns}
     metrics = {m.id: m for m in map(protocol.column_metric, (r.column for r in evaluation.results))}
+    # each value on its metric's canonical scale (`display.result_value`: MCC never '%')
     if len(metrics) == 1:  # one metric (the protocol's or its columns'): say it once
         metric = next(iter(metrics.values()))
-        findings = f"{metric.label} ({metric.unit}): " + "; ".join(
-            f"{result_display(r.value, r.status)} ({labels.get(r.column, r.column)})"
+        findings = f"{metric.label} ({scale_unit(metric)}): " + "; ".join(
+            f"{result_value(metric, r).full} ({labels.get(r.column, r.column)})"
             for r in evaluation.results
         )
     else:  # columns with metrics of their own: each result names its metric
         findings = "; ".join(
-            f"{result_display(r.value, r.status)} ({result_header(protocol, r.column)}, "
-            f"{protocol.column_metric(r.column).unit})"
+            f"{result_value(protocol.column_metric(r.column), r).full} "
+            f"({result_header(protocol, r.column)}, "
+            f"{scale_unit(protocol.column_metric(r.column))})"
             for r in evaluation.results
         )
     flags = facts.flags.get(evaluation.id, ())
