@@ -256,6 +256,7 @@ def write_files(plan: SitePlan, root: Path, writer: write.OutputWriter, stats: R
         if file.is_file():
             writer.copy_file("static/" + file.relative_to(static).as_posix(), file, "static files")
     chooser = stats.pages_by_job.get("chooser", []) + stats.pages_by_job.get("fits", [])
+    chooser += stats.pages_by_job.get("models", [])
     for path, data in index_files(plan, chooser).items():
         writer.write_bytes(path, data, "the search index and sitemap")
     for path, data in downloads.release_file(plan.release, writer.entries()).items():

@@ -272,7 +272,7 @@ def overflow_candidates(site: Path, per_type: int = 4) -> dict[str, list[str]]:
 
 EVERY_TYPE = {"home", "protocols", "protocols/sorted", "evaluations", "configurations",
               "datasets", "sources", "families", "questions", "filters", "search",
-              "downloads", "chooser", "tasks", "compare"}  # fmt: skip
+              "downloads", "chooser", "tasks", "compare", "models"}  # fmt: skip
 
 
 @pytest.mark.parametrize("width", [375, 1280])
@@ -344,6 +344,7 @@ def test_without_javascript(nojs_page: Any, site_url: str, shot: Shot) -> None:
         EVALUATION_PAGE,
         "search/index.html",
         "downloads/index.html",
+        "models/index.html",
         "evaluations/gfm-guide-20261014-eval-nt-2-5b-ia3-finetune-runtime/index.html",
         "configurations/saadat-fellay-20261015-config-nt-2-5b-training-flashattention-"
         "checkpointing/index.html",

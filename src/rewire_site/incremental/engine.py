@@ -187,7 +187,11 @@ class IncrementalSite:
             self.costs.pop(job, None)
         kept = {p for paths in self.outputs.values() for p in paths}
         outcome.removed = remove_files(self.site_dir, self.manifest, old - kept)
-        chooser = [*self.outputs.get(("chooser",), ()), *self.outputs.get(("fits",), ())]
+        chooser = [
+            *self.outputs.get(("chooser",), ()),
+            *self.outputs.get(("fits",), ()),
+            *self.outputs.get(("models",), ()),
+        ]
         self._write(index_files(plan, chooser), outcome.written)
         self._write(downloads.release_file(plan.release, self.manifest.values()), outcome.written)
         self.unsettled = False

@@ -118,7 +118,8 @@ class Page:
     release_id: str
     """The release the page belongs to (shown in the footer)."""
     nav: str
-    """Navigation item marked current: 'home', 'search', 'downloads' or ''."""
+    """Navigation item marked current: 'home', 'search', 'chooser', 'models', 'downloads'
+    or ''."""
     head_title: str = field(default="", kw_only=True)
     """The page's <title> (before ' · Rewire') when it is not `title`: the title and the
     record id, for a title several records share. Empty: `title`."""

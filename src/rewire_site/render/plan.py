@@ -45,6 +45,7 @@ from .contexts import DownloadItem, Link, SiteFacts
 from .dataset import dataset_page
 from .evaluation import evaluation_page
 from .family import family_page
+from .models import models_page
 from .pool import DataFile, Job
 from .protocol import protocol_page, protocol_table, sorted_pages
 from .question import question_page
@@ -192,6 +193,8 @@ class SitePlan:
             return chooser_pages(self.catalogue, self.facts.flags, self.facts.release_id)
         if kind == "fits":
             return [fits_page(self.catalogue, self.facts.release_id)]
+        if kind == "models":
+            return [models_page(self.catalogue, self.facts.release_id)]
         if kind == "home":
             coverage = self.protocol_coverage()
             return [index.home_page(self.catalogue, self.facts, self.headlines, coverage)]
@@ -240,7 +243,7 @@ class SitePlan:
             if not isinstance(r, Protocol)
         ]
         found += [("filter", key, value) for key, value in self.members]
-        found += [("home",), ("search",), ("downloads",), ("chooser",), ("fits",)]
+        found += [("home",), ("search",), ("downloads",), ("chooser",), ("fits",), ("models",)]
         found += [  # light jobs last: they fill the gaps at the end
             ("api", str(i), str(i + API_CHUNK)) for i in range(0, len(self.record_ids), API_CHUNK)
         ]

@@ -1,0 +1,256 @@
+"""The model directory: every model family and each of its checkpoints with the facts a
+researcher picks a model by (parameters, context in tokens and in base pairs, tokeniser,
+licence, where it is published), each cited or with the record's reason why it is
+missing. Pure: the values come from the family and source records, nothing is guessed.
+
+Base pairs from tokens only where the family's cited tokeniser fact fixes the ratio, by
+the conversion the fits page uses (derive.fits.family_base_pairs: a k-mer tokeniser holds k
+base pairs per token after the CLS token; BPE or no fact, no ratio). Tokens are never
+derived from base pairs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..link import Catalogue
+from ..models import ModelFamily
+from ..models.family import Checkpoint, Fact
+from ..models.printed import parse_printed
+from .display import cite, missing_text
+from .fits import BasePairs, family_base_pairs
+
+TOKEN_UNITS = frozenset({"token"})
+BASE_PAIR_UNITS = frozenset({"base-pair", "nucleotide"})
+
+
+@dataclass(frozen=True)
+class Cited:
+    """One value with where it is stated, or why the records hold none."""
+
+    value: str
+    """As printed where the source printed it, else the stored value ('' when missing)."""
+    number: float | None
+    """The stored number (None for a text value or a missing one)."""
+    unit: str
+    """The stored unit ('' when none)."""
+    missing: str
+    """Why there is no value ('Not reported by the source: ...'); '' when there is one."""
+    source_id: str | None
+    """Source record of the citation (None: no citation recorded)."""
+    source_title: str
+    short_citation: str
+    locator: str
+    quote: str | None
+
+
+@dataclass(frozen=True)
+class Length:
+    """A context length as stated, with its count in tokens and in base pairs where the
+    records give them."""
+
+    stated: Cited
+    tokens: float | None
+    """Tokens, where the source states the length in tokens."""
+    base_pairs: float | None
+    """Base pairs: stated in base pairs (or nucleotides), or tokens converted by the
+    family's cited k-mer tokeniser."""
+    converted: bool
+    """True when the base pairs come from the tokeniser fact, not the source."""
+    per_token: int | None = None
+    """Base pairs per token of the conversion used (None: no conversion)."""
+
+
+@dataclass(frozen=True)
+class LicenceFact:
+    """The licence the records hold for a checkpoint."""
+
+    value: str
+    """The licence as the source record states it ('' when none is recorded)."""
+    scope: str
+    """'checkpoint': the source is the checkpoint's own repository; 'code': the source is
+    a code repository file cited for the checkpoint's facts (its licence, not stated for
+    the weights); '' when none is recorded."""
+    source_id: str | None
+    source_title: str
+    short_citation: str
+
+
+@dataclass(frozen=True)
+class CheckpointEntry:
+    """One checkpoint of the directory."""
+
+    name: str
+    parameters: Cited
+    parameter_count: float | None
+    """Parameters as a number, for sorting (None when not stated as a number)."""
+    trained: Length | None
+    """Context length used in pre-training (None: not stated, see `trained_missing`)."""
+    trained_missing: str
+    accepted: Length | None
+    """Longest input the checkpoint accepts (None: not stated, see `accepted_missing`)."""
+    accepted_missing: str
+    tokeniser: Cited
+    licence: LicenceFact
+    url: str | None
+    """Where the checkpoint is published, as recorded (None: no location recorded)."""
+    has_facts: bool
+    """False when the family record lists the checkpoint without cited facts."""
+
+
+@dataclass(frozen=True)
+class FamilyEntry:
+    """One model family with its checkpoints (sorted by parameters, then name)."""
+
+    family_id: str
+    name: str
+    tokenisation: str | None
+    checkpoints: tuple[CheckpointEntry, ...]
+
+
+def _cited(fact: Fact, catalogue: Catalogue) -> Cited:
+    view = cite(fact.citation, catalogue)
+    number = fact.value if isinstance(fact.value, float) else None
+    if fact.printed_value:
+        value = fact.printed_value
+    elif number is not None:
+        value = f"{number:,.0f}" if number == int(number) else f"{number:g}"
+    else:
+        value = str(fact.value)
+    return Cited(
+        value,
+        number,
+        fact.unit or "",
+        "",
+        view.source_id,
+        view.source_title,
+        view.short_citation,
+        view.locator,
+        view.quote,
+    )
+
+
+def _why(family: ModelFamily, path: str) -> str:
+    why = missing_text(family, path)
+    return why.long_label + (f": {why.note}" if why.note else "")
+
+
+def _absent(reason: str) -> Cited:
+    return Cited("", None, "", reason, None, "", "", "", None)
+
+
+def _fact(checkpoint: Checkpoint, name: str) -> Fact | None:
+    facts = checkpoint.facts
+    found = None if facts is None else getattr(facts, name, None)
+    return found if isinstance(found, Fact) else None
+
+
+def _parsed(c: Cited) -> float | None:
+    """The number a printed count states ('1B' -> 1e9), for sorting only."""
+    found = parse_printed(c.value) if c.value and not c.missing else None
+    return None if found is None else found.value
+
+
+def length(stated: Cited, conversion: BasePairs) -> Length:
+    """Tokens and base pairs of a stated length: the stated unit's count, and base pairs
+    from tokens by the family's cited tokeniser (derive.fits.family_base_pairs, the one
+    conversion the fits page uses too); tokens from base pairs are never guessed."""
+    if stated.number is None:
+        return Length(stated, None, None, False)
+    if stated.unit in TOKEN_UNITS and stated.number == int(stated.number):
+        bp = conversion.base_pairs(int(stated.number))
+        if bp is None:
+            return Length(stated, stated.number, None, False)
+        return Length(stated, stated.number, float(bp), True, conversion.per_token)
+    if stated.unit in BASE_PAIR_UNITS:
+        return Length(stated, None, stated.number, False)
+    return Length(stated, None, None, False)
+
+
+def _repository(url: str) -> str:
+    """A hub or GitHub address cut to its repository: https://host/owner/name."""
+    parts = url.rstrip("/").split("/")
+    return "/".join(parts[:5]) if len(parts) >= 5 else url.rstrip("/")
+
+
+def licence(checkpoint: Checkpoint, cited: list[str], catalogue: Catalogue) -> LicenceFact:
+    """The checkpoint's licence: from a source record of its own repository when one
+    states a licence, else the licence of a code repository cited for its facts (marked
+    as such), else none."""
+    sources = catalogue.sources()
+    if checkpoint.url:
+        own = _repository(checkpoint.url)
+        for source in sorted(sources, key=lambda s: s.id):
+            if source.licence and _repository(source.repository or source.url) == own:
+                return LicenceFact(
+                    source.licence, "checkpoint", source.id, source.title, source.short_citation
+                )
+    by_id = {s.id: s for s in sources}
+    for source_id in cited:
+        code = by_id.get(source_id)
+        if code is not None and code.licence and code.repository:
+            return LicenceFact(code.licence, "code", code.id, code.title, code.short_citation)
+    return LicenceFact("", "", None, "", "")
+
+
+def checkpoint_entry(
+    family: ModelFamily,
+    index: int,
+    checkpoint: Checkpoint,
+    catalogue: Catalogue,
+    conversion: BasePairs | None = None,
+) -> CheckpointEntry:
+    """The directory row of `family.checkpoints[index]`."""
+    conversion = conversion if conversion is not None else family_base_pairs(family)
+    prefix = f"checkpoints.{index}.facts."
+    has_facts = checkpoint.facts is not None
+    no_facts = "No cited facts are recorded for this checkpoint yet"
+
+    def get(name: str) -> Cited:
+        fact = _fact(checkpoint, name)
+        if fact is not None:
+            return _cited(fact, catalogue)
+        return _absent(_why(family, prefix + name) if has_facts else no_facts)
+
+    parameters = get("parameters")
+    if parameters.missing and checkpoint.parameters:  # listed in the family record, uncited
+        parameters = Cited(checkpoint.parameters, None, "", "", None, "", "", "", None)
+    tokeniser = get("tokeniser")
+    trained, accepted = get("context_length_trained"), get("context_length_accepted")
+    cited = [
+        c.source_id for c in (parameters, tokeniser, trained, accepted) if c.source_id is not None
+    ]
+    return CheckpointEntry(
+        name=checkpoint.name,
+        parameters=parameters,
+        parameter_count=parameters.number if parameters.number is not None else _parsed(parameters),
+        trained=None if trained.missing else length(trained, conversion),
+        trained_missing=trained.missing,
+        accepted=None if accepted.missing else length(accepted, conversion),
+        accepted_missing=accepted.missing,
+        tokeniser=tokeniser,
+        licence=licence(checkpoint, cited, catalogue),
+        url=checkpoint.url,
+        has_facts=has_facts,
+    )
+
+
+def model_directory(catalogue: Catalogue) -> tuple[FamilyEntry, ...]:
+    """Every model family (by name) with its checkpoints (by parameters, then name; a
+    checkpoint without a stated count last)."""
+    families = sorted(catalogue.families(), key=lambda f: (f.name.lower(), f.id))
+    entries = []
+    for family in families:
+        conversion = family_base_pairs(family)
+        rows = [
+            checkpoint_entry(family, i, c, catalogue, conversion)
+            for i, c in enumerate(family.checkpoints)
+        ]
+        rows.sort(
+            key=lambda r: (
+                r.parameter_count is None,
+                r.parameter_count or 0.0,
+                r.name.lower(),
+            )
+        )
+        entries.append(FamilyEntry(family.id, family.name, family.tokenisation, tuple(rows)))
+    return tuple(entries)
