@@ -41,6 +41,10 @@ class ArtifactFile:
 
 
 GB = 1e9
+AREAS = ["dna-genomes"]
+"""The area of every record a recipe writes (one definition for all of measure/)."""
+CONTEXTS = ["research"]
+"""The context of every record a recipe writes."""
 """Bytes in a gigabyte as records state it (10^9, not GiB)."""
 
 

@@ -8,7 +8,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
+from measure.recipe_file import RecipeError as RecipeError  # one error type, named here too
+from measure.recipe_file import read_recipe
+from measure.recipe_file import require as _require
 
 RECIPE_FILE = Path(__file__).with_name("recipe.yaml")
 KINDS = ("memory", "time")
@@ -21,10 +23,6 @@ ITEM_OVERHEAD_S = 2.0
 """Model construction and allocator reset per item."""
 ATTENTION_FLOPS = 250e12
 """Causal FlashAttention (SDPA) throughput assumed for the baseline's time estimate."""
-
-
-class RecipeError(ValueError):
-    """The recipe file is malformed; the message names the field."""
 
 
 @dataclass(frozen=True)
@@ -161,15 +159,6 @@ class HyenaRecipe:
         raise RecipeError(f"protocols: no protocol {protocol_id!r}")
 
 
-def _require(data: Mapping[str, Any], key: str, kind: type, where: str = "") -> Any:
-    if not isinstance(data, Mapping) or key not in data:
-        raise RecipeError(f"{where}{key}: required")
-    value = data[key]
-    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise RecipeError(f"{where}{key}: expected {kind.__name__}")
-    return value
-
-
 def _positive_ints(values: Any, where: str) -> list[int]:
     if not isinstance(values, list) or not values:
         raise RecipeError(f"{where}: expected a non-empty list of positive integers")
@@ -275,14 +264,7 @@ def parse_recipe(data: Any) -> HyenaRecipe:
 
 
 def load_recipe(path: Path = RECIPE_FILE) -> HyenaRecipe:
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as error:
-        raise RecipeError(f"{path}: not valid YAML: {error}") from None
-    try:
-        return parse_recipe(data)
-    except RecipeError as error:
-        raise RecipeError(f"{path}: {error}") from None
+    return read_recipe(path, parse_recipe)
 
 
 def parameters(dims: ModelDims, mixer: str = "hyena") -> int:

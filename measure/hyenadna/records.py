@@ -20,6 +20,8 @@ from typing import Any
 
 from measure.hyenadna.recipe import CARDS, HyenaRecipe, ProtocolPlan
 from measure.records import (
+    AREAS,
+    CONTEXTS,
     GB,
     added_on,
     cite_artifact,
@@ -28,8 +30,6 @@ from measure.records import (
     write_records,
 )
 
-AREAS = ["dna-genomes"]
-CONTEXTS = ["research"]
 FINISHED = ("value", "out_of_memory")
 MODEL_SOURCE = "evidence-20261130-source-hyenadna-standalone-py"
 CUDA_CONTEXT_GB = 0.5

@@ -8,11 +8,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from measure.records import measurement_environment, resolve_commit
+from measure.records import AREAS, CONTEXTS, measurement_environment, resolve_commit
 
 from .catalogue import (
-    AREAS,
-    CONTEXTS,
     DATASET,
     FAMILY,
     LIMITATIONS,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from measure.records import AREAS, CONTEXTS
 from measure.records import record_ids as measurement_ids
 
 from .data import GENERATOR_DESCRIPTION, TRAIN_FRACTION
@@ -19,8 +20,6 @@ PUBLISHED = {
 NAMES = {"nt-500m": "NT 500M", "nt-2-5b": "NT 2.5B"}
 DATASET = "rewire-20261129-dataset-synthetic-nt-benchmark-task-shapes"
 COLUMN = "mean-wall-time-per-run"
-AREAS = ["dna-genomes"]
-CONTEXTS = ["research"]
 
 SYNTHETIC = (
     "The data are synthetic: uniform random bases and labels with the length and class "

@@ -12,11 +12,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from measure.architectures import Architecture, get_architecture
 from measure.peak_memory import estimate
 from measure.peak_memory.plan import lora_parameters, parameter_counts
+from measure.recipe_file import RecipeError as RecipeError  # one error type, named here too
+from measure.recipe_file import read_recipe
+from measure.recipe_file import require as _require
 
 RECIPE_FILE = Path(__file__).with_name("recipe.yaml")
 METHODS = ("inference", "peft", "full", "full-mixed", "full-mixed-ckpt")
@@ -29,10 +30,6 @@ POINT_OVERHEAD_S = 0.4
 processes in 124 s of wall time with three processes at a time)."""
 EFFECTIVE_FLOPS = 250e12
 """bf16 throughput assumed for the time estimate (about a third of an H100/H200's peak)."""
-
-
-class RecipeError(ValueError):
-    """The recipe file is malformed; the message names the field."""
 
 
 @dataclass(frozen=True)
@@ -98,15 +95,6 @@ def lengths(start: int, maximum: int) -> list[int]:
     return [*out, maximum]
 
 
-def _require(data: Mapping[str, Any], key: str, kind: type, where: str = "") -> Any:
-    if key not in data:
-        raise RecipeError(f"{where}{key}: required")
-    value = data[key]
-    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise RecipeError(f"{where}{key}: expected {kind.__name__}")
-    return value
-
-
 def parse_recipe(data: Any) -> CurveRecipe:
     """Check and convert the recipe data; RecipeError names the first wrong field."""
     if not isinstance(data, Mapping):
@@ -150,14 +138,7 @@ def parse_recipe(data: Any) -> CurveRecipe:
 
 
 def load_recipe(path: Path = RECIPE_FILE) -> CurveRecipe:
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as error:
-        raise RecipeError(f"{path}: not valid YAML: {error}") from None
-    try:
-        return parse_recipe(data)
-    except RecipeError as error:
-        raise RecipeError(f"{path}: {error}") from None
+    return read_recipe(path, parse_recipe)
 
 
 def points(

@@ -13,6 +13,8 @@ from measure.architectures import get_architecture
 from measure.memory_curve.recipe import CurveRecipe
 from measure.memory_curve.runner import FINISHED
 from measure.records import (
+    AREAS,
+    CONTEXTS,
     GB,
     added_on,
     cite_artifact,
@@ -21,9 +23,6 @@ from measure.records import (
     write_records,
 )
 from measure.records import record_ids as measurement_ids
-
-AREAS = ["dna-genomes"]
-CONTEXTS = ["research"]
 
 
 def record_ids(run_id: str, item_key: str) -> tuple[str, str]:

@@ -15,9 +15,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from measure.architectures import Architecture, get_architecture
+from measure.recipe_file import RecipeError as RecipeError  # one error type, named here too
+from measure.recipe_file import read_recipe
+from measure.recipe_file import require as _require
 
 RECIPE_FILE = Path(__file__).with_name("recipe.yaml")
 KNOBS = ("precision", "update", "length", "comm", "attention")
@@ -37,10 +38,6 @@ DEFAULT_COMM = "ds-default"
 AUTO = "auto"
 """A bucket size the Hugging Face Trainer fills in: hidden_size x hidden_size for
 `reduce_bucket_size` (transformers.integrations.deepspeed, `trainer_config_finalize`)."""
-
-
-class RecipeError(ValueError):
-    """The recipe file is malformed; the message names the field."""
 
 
 @dataclass(frozen=True)
@@ -229,15 +226,6 @@ def _names(entries: Iterable[Any]) -> str:
     return ", ".join(getattr(e, "id", None) or e.key for e in entries)
 
 
-def _require(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
-    if key not in data:
-        raise RecipeError(f"{where}{key}: required")
-    value = data[key]
-    if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
-        raise RecipeError(f"{where}{key}: expected {getattr(kind, '__name__', kind)}")
-    return value
-
-
 def parse_recipe(data: Mapping[str, Any]) -> PeakMemoryRecipe:
     """Check and convert the recipe data; RecipeError names the first wrong field."""
     if not isinstance(data, Mapping):
@@ -397,14 +385,7 @@ COMM_KEYS = ("overlap_comm", "reduce_bucket_size", "allgather_bucket_size")
 
 def load_recipe(path: Path = RECIPE_FILE) -> PeakMemoryRecipe:
     """The recipe in `path` (the shipped recipe.yaml by default)."""
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as error:
-        raise RecipeError(f"{path}: not valid YAML: {error}") from None
-    try:
-        return parse_recipe(data)
-    except RecipeError as error:
-        raise RecipeError(f"{path}: {error}") from None
+    return read_recipe(path, parse_recipe)
 
 
 def parse_setting_filters(specs: Sequence[str], recipe: PeakMemoryRecipe) -> list[dict[str, str]]:

@@ -20,6 +20,8 @@ from measure.peak_memory.recipe import (
     PeakMemoryRecipe,
 )
 from measure.records import (
+    AREAS,
+    CONTEXTS,
     GB,
     added_on,
     cite_artifact,
@@ -28,9 +30,6 @@ from measure.records import (
     write_records,
 )
 from measure.records import record_ids as measurement_ids
-
-AREAS = ["dna-genomes"]
-CONTEXTS = ["research"]
 
 
 def record_ids(run_id: str, item_key: str) -> tuple[str, str]:
