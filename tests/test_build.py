@@ -130,7 +130,7 @@ def test_a_failure_while_rendering_leaves_the_site_untouched(
     def broken(*args: object, **kwargs: object) -> object:
         raise RuntimeError("template exploded")
 
-    monkeypatch.setattr(index, "home_page", broken)
+    monkeypatch.setattr(index, "findings_page", broken)
     with pytest.raises(RuntimeError, match="template exploded"):
         build_site(project, site, release_date=date(2030, 1, 1))
     assert _files(site) == before

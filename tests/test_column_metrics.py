@@ -115,7 +115,7 @@ def test_protocol_page_facts_and_home_list_name_the_column_metrics(project: Path
     assert "metric\nper column: MCC (mcc), AUC (auc), F1 score (f1), Accuracy (accuracy)" in page
     assert "MCC, AUC, F1 score and Accuracy do not depend on the accelerator" in page
     assert "MCC and Accuracy (score, higher is better) by tested configuration" in page
-    home = flat(page_text(site / "index.html"))
+    home = flat(page_text(site / "findings" / "index.html"))
     assert "· per column: MCC, AUC, F1 score, Accuracy ·" in home
     assert "· AUC ·" not in home
 

@@ -18,7 +18,7 @@ from rewire_site.build import build_site, gather
 from rewire_site.derive.concerns import flags_by_evaluation
 from rewire_site.derive.filters import filter_index
 from rewire_site.models import Evaluation, Protocol
-from rewire_site.render import Renderer, contexts, index, templates_dir
+from rewire_site.render import Renderer, contexts, home, index, templates_dir
 from rewire_site.render import evaluation as evaluation_pages
 from rewire_site.render import protocol as protocol_pages
 from rewire_site.render.contexts import Link
@@ -60,7 +60,8 @@ PAGE_TYPES = {
     contexts.FamilyPage: "family.html",
     contexts.SourcePage: "source.html",
     contexts.QuestionPage: "question.html",
-    contexts.HomePage: "home.html",
+    contexts.FindingsPage: "findings.html",
+    home.HomePage: "home.html",
     contexts.SearchPage: "search.html",
     contexts.DownloadsPage: "downloads.html",
     contexts.FilterPage: "filter.html",
@@ -204,11 +205,11 @@ def test_record_markdown_cannot_inject_html(tmp_path: Path) -> None:
     assert "<em>memory</em>" in html
 
 
-def test_home_page_leads_with_findings_not_counts(tmp_path: Path) -> None:
+def test_findings_page_leads_with_findings_not_counts(tmp_path: Path) -> None:
     report = build_site(
         scenario_root("setup_rows"), tmp_path / "site", release_date=date(2026, 1, 2)
     )
-    home = (report.site_dir / "index.html").read_text()
+    home = (report.site_dir / "findings" / "index.html").read_text()
     headings = ("Findings", "The catalogue at a glance", "Protocols by area", "Newest records",
                 "Coverage and remaining gaps")  # fmt: skip
     positions = [home.index(f">{h}</h2>") for h in headings]

@@ -142,8 +142,9 @@ def test_caption_names_the_charted_metric(measured: Charts) -> None:
 
 
 def test_home_coverage_table_fits_at_1280(page: Any, site_url: str) -> None:
-    """Defect 7: the home page's coverage table overflowed its region at 1280 px."""
-    page.goto(site_url + "index.html")
+    """Defect 7: the coverage table (now on the findings page) overflowed its region at
+    1280 px."""
+    page.goto(site_url + "findings/index.html")
     region = page.locator("#coverage-table").locator("xpath=..")
     scroll, client = region.evaluate("d => [d.scrollWidth, d.clientWidth]")
     assert scroll <= client + 1, f"coverage table {scroll}px in a {client}px region"

@@ -42,12 +42,14 @@ def ordered(values: list[float | None], descending: bool) -> bool:
     return numbers == sorted(numbers, reverse=descending)
 
 
-def test_home_page_links_to_protocols(page: Any, site_url: str, shot: Shot) -> None:
+def test_findings_page_links_to_protocols(page: Any, site_url: str, shot: Shot) -> None:
     page.goto(site_url + "index.html")
     assert page.locator("h1").count() == 1
     assert "Rewire" in page.title()
     assert page.locator("main").inner_text().strip()
     shot(page, "home")
+    page.locator("main a[href$='findings/index.html']").first.click()
+    page.wait_for_url(re.compile(r"findings/index\.html$"))
     page.locator(f"main a[href$='{PROTOCOL_PAGE}']").first.click()
     page.wait_for_url(re.compile(re.escape(PROTOCOL_PAGE) + "$"))
     assert "Training peak GPU memory" in page.locator("h1").inner_text()
@@ -339,6 +341,7 @@ def test_without_javascript(nojs_page: Any, site_url: str, shot: Shot) -> None:
     "path",
     [
         "index.html",
+        "findings/index.html",
         PROTOCOL_PAGE,
         IA3_PROTOCOL_PAGE,
         EVALUATION_PAGE,

@@ -1,4 +1,4 @@
-"""sitemap.xml: every record page, the home, search and downloads pages."""
+"""sitemap.xml: every record page, the home, findings, search and downloads pages."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from xml.sax.saxutils import escape
 
 from ..link import Catalogue
-from ..render.urls import DOWNLOADS, HOME, SEARCH, page_of
+from ..render.urls import DOWNLOADS, FINDINGS, HOME, SEARCH, page_of
 
 
 def page_url(site_url: str, path: str) -> str:
@@ -19,14 +19,14 @@ def page_url(site_url: str, path: str) -> str:
 def sitemap_xml(
     catalogue: Catalogue, site_url: str, lastmod: str, extra: Iterable[str] = ()
 ) -> bytes:
-    """Every record page, the home, search and downloads pages, then `extra` pages."""
+    """Every record page, the home, findings, search and downloads pages, then `extra` pages."""
     return _document("".join(_url(site_url, p, lastmod) for p in _paths(catalogue, extra)))
 
 
 def _paths(catalogue: Catalogue, extra: Iterable[str]) -> list[str]:
     """The pages a sitemap lists, in its order."""
     records = sorted(page_of(r) for r in catalogue.by_id.values())
-    return [HOME, SEARCH, DOWNLOADS, *records, *sorted(extra)]
+    return [HOME, FINDINGS, SEARCH, DOWNLOADS, *records, *sorted(extra)]
 
 
 def _url(site_url: str, path: str, lastmod: str) -> str:

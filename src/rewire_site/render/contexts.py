@@ -355,23 +355,31 @@ class QuestionPage(RecordPage):
 
 
 @dataclass(frozen=True)
-class HomePage(Page):
+class FindingsPage(Page):
+    """The findings page: each protocol's headline, the catalogue's counts, protocols by
+    area, the newest records, decisions and the coverage table."""
+
     counts: CatalogueCounts
+    """Records by kind, and how many evaluations are Rewire measurements."""
     areas: tuple[AreaView, ...]
     """Protocols grouped by area, for 'Protocols by area'."""
     newest: tuple[Link, ...]
+    """The records added last (those that state when they were added)."""
     newest_dates: tuple[str, ...]
     """`added` date of each newest record (same order)."""
     findings: tuple[CatalogueFinding, ...]
     """Headline findings of the protocols where a measurement bears on a published value:
-    the home page leads with these."""
+    the findings page leads with these."""
     unmeasured: tuple[CatalogueFinding, ...]
     """The other protocols' headlines (no published value measured yet), listed after."""
     unmeasured_text: str
     """'40 protocols hold 900 published values that no measurement reproduces yet.'"""
     coverage: tuple[ProtocolCoverage, ...]
+    """Every protocol's coverage row: the coverage table."""
     questions: tuple[Link, ...]
+    """Every decision (question record)."""
     downloads: tuple[Link, ...]
+    """The release's download files."""
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""Contexts of the pages that are not one record: home, search, downloads, filter lists.
+"""Contexts of the pages that are not one record: findings, search, downloads, filter lists.
 
 Like the record page modules, every value is computed here or in `derive`; templates only
 display.
@@ -28,7 +28,7 @@ from .contexts import (
     DownloadsPage,
     FilterPage,
     FilterRow,
-    HomePage,
+    FindingsPage,
     Link,
     ProtocolLine,
     SearchPage,
@@ -36,7 +36,7 @@ from .contexts import (
     page_header,
 )
 from .search import SearchEntry
-from .urls import DOWNLOADS, HOME, SEARCH, filter_path, record_path
+from .urls import DOWNLOADS, FINDINGS, SEARCH, filter_path, record_path
 
 DOWNLOAD_NOTES = {
     "downloads/protocol-coverage.csv.gz": "one row per protocol: evaluations by origin, "
@@ -72,13 +72,13 @@ def _unmeasured_text(rest: tuple[CatalogueFinding, ...]) -> str:
     )
 
 
-def home_page(
+def findings_page(
     catalogue: Catalogue,
     facts: SiteFacts,
     headlines: Mapping[str, Headline] | None = None,
     coverage: tuple[ProtocolCoverage, ...] | None = None,
-) -> HomePage:
-    """The home page; `headlines`: each protocol's headline, and `coverage`: every
+) -> FindingsPage:
+    """The findings page; `headlines`: each protocol's headline, and `coverage`: every
     protocol's coverage row (`coverage_rows`), when computed already."""
     newest = newest_records(catalogue)
     if coverage is None:
@@ -92,15 +92,14 @@ def home_page(
         )
     measured = {f.protocol_id: bool(f.headline.measured) for f in found}
     rest = tuple(f for f in found if not measured[f.protocol_id])
-    return HomePage(
+    return FindingsPage(
         **page_header(
-            "home.html",
-            HOME,
-            "Rewire catalogue",
-            "Evidence records for genomic foundation models: protocols, evaluations "
-            "and configurations, each traced to its sources.",
+            "findings.html",
+            FINDINGS,
+            "Findings and coverage",
+            "What each protocol's published values are, whether Rewire's measurements "
+            "reproduced them, and how much of each protocol the records cover.",
             facts.release_id,
-            nav="home",
         ),
         counts=catalogue_counts(catalogue),
         areas=tuple(
@@ -142,7 +141,7 @@ def coverage_rows(
     flags: Mapping[str, tuple[Flag, ...]],
     reproductions: Mapping[str, Sequence[ReproductionGroup]],
 ) -> tuple[ProtocolCoverage, ...]:
-    """Every protocol's coverage row (the home page's table, the coverage CSV), from the
+    """Every protocol's coverage row (the findings page's table, the coverage CSV), from the
     reproduction groups the derive stage computed."""
     return protocol_coverage(catalogue, flags, reproductions)
 

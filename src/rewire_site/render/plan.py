@@ -39,13 +39,13 @@ from ..models import (
     RecordBase,
     Source,
 )
-from . import downloads, index
+from . import downloads, home, index
 from .configuration import configuration_page
 from .contexts import DownloadItem, Link, SiteFacts
 from .dataset import dataset_page
 from .evaluation import evaluation_page
 from .family import family_page
-from .models import models_page
+from .models import MODELS_PATH, models_page
 from .pool import DataFile, Job
 from .protocol import protocol_page, protocol_table, sorted_pages
 from .question import question_page
@@ -158,6 +158,11 @@ class SitePlan:
         """Every protocol's coverage row (`rewire serve` records this read)."""
         return self.coverage
 
+    def models_href(self) -> str | None:
+        """The model directory's page when the site plan has a job for it (the home page
+        links to it only then)."""
+        return MODELS_PATH if any(job[0] == "models" for job in self.jobs()) else None
+
     def make(self, job: Job) -> Sequence[Any]:
         """The page contexts of one job."""
         kind = job[0]
@@ -196,8 +201,10 @@ class SitePlan:
         if kind == "models":
             return [models_page(self.catalogue, self.facts.release_id)]
         if kind == "home":
+            return [home.home_page(self.catalogue, self.facts, self.models_href())]
+        if kind == "findings":
             coverage = self.protocol_coverage()
-            return [index.home_page(self.catalogue, self.facts, self.headlines, coverage)]
+            return [index.findings_page(self.catalogue, self.facts, self.headlines, coverage)]
         if kind == "search":
             return [index.search_page(self.entries, self.facts)]
         if kind == "downloads":
@@ -243,7 +250,8 @@ class SitePlan:
             if not isinstance(r, Protocol)
         ]
         found += [("filter", key, value) for key, value in self.members]
-        found += [("home",), ("search",), ("downloads",), ("chooser",), ("fits",), ("models",)]
+        found += [("home",), ("findings",), ("search",), ("downloads",), ("chooser",)]
+        found += [("fits",), ("models",)]
         found += [  # light jobs last: they fill the gaps at the end
             ("api", str(i), str(i + API_CHUNK)) for i in range(0, len(self.record_ids), API_CHUNK)
         ]

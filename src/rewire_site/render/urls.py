@@ -33,6 +33,9 @@ KIND_LABELS: dict[str, str] = {
 HOME = "index.html"
 SEARCH = "search/index.html"
 DOWNLOADS = "downloads/index.html"
+FINDINGS = "findings/index.html"
+FITS = "fits/index.html"
+CHOOSER = "chooser/index.html"
 
 
 def record_path(kind: str, record_id: str) -> str:
