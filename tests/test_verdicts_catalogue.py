@@ -73,6 +73,8 @@ def test_the_checkpointing_saving_is_read_as_a_lower_bound() -> None:
     ).findings
     assert finding.state == "reproduced"
     assert "read as a lower bound, met by any larger value" in finding.text
+    assert "×), on" not in finding.text  # 'newest run 4.18 times (1.39×) on H200 ...'
+    assert re.search(r"newest run [\d.]+ times \([\d.]+×\) on ", finding.text)
 
 
 def test_the_ia3_headline_reads_the_newest_run_not_the_closest() -> None:

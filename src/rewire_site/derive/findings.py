@@ -193,13 +193,13 @@ def column_finding(
     if verdict.state == "reproduced":
         off = abs((state.ratio or 1.0) - 1) * 100
         close = (
-            f"within {display_number(off, 2)}%{where}"
+            f", within {display_number(off, 2)}%{where}"
             if state.shape == "point"
             else f"{where}, {SHAPE_TEXTS[state.shape]}"
         )
         return Finding(
             "reproduced",
-            f"{published}: reproduced {how}: newest run {value}, {close}; the protocol's "
+            f"{published}: reproduced {how}: newest run {value}{close}; the protocol's "
             f"tolerance is {tolerance}.{tail}",
             evaluation_id,
             column.column_id,
