@@ -80,3 +80,6 @@ def test_task_and_family_pages_show_mcc_on_its_own_scale(site: Path) -> None:
         assert "0.362%" not in text and "0.3622%" not in text
     evaluation = flat(page_text(site / "evaluations" / USER_RUN / "index.html"))
     assert "0.362%" not in evaluation
+    # the headline said 'Reported 36.2%': an MCC x100 shown as a percentage
+    assert "36.2%" not in evaluation
+    assert "Reported 0.3622 (rounded from 0.3622498911964387)" in evaluation

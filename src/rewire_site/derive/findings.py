@@ -14,12 +14,19 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ..link import Catalogue
-from ..models import Evaluation, Protocol
+from ..models import Evaluation, Metric, Protocol, Result
 from ..models.evaluation import Origin
 from ..models.scales import on_metric_scale
 from .agreement import SHAPE_TEXTS
 from .concerns import Flag, flags_by_evaluation
-from .display import display_number, plural, result_display, result_header
+from .display import (
+    display_number,
+    is_correlation,
+    plural,
+    result_display,
+    result_header,
+    result_value,
+)
 from .reproduction import (
     VERDICT_WORDS,
     ReproducedColumn,
@@ -109,6 +116,12 @@ def with_unit(display: str, unit: str) -> str:
     if key in ("fraction", "score", ""):
         return display
     return f"{display} {UNIT_SYMBOLS.get(key, unit)}"
+
+
+def _correlation_or(metric: Metric, result: Result, shown: str) -> str:
+    """A correlation (MCC) on its own scale, never with '%' (`display.result_value`: a
+    paper's x100 converted, the printed value beside it); any other value as `shown`."""
+    return result_value(metric, result).full if is_correlation(metric) else shown
 
 
 def _published_by(evaluation: Evaluation, catalogue: Catalogue) -> str:
@@ -281,7 +294,8 @@ def published_findings(
         out.append(
             Finding(
                 "unmeasured",
-                f"{column_name}{with_unit(shown, metric.unit)} as published by {by}; no "
+                f"{column_name}{_correlation_or(metric, result, with_unit(shown, metric.unit))}"
+                f" as published by {by}; no "
                 f"measurement reproduces it yet.{concerns}",
                 evaluation.id,
                 result.column,
@@ -307,7 +321,9 @@ def measurement_findings(
         metric = protocol.column_metric(result.column)
         unit = metric.unit
         value = on_metric_scale(metric, result)
-        shown = with_unit(result_display(value, result.status), unit)
+        shown = _correlation_or(
+            metric, result, with_unit(result_display(value, result.status), unit)
+        )
         where = labels.get(result.column, result.column)
         if result.status == "incomplete":
             out.append(
