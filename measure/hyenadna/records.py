@@ -18,10 +18,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from measure.builder import configuration_record, evaluation_record
 from measure.hyenadna.recipe import CARDS, HyenaRecipe, ProtocolPlan
 from measure.records import (
-    AREAS,
-    CONTEXTS,
     GB,
     added_on,
     cite_artifact,
@@ -135,29 +134,35 @@ def _configuration(
     family: str,
 ) -> dict[str, Any]:
     s = log["settings"]
-    gpu = f"{environment['gpu']} ({environment['gpu_memory_gb']:.0f} GB), one GPU"
-    record: dict[str, Any] = {
-        "id": config_id,
-        "kind": "configuration",
-        "title": title,
-        "summary": summary,
-        "areas": AREAS,
-        "contexts": CONTEXTS,
-        "reported_name": f"HyenaDNA {s['model']} ({s['n_layer']} layers, width {s['d_model']})",
-        "family": family,
-        "method_types": ["foundation_model"],
-        "parameters": f"{log['parameters']:,} (counted)" if log.get("parameters") else None,
-        "hardware": {"description": gpu, "accelerator": environment["gpu"], "count": 1},
-        "fine_tuning": fine_tuning,
-        "training_setting": training_setting,
-        "checkpoint": None,
-        "version": f"measure/hyenadna/model.py (from {log['source']}), torch "
+    missing: dict[str, Any] = {
+        "checkpoint": {
+            "reason": "inapplicable",
+            "note": "Random weights from the checkpoint's dimensions: memory and time do "
+            "not depend on trained weights.",
+        }
+    }
+    if fine_tuning is None:
+        missing["fine_tuning"] = {
+            "reason": "inapplicable",
+            "note": "Timed passes only; no optimizer step updates the weights.",
+        }
+    return configuration_record(
+        config_id=config_id,
+        title=title,
+        summary=summary,
+        reported_name=f"HyenaDNA {s['model']} ({s['n_layer']} layers, width {s['d_model']})",
+        family=family,
+        parameters=f"{log['parameters']:,} (counted)" if log.get("parameters") else None,
+        environment=environment,
+        fine_tuning=fine_tuning,
+        training_setting=training_setting,
+        version=f"measure/hyenadna/model.py (from {log['source']}), torch "
         f"{environment['packages'].get('torch', '?')}",
-        "settings": settings,
-        "provenance_note": "Implemented and measured by Rewire (`measure/hyenadna`): a typed "
+        settings=settings,
+        provenance_note="Implemented and measured by Rewire (`measure/hyenadna`): a typed "
         "transcription of the authors' standalone model with random weights; dimensions: "
         f"{s['dims_source']}.",
-        "citations": [
+        citations=[
             {
                 "source": MODEL_SOURCE,
                 "locator": "HyenaOperator, Block, LMBackbone",
@@ -165,23 +170,9 @@ def _configuration(
                 "supports": ["version"],
             }
         ],
-        "missing_metadata": {
-            "checkpoint": {
-                "reason": "inapplicable",
-                "note": "Random weights from the checkpoint's dimensions: memory and time do "
-                "not depend on trained weights.",
-            }
-        },
-        "added": added_on(log["ended_at"]),
-    }
-    if record["parameters"] is None:
-        del record["parameters"]
-    if fine_tuning is None:
-        record["missing_metadata"]["fine_tuning"] = {
-            "reason": "inapplicable",
-            "note": "Timed passes only; no optimizer step updates the weights.",
-        }
-    return record
+        missing_metadata=missing,
+        added=added_on(log["ended_at"]),
+    )
 
 
 def _evaluation(
@@ -211,30 +202,24 @@ def _evaluation(
             "reason": "inapplicable",
             "note": "No samples are scored.",
         }
-    return {
-        "id": eval_id,
-        "kind": "evaluation",
-        "title": title,
-        "summary": summary,
-        "areas": AREAS,
-        "contexts": CONTEXTS,
-        "configuration": config_id,
-        "protocol": plan.protocol,
-        "dataset": recipe.dataset,
-        "origin": "rewire_measurement",
-        "version": f"Rewire measurement run {log['run_id']}",
-        "comparison": comparison,
-        "results": results,
-        "artifacts": artifacts,
-        "training_hardware": f"{environment['gpu']} ({environment['gpu_memory_gb']:.0f} GB), "
-        "one GPU",
-        "reproduces": plan.reproduces,
-        "settings": settings,
-        "environment": environment,
-        "missing_metadata": missing,
-        "limitations": limitations,
-        "added": added_on(log["ended_at"]),
-    }
+    return evaluation_record(
+        eval_id=eval_id,
+        config_id=config_id,
+        title=title,
+        summary=summary,
+        protocol=plan.protocol,
+        dataset=recipe.dataset,
+        run_id=log["run_id"],
+        comparison=comparison,
+        results=results,
+        artifacts=artifacts,
+        environment=environment,
+        reproduces=plan.reproduces,
+        settings=settings,
+        missing_metadata=missing,
+        limitations=limitations,
+        added=added_on(log["ended_at"]),
+    )
 
 
 def _memory_comparison(log: dict[str, Any], inputs: str, adaptation: str) -> dict[str, str]:

@@ -10,11 +10,10 @@ from pathlib import Path
 from typing import Any
 
 from measure.architectures import get_architecture
+from measure.builder import configuration_record, evaluation_record
 from measure.memory_curve.recipe import CurveRecipe
 from measure.memory_curve.runner import FINISHED
 from measure.records import (
-    AREAS,
-    CONTEXTS,
     GB,
     added_on,
     cite_artifact,
@@ -51,7 +50,6 @@ def build_records(
         logged = logged.replace("One process per point ", "One process per model and method ")
     environment = measurement_environment(log["environment"], git_commit, logged, note)
     model, method, batch, tokens = log["model"], log["method"], log["batch"], log["tokens"]
-    gpu = f"{environment['gpu']} ({environment['gpu_memory_gb']:.0f} GB), one GPU"
     added = added_on(log["ended_at"])
     oom = log["status"] == "out_of_memory"
     settings = {
@@ -68,42 +66,37 @@ def build_records(
         "attention": environment.get("attention_backend", "sdpa"),
     }
     label = f"{method}, batch {batch}, {tokens} tokens"
-    configuration = {
-        "id": config_id,
-        "kind": "configuration",
-        "title": f"{model['name']}, {label} (Rewire measurement {run_id})",
-        "summary": f"{model['name']} built from its architecture config with random weights: "
+    configuration = configuration_record(
+        config_id=config_id,
+        title=f"{model['name']}, {label} (Rewire measurement {run_id})",
+        summary=f"{model['name']} built from its architecture config with random weights: "
         f"{log['method_text']}; batch {batch} of {tokens} random tokens.",
-        "areas": AREAS,
-        "contexts": CONTEXTS,
-        "reported_name": model["name"],
-        "family": family,
-        "method_types": ["foundation_model"],
-        "parameters": f"{model.get('parameters_total', 0):,} (counted; "
+        reported_name=model["name"],
+        family=family,
+        parameters=f"{model.get('parameters_total', 0):,} (counted; "
         f"{model.get('parameters_trainable', 0):,} trainable)",
-        "hardware": {"description": gpu, "accelerator": environment["gpu"], "count": 1},
-        "fine_tuning": log["method_text"],
-        "training_setting": f"Memory curve point: {label}",
-        "checkpoint": None,
-        "version": f"transformers {environment['packages'].get('transformers', '?')} "
+        environment=environment,
+        fine_tuning=log["method_text"],
+        training_setting=f"Memory curve point: {label}",
+        version=f"transformers {environment['packages'].get('transformers', '?')} "
         f"{model.get('class', '')}".strip(),
-        "settings": settings,
-        "provenance_note": " ".join(
+        settings=settings,
+        provenance_note=" ".join(
             [
                 "Implemented and measured by Rewire (`measure/memory_curve`); dimensions "
                 f"from the config.json of {model['checkpoint']}.",
                 *get_architecture(model["key"]).notes,
             ]
         ),
-        "missing_metadata": {
+        missing_metadata={
             "checkpoint": {
                 "reason": "inapplicable",
                 "note": "Random weights from the architecture config: memory does not "
                 "depend on trained weights.",
             }
         },
-        "added": added,
-    }
+        added=added,
+    )
     result: dict[str, Any] = {
         "column": f"{method}-batch-{batch}",
         "status": "out_of_memory" if oom else "value",
@@ -118,20 +111,16 @@ def build_records(
     else:
         result["value"] = round(log["memory"]["peak_allocated_bytes"] / GB, 4)
         result["note"] = "torch.cuda.max_memory_allocated() over the measured steps"
-    evaluation = {
-        "id": eval_id,
-        "kind": "evaluation",
-        "title": f"{model['name']} peak GPU memory, {label} (Rewire measurement)",
-        "summary": f"Peak allocated GPU memory of {model['name']}, {label}. Measured by Rewire "
+    evaluation = evaluation_record(
+        eval_id=eval_id,
+        config_id=config_id,
+        title=f"{model['name']} peak GPU memory, {label} (Rewire measurement)",
+        summary=f"Peak allocated GPU memory of {model['name']}, {label}. Measured by Rewire "
         f"on {environment['gpu']}.",
-        "areas": AREAS,
-        "contexts": CONTEXTS,
-        "configuration": config_id,
-        "protocol": recipe.protocol,
-        "dataset": recipe.dataset,
-        "origin": "rewire_measurement",
-        "version": f"Rewire measurement run {run_id}",
-        "comparison": {
+        protocol=recipe.protocol,
+        dataset=recipe.dataset,
+        run_id=run_id,
+        comparison={
             "split": "Not applicable: steps on synthetic sequences",
             "population": f"A batch of {batch} sequences of {tokens} random tokens",
             "inputs": "Token ids drawn uniformly from the model's sequence vocabulary (k-mers "
@@ -146,12 +135,11 @@ def build_records(
             "metric_implementation": "torch.cuda.max_memory_allocated() in "
             "measure/memory_curve/worker.py",
         },
-        "results": [result],
-        "artifacts": [artifact, *([check[1]] if check else [])],
-        "training_hardware": gpu,
-        "settings": settings,
-        "environment": environment,
-        "missing_metadata": {
+        results=[result],
+        artifacts=[artifact, *([check[1]] if check else [])],
+        environment=environment,
+        settings=settings,
+        missing_metadata={
             "results.0.uncertainty": {
                 "reason": "unknown",
                 "note": "One run per point; identical programs give identical allocator peaks.",
@@ -161,14 +149,14 @@ def build_records(
                 "note": "No samples are scored: the metric is memory.",
             },
         },
-        "limitations": [
+        limitations=[
             "Random weights and synthetic tokens: valid for memory, not for accuracy.",
             "The allocator peak; the process also holds the CUDA context and the caching "
             "allocator's reserve (observation peak-reserved-memory), so a card needs more "
             "than the peak to run it.",
         ],
-        "added": added,
-    }
+        added=added,
+    )
     return [configuration, evaluation]
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from rich.console import Console
 
+from measure.builder import configuration_record, evaluation_record
 from measure.peak_memory.plan import FINISHED, Planned
 from measure.peak_memory.published import Published, published_values
 from measure.peak_memory.recipe import (
@@ -20,8 +21,6 @@ from measure.peak_memory.recipe import (
     PeakMemoryRecipe,
 )
 from measure.records import (
-    AREAS,
-    CONTEXTS,
     GB,
     added_on,
     cite_artifact,
@@ -119,44 +118,38 @@ def build_records(
     model, stage, setting = log["model"], log["stage"], log["setting"]
     settings = _setting_text(recipe, log)
     describe = recipe.describe_values(setting, zero2=bool(log["features"]["zero2_offload"]))
-    gpu = f"{environment['gpu']} ({environment['gpu_memory_gb']:.0f} GB), one GPU"
     added = added_on(log["ended_at"])
     oom = log["status"] == "out_of_memory"
     tokens = f"{log['tokens']} tokens"
     if log.get("nucleotides"):
         tokens = f"{log['nucleotides']} nucleotides ({log['tokens']} tokens)"
-    configuration = {
-        "id": config_id,
-        "kind": "configuration",
-        "title": f"{model['name']}, training {stage['label']}, {setting_label(setting)} "
+    configuration = configuration_record(
+        config_id=config_id,
+        title=f"{model['name']}, training {stage['label']}, {setting_label(setting)} "
         f"(Rewire measurement {run_id})",
-        "summary": f"{model['name']} built from its architecture config with random weights, "
+        summary=f"{model['name']} built from its architecture config with random weights, "
         f"trained at {tokens} and batch {log['batch']} with {stage['label']}: {describe}.",
-        "areas": AREAS,
-        "contexts": CONTEXTS,
-        "reported_name": model["name"],
-        "family": family,
-        "method_types": ["foundation_model"],
-        "parameters": f"{model.get('parameters_total', 0):,} (counted; "
+        reported_name=model["name"],
+        family=family,
+        parameters=f"{model.get('parameters_total', 0):,} (counted; "
         f"{model.get('parameters_trainable', 0):,} trainable)",
-        "hardware": {"description": gpu, "accelerator": environment["gpu"], "count": 1},
-        "fine_tuning": describe,
-        "training_setting": f"Figure 3 stage: {stage['label']}",
-        "checkpoint": None,
-        "version": f"transformers {environment['packages'].get('transformers', '?')} "
+        environment=environment,
+        fine_tuning=describe,
+        training_setting=f"Figure 3 stage: {stage['label']}",
+        version=f"transformers {environment['packages'].get('transformers', '?')} "
         f"{model.get('class', '')}".strip(),
-        "settings": settings,
-        "provenance_note": "Implemented and measured by Rewire (`rewire measure`); "
+        settings=settings,
+        provenance_note="Implemented and measured by Rewire (`rewire measure`); "
         f"dimensions from the config.json of {model['checkpoint']}.",
-        "missing_metadata": {
+        missing_metadata={
             "checkpoint": {
                 "reason": "inapplicable",
                 "note": "Random weights from the architecture config: memory and time do "
                 "not depend on trained weights.",
             }
         },
-        "added": added,
-    }
+        added=added,
+    )
     result: dict[str, Any] = {
         "column": stage["id"],
         "status": "out_of_memory" if oom else "value",
@@ -175,22 +168,18 @@ def build_records(
     else:
         result["value"] = round(log["memory"]["peak_allocated_bytes"] / GB, 4)
         result["note"] = "torch.cuda.max_memory_allocated() over the measured region"
-    evaluation = {
-        "id": eval_id,
-        "kind": "evaluation",
-        "title": f"{model['name']} training peak memory, {stage['label']}, "
+    evaluation = evaluation_record(
+        eval_id=eval_id,
+        config_id=config_id,
+        title=f"{model['name']} training peak memory, {stage['label']}, "
         f"{setting_label(setting)} (Rewire measurement)",
-        "summary": f"Peak allocated GPU memory of {model['name']} over {log['steps']} training "
+        summary=f"Peak allocated GPU memory of {model['name']} over {log['steps']} training "
         f"steps at {tokens}, batch {log['batch']}, {stage['label']}; {describe}. "
         f"Measured by Rewire on {environment['gpu']}.",
-        "areas": AREAS,
-        "contexts": CONTEXTS,
-        "configuration": config_id,
-        "protocol": recipe.protocol,
-        "dataset": recipe.dataset,
-        "origin": "rewire_measurement",
-        "version": f"Rewire measurement run {run_id}",
-        "comparison": {
+        protocol=recipe.protocol,
+        dataset=recipe.dataset,
+        run_id=run_id,
+        comparison={
             "split": "Not applicable: training steps on synthetic sequences",
             "population": f"Training batches of {log['batch']} synthetic sequences of {tokens}",
             "inputs": recipe.data,
@@ -203,12 +192,11 @@ def build_records(
             "metric_implementation": "torch.cuda.max_memory_allocated() and "
             "max_memory_reserved() in measure/peak_memory/worker.py",
         },
-        "results": [result],
-        "artifacts": [artifact],
-        "training_hardware": gpu,
-        "settings": settings,
-        "environment": environment,
-        "missing_metadata": {
+        results=[result],
+        artifacts=[artifact],
+        environment=environment,
+        settings=settings,
+        missing_metadata={
             "results.0.uncertainty": {
                 "reason": "unknown",
                 "note": "One run per setting; replicates were not made.",
@@ -218,16 +206,16 @@ def build_records(
                 "note": "No samples are scored: the metric is memory of a training step.",
             },
         },
-        "limitations": [
+        limitations=[
             "Random weights and synthetic inputs: valid for memory and time, not for accuracy.",
             f"Measured on {environment['gpu']}; the paper used an H100 (94 GB). Allocator peaks "
             "follow from the program, not the card, while it fits; that they match on an H100 "
             "was not checked.",
         ],
-        "added": added,
-    }
-    if published is not None:
-        evaluation["reproduces"] = published.evaluation_id
+        added=added,
+        reproduces=None if published is None else published.evaluation_id,
+        reproduces_last=True,
+    )
     return [configuration, evaluation]
 
 

@@ -1,0 +1,125 @@
+"""The record builder of measure/: the configuration and the evaluation record of one
+Rewire measurement, from the values a recipe measured and the words it chose. Every recipe
+calls these two (peak_memory, memory_curve, hyenadna); what is the same for every
+measurement (areas, contexts, kind, origin, the one-GPU hardware line, the checkpoint
+left out) is written here once, in the order the records hold their fields."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from measure.records import AREAS, CONTEXTS
+
+
+def gpu_line(environment: dict[str, Any]) -> str:
+    """The hardware of a one-GPU measurement in words, e.g. 'NVIDIA H200 (150 GB), one GPU'."""
+    return f"{environment['gpu']} ({environment['gpu_memory_gb']:.0f} GB), one GPU"
+
+
+def configuration_record(
+    *,
+    config_id: str,
+    title: str,
+    summary: str,
+    reported_name: str,
+    family: str,
+    parameters: str | None,
+    environment: dict[str, Any],
+    fine_tuning: str | None,
+    training_setting: str,
+    version: str,
+    settings: dict[str, str],
+    provenance_note: str,
+    missing_metadata: dict[str, Any],
+    added: str,
+    citations: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    """The configuration record of a measured model (random weights: no checkpoint);
+    `parameters` None leaves the field out."""
+    record: dict[str, Any] = {
+        "id": config_id,
+        "kind": "configuration",
+        "title": title,
+        "summary": summary,
+        "areas": AREAS,
+        "contexts": CONTEXTS,
+        "reported_name": reported_name,
+        "family": family,
+        "method_types": ["foundation_model"],
+        "parameters": parameters,
+        "hardware": {
+            "description": gpu_line(environment),
+            "accelerator": environment["gpu"],
+            "count": 1,
+        },
+        "fine_tuning": fine_tuning,
+        "training_setting": training_setting,
+        "checkpoint": None,
+        "version": version,
+        "settings": settings,
+        "provenance_note": provenance_note,
+    }
+    if parameters is None:
+        del record["parameters"]
+    if citations is not None:
+        record["citations"] = citations
+    record["missing_metadata"] = missing_metadata
+    record["added"] = added
+    return record
+
+
+def evaluation_record(
+    *,
+    eval_id: str,
+    config_id: str,
+    title: str,
+    summary: str,
+    protocol: str,
+    dataset: str,
+    run_id: str,
+    comparison: dict[str, str],
+    results: list[dict[str, Any]],
+    artifacts: list[dict[str, Any]],
+    environment: dict[str, Any],
+    settings: dict[str, str],
+    missing_metadata: dict[str, Any],
+    limitations: list[str],
+    added: str,
+    reproduces: str | None = None,
+    reproduces_last: bool = False,
+) -> dict[str, Any]:
+    """The evaluation record of one measurement (origin rewire_measurement). `reproduces`,
+    the published evaluation it reproduces, stands after the hardware, or last where
+    `reproduces_last` (the place the peak-memory records have always held it)."""
+    record: dict[str, Any] = {
+        "id": eval_id,
+        "kind": "evaluation",
+        "title": title,
+        "summary": summary,
+        "areas": AREAS,
+        "contexts": CONTEXTS,
+        "configuration": config_id,
+        "protocol": protocol,
+        "dataset": dataset,
+        "origin": "rewire_measurement",
+        "version": f"Rewire measurement run {run_id}",
+        "comparison": comparison,
+        "results": results,
+        "artifacts": artifacts,
+        "training_hardware": gpu_line(environment),
+    }
+    if reproduces is not None and not reproduces_last:
+        record["reproduces"] = reproduces
+    record |= {
+        "settings": settings,
+        "environment": environment,
+        "missing_metadata": missing_metadata,
+        "limitations": limitations,
+        "added": added,
+    }
+    if reproduces is not None and reproduces_last:
+        record["reproduces"] = reproduces
+    return record
+
+
+__all__ = ["configuration_record", "evaluation_record", "gpu_line"]
