@@ -16,10 +16,10 @@ from ..link import Catalogue
 from .contexts import Link, Page, SiteFacts, page_header
 from .urls import CHOOSER, FINDINGS, FITS, HOME
 
-CHART_WIDTH = 640
+CHART_WIDTH = 480
 BAR_HEIGHT = 18
 BAR_GAP = 6
-LABEL_WIDTH = 230
+LABEL_WIDTH = 190
 """Room for the family labels left of the bars, in SVG units."""
 TOP = 8
 AXIS_ROOM = 44
@@ -106,7 +106,7 @@ def results_chart(families: tuple[TaskFamily, ...]) -> BarChart | None:
     top = max(f.results for f in families)
     step = nice_step(top)
     axis_max = step * -(-top // step)
-    plot_right = CHART_WIDTH - 48
+    plot_right = CHART_WIDTH - 40
     span = plot_right - LABEL_WIDTH
     bars = []
     for i, family in enumerate(families):
