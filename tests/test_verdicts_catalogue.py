@@ -142,3 +142,38 @@ def test_the_origin_line_carries_no_verdict() -> None:
 
     for line in STATUS_LINES.values():
         assert not re.search(r"\breproduced\b|\bagrees?\b|\bcontradicted\b", line), line
+
+
+def test_the_1m_token_requirement_has_one_verdict_on_every_page() -> None:
+    """It was 'contradicted' on the measurement's page (record text) and 'No measured
+    value to compare' on its protocol page: the verdict is now computed once from the
+    measured results and read by the protocol, claim and measurement headlines."""
+    catalogue = _catalogue()
+    protocol = catalogue.get("evidence-20261130-protocol-hyenadna-1m-training-memory", Protocol)
+    claim = catalogue.get(
+        "evidence-20261130-eval-hyenadna-1m-training-gpus-huggingface-py", Evaluation
+    )
+    measured = [e for e in catalogue.evaluations_of(protocol.id) if e.reproduces == claim.id]
+    assert measured
+    texts = [
+        protocol_headline(protocol, catalogue).summary,
+        evaluation_headline(claim, catalogue).summary,
+        *(evaluation_headline(e, catalogue).summary for e in measured),
+    ]
+    against = texts[0][texts[0].index("Against the requirement") :]
+    assert "no checkpointing: consistent (out of memory)" in against
+    assert re.search(r"checkpoint_mlp: contradicted \([\d.]+ GB, peak reserved", against)
+    for text in texts:
+        assert text.endswith(against)
+
+
+def test_a_requirement_is_judged_only_where_the_card_says_something() -> None:
+    from rewire_site.derive.verdicts import requirement_verdict
+    from rewire_site.models.evaluation import Result
+
+    oom = Result(column="c", status="out_of_memory", value=None, unit="gigabyte")
+    assert requirement_verdict(80, "c", oom, "gigabyte", 141).state == "consistent"
+    assert requirement_verdict(80, "c", oom, "gigabyte", 40).state == "not_judged"
+    fits = Result(column="c", value=64.2, unit="gigabyte")
+    assert requirement_verdict(80, "c", fits, "gigabyte", 141).state == "contradicted"
+    assert requirement_verdict(40, "c", fits, "gigabyte", 141).state == "consistent"

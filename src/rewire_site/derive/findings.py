@@ -38,7 +38,14 @@ from .reproduction import (
     printed_display,
     protocol_reproduction_groups,
 )
-from .verdicts import agree_count, matches_reading, reading_text, single_setting_text
+from .verdicts import (
+    agree_count,
+    matches_reading,
+    reading_text,
+    requirement_text,
+    requirement_verdict,
+    single_setting_text,
+)
 
 FindingState = Literal[
     "reproduced",
@@ -409,6 +416,35 @@ def _measurement_state(column: ReproducedColumn, row: ReproductionRow) -> Findin
     return _PAIR_FINDINGS.get(state, "not_judged")
 
 
+def requirement_summary(published: Evaluation, catalogue: Catalogue) -> str:
+    """For a published evaluation whose claims state a hardware requirement (claims, no
+    result value, and a per-card memory in its run conditions): the one verdict of each
+    measured result that reproduces it (`verdicts.requirement_verdict`); '' otherwise.
+    Every page that shows the claim reads this text."""
+    conditions = getattr(published, "run_conditions", None)
+    card = getattr(conditions, "accelerator_memory_gb", None)
+    if published.results or not getattr(published, "claims", None) or card is None:
+        return ""
+    protocol = catalogue.get(published.protocol, Protocol)
+    labels = {c.id: c.label for c in protocol.columns}
+    found = [
+        requirement_verdict(
+            float(card),
+            labels.get(r.column, r.column),
+            r,
+            protocol.column_metric(r.column).unit,
+            e.environment.gpu_memory_gb if e.environment is not None else None,
+        )
+        for e in sorted(
+            (e for e in catalogue.referring(published.id, Evaluation) if isinstance(e, Evaluation)),
+            key=lambda e: e.id,
+        )
+        if e.reproduces == published.id
+        for r in e.results
+    ]
+    return requirement_text(float(card), found)
+
+
 def evaluation_headline(
     evaluation: Evaluation,
     catalogue: Catalogue,
@@ -423,13 +459,19 @@ def evaluation_headline(
         found = published_findings(evaluation, catalogue, flags)
     claims = claim_views(evaluation, catalogue)
     if not found and claims:
+        required = requirement_summary(evaluation, catalogue)
         return Headline(
             f"{plural(len(claims), 'claim')} as printed, not one value each: "
             + "; ".join(f"“{c.statement}” ({c.qualifier})" for c in claims[:3])
             + ("; ..." if len(claims) > 3 else "")
-            + ". Claims are never ranked.",
+            + ". Claims are never ranked."
+            + (f" {required}" if required else ""),
             (),
         )
+    target = catalogue.by_id.get(evaluation.reproduces or "")
+    required = requirement_summary(target, catalogue) if isinstance(target, Evaluation) else ""
+    if required:
+        return Headline(f"{_summary(found)} {required}", found)
     return Headline(_summary(found), found)
 
 
@@ -495,7 +537,8 @@ def protocol_headline(
             else ""
         )
         summary += f"; {plural(measured, 'Rewire measurement')}." if measured else "."
-        return Headline(summary, ())
+        required = " ".join(t for e in published if (t := requirement_summary(e, catalogue)))
+        return Headline(f"{summary} {required}" if required else summary, ())
     groups = protocol_reproduction_groups(protocol, catalogue, flags=flags)
     agree = sum(f.state == "reproduced" for f in found)
     summary = f"{plural(len(found), 'published value')}: " + ", ".join(

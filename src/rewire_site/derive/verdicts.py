@@ -25,6 +25,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Literal
 
+from ..models.evaluation import Result
 from .agreement import Agreement
 
 if TYPE_CHECKING:
@@ -211,11 +212,88 @@ def single_setting_text(
 
 __all__ = [
     "ColumnVerdict",
+    "RequirementVerdict",
     "Rule",
     "VerdictState",
     "agree_count",
     "judge_column",
     "matches_reading",
     "reading_text",
+    "requirement_text",
+    "requirement_verdict",
     "single_setting_text",
 ]
+
+
+CUDA_CONTEXT_GB = 0.5
+"""Room for the CUDA context added to a measured peak before comparing it with a card's
+memory (what the measurement records' notes state)."""
+
+RequirementState = Literal["consistent", "contradicted", "not_judged"]
+
+
+@dataclass(frozen=True)
+class RequirementVerdict:
+    """A requirement claim ('needs 8 A100s 80GB'), read as 'one step does not fit one
+    card of that memory', against one measured result."""
+
+    state: RequirementState
+    column_label: str
+    text: str
+
+
+def requirement_verdict(
+    card_gb: float,
+    column_label: str,
+    result: Result,
+    unit: str,
+    measured_card_gb: float | None = None,
+) -> RequirementVerdict:
+    """Out of memory on a card at least as large: consistent with the reading; a peak
+    (reserved where recorded, else allocated, plus the CUDA context) within the card:
+    contradicted; anything else: not judged."""
+    card = f"{card_gb:g} GB"
+    if result.status == "out_of_memory":
+        if measured_card_gb is None or measured_card_gb < card_gb:
+            return RequirementVerdict(
+                "not_judged",
+                column_label,
+                f"{column_label}: not judged (out of memory on a card not known to be at "
+                f"least {card})",
+            )
+        return RequirementVerdict(
+            "consistent", column_label, f"{column_label}: consistent (out of memory)"
+        )
+    if result.status != "value" or result.value is None or unit.strip().lower() != "gigabyte":
+        return RequirementVerdict("not_judged", column_label, f"{column_label}: not judged")
+    reserved = next(
+        (o.value for o in result.observations if o.name == "peak-reserved-memory"), None
+    )
+    peak = (reserved if reserved is not None else result.value) + CUDA_CONTEXT_GB
+    what = "reserved" if reserved is not None else "allocated"
+    if peak <= card_gb:
+        return RequirementVerdict(
+            "contradicted",
+            column_label,
+            f"{column_label}: contradicted ({peak:.1f} GB, peak {what} plus {CUDA_CONTEXT_GB:g} "
+            f"GB for the CUDA context, fits one {card} card)",
+        )
+    return RequirementVerdict(
+        "consistent",
+        column_label,
+        f"{column_label}: consistent ({peak:.1f} GB, peak {what} plus {CUDA_CONTEXT_GB:g} GB "
+        f"for the CUDA context, exceeds one {card} card)",
+    )
+
+
+def requirement_text(card_gb: float, verdicts: Sequence[RequirementVerdict]) -> str:
+    """'Against the requirement, read as "one training step does not fit one 80 GB card":
+    no-checkpointing: consistent (out of memory); checkpointing: contradicted (...).'"""
+    if not verdicts:
+        return ""
+    return (
+        f"Against the requirement, read as “one training step does not fit one "
+        f"{card_gb:g} GB card” (the only reading a single-GPU peak can test): "
+        + "; ".join(v.text for v in verdicts)
+        + "."
+    )
