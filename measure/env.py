@@ -12,6 +12,7 @@ import platform
 import shlex
 import subprocess
 import sys
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -152,3 +153,15 @@ def capture(
         "ended_at": ended_at,
         "note": note,
     }
+
+
+def gpu_slots(gpus: Sequence[int], device: str) -> list[str]:
+    """The slots a run spreads its processes over: the `--gpus` given, else every GPU torch
+    sees; ['cpu'] for a CPU run (tests)."""
+    if gpus:
+        return [str(g) for g in gpus]
+    if device == "cpu":
+        return ["cpu"]
+    import torch
+
+    return [str(i) for i in range(torch.cuda.device_count())]

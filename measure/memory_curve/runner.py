@@ -113,7 +113,7 @@ class MemoryCurves(Recipe):
             return 0
         if not options.extra.get("records_only"):
             run_dir.mkdir(parents=True, exist_ok=True)
-            gpus = [str(g) for g in options.gpus] or _visible_gpus(options)
+            gpus = env.gpu_slots(options.gpus, options.extra.get("device", "cuda"))
             if not gpus:
                 console.print("[red]no CUDA GPU is visible; this recipe measures GPU memory[/red]")
                 return 2
@@ -249,11 +249,3 @@ def point_spec(
         "command": options.command or env.command_line(),
         "environment_note": note,
     }
-
-
-def _visible_gpus(options: RunOptions) -> list[str]:
-    if options.extra.get("device") == "cpu":
-        return ["cpu"]
-    import torch
-
-    return [str(i) for i in range(torch.cuda.device_count())]

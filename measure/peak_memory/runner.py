@@ -96,7 +96,7 @@ class PeakMemory(Recipe):
                 return 2
             _write_run_file(run_dir, recipe, options)
             device = options.extra.get("device", "cuda")
-            gpus = [str(g) for g in options.gpus] or _visible_gpus(device)
+            gpus = env.gpu_slots(options.gpus, device)
             if not gpus:
                 console.print("[red]no CUDA GPU is visible; this recipe measures GPU memory[/red]")
                 return 2
@@ -264,14 +264,6 @@ def die_with_parent(parent: int) -> None:
         ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)
     if os.getppid() != parent:
         os.kill(os.getpid(), signal.SIGKILL)
-
-
-def _visible_gpus(device: str) -> list[str]:
-    if device == "cpu":
-        return ["cpu"]
-    import torch
-
-    return [str(i) for i in range(torch.cuda.device_count())]
 
 
 def _next_item(queue: list[Planned], prebuild_done: bool) -> Planned | None:
