@@ -28,7 +28,10 @@ HOSTILE_URLS = [
 ]
 
 _URL_ATTRIBUTE = re.compile(r'\b(?:href|src|action)="((?:\{\{.*?\}\}|[^"{])*)"')
-_ROOTED = re.compile(r"^\{\{ (?:page\.)?root \}\}(?:\{\{ [^{}]+ \}\}|[\w./#-]+)+$")
+_ROOTED = re.compile(
+    r"^(?:\{\{ (?:page\.)?root \}\}(?:\{\{ [^{}]+ \}\}|[\w./#-]+)+"
+    r"|#\{\{ [^{}]+ \}\})$"  # or a fragment of this page: never another site
+)
 _EXPRESSION = re.compile(r"^\{\{ ([\w.]+) \}\}$")
 
 
@@ -57,6 +60,8 @@ def test_unguarded_links_finds_an_unchecked_external_link() -> None:
     assert unguarded_links('<a href="{{ page.url }}">x</a>') == ["{{ page.url }}"]
     assert unguarded_links('<a href="{{ x.href }}">x</a>') == ["{{ x.href }}"]
     assert unguarded_links('<a href="{{ page.root }}{{ x.href }}">x</a>') == []
+    assert unguarded_links('<a href="#{{ s.anchor }}">x</a>') == []
+    assert unguarded_links('<a href="#{{ s.anchor }}{{ x.url }}">x</a>') != []
     assert unguarded_links('{% if page.url is web_url %}<a href="{{ page.url }}">') == []
     assert unguarded_links('{% if page.url is web_url %}\n<p><a href="{{ page.url }}">') == []
     assert unguarded_links('{% if x is web_url %}{% if y %}<a href="{{ page.url }}">') != []
