@@ -58,7 +58,10 @@ def test_reproduction_sites() -> None:
     assert [
         (s.protocol_id, s.measurement_ids, s.agree_count, s.disagree_count, s.column_count)
         for s in sites
-    ] == [("repro-peak-memory", ("eval-nt-rewire",), 1, 1, 2)]
+    ] == [("repro-peak-memory", ("eval-nt-rewire",), 0, 1, 2)]
+    # 31.0 against a published 33.88 "GB" is within the 10% tolerance only if GB means
+    # 10^9 bytes (read as GiB, 36.4 GB, it is 15% off): the verdict depends on the unit, so
+    # it counts neither as agreeing nor as disagreeing; 14.0 against 11.49 disagrees.
     assert reproduction_sites(load_scenario("seed_memory")) == ()
 
 
@@ -120,7 +123,8 @@ def test_coverage_rows_from_given_reproduction_groups() -> None:
     }
     (row,) = protocol_coverage(catalogue, flags, groups)
     assert (row,) == protocol_coverage(catalogue)
-    assert (row.measured_published_values, row.agree_within_tolerance) == (2, 1)
+    # (0 agree: the 33.88 GB value depends on the unit; see test_reproduction_sites)
+    assert (row.measured_published_values, row.agree_within_tolerance) == (2, 0)
     (none,) = protocol_coverage(catalogue, flags, {row.protocol_id: ()})
     assert (none.measured_published_values, none.agree_within_tolerance) == (0, 0)
     assert none.evaluations == row.evaluations == 2
