@@ -309,3 +309,44 @@ def test_the_export_is_grouped_by_protocol(synthetic: Catalogue) -> None:
     assert order == sorted(order) and len({p for p, _ in order}) >= 10
     by_id = sorted(order, key=lambda pair: pair[1])
     assert by_id != order  # the ids alone would interleave the protocols
+
+
+def test_a_correlation_is_exported_on_its_own_scale_never_as_percent(
+    catalogue: Catalogue,
+) -> None:
+    """Issue 23 item 4: an MCC of 0.3622 (given as a fraction) inside a protocol whose
+    metric is on the 0-100 scale was exported as 0.3622 with unit percent (Every Eval Ever
+    and the matrix CSV). Both now carry the value pages show, on the correlation's own
+    scale, with a unit that says so; no exported correlation says percent."""
+    import csv
+    import io
+
+    from rewire_site.derive.display import canonical_value, is_correlation
+    from rewire_site.models.common import Scale
+    from rewire_site.render.downloads import evaluation_matrix_csv
+
+    evaluation = catalogue.get(
+        "evidence-20261130-eval-dnabert-2-gue-plus-epi-gm12878-leannmlindsey", Evaluation
+    )
+    protocol = catalogue.get(evaluation.protocol, Protocol)
+    (result,) = evaluation.results
+    metric = protocol.column_metric(result.column)
+    assert is_correlation(metric) and result.scale == Scale.fraction
+    assert canonical_value(metric, result).unit == "correlation coefficient"
+    document = evaluation_document(evaluation, catalogue)
+    assert document is not None
+    (exported,) = document["evaluation_results"]
+    assert exported["metric_config"]["metric_unit"] == "correlation coefficient"
+    assert exported["score_details"]["score"] == pytest.approx(0.3622498911964387)
+    rows = list(csv.DictReader(io.StringIO(evaluation_matrix_csv(catalogue).decode())))
+    (row,) = [r for r in rows if r["evaluation_id"] == evaluation.id]
+    assert row["unit"] == "correlation coefficient"
+    assert float(row["value"]) == pytest.approx(0.3622498911964387)
+    for other in catalogue.of_kind(Evaluation):
+        found = evaluation_document(other, catalogue)
+        for item in (found or {}).get("evaluation_results", []):
+            config = item["metric_config"]
+            name = f"{config['metric_id']} {config['metric_name']}".lower()
+            if "mcc" in name or "matthews" in name:
+                assert config["metric_unit"] != "percent", (other.id, name)
+                assert -1.0 <= item["score_details"]["score"] <= 1.0, (other.id, name)

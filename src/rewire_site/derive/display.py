@@ -507,6 +507,42 @@ def scale_unit(metric: Metric) -> str:
     return "correlation, -1 to 1" if is_correlation(metric) else metric.unit
 
 
+@dataclass(frozen=True)
+class CanonicalValue:
+    """A result on its metric's canonical scale, as exports carry it: the number, its unit
+    and the metric's bounds on that scale (None: not stated)."""
+
+    value: float | None
+    unit: str | None
+    minimum: float | None
+    maximum: float | None
+
+
+def canonical_value(metric: Metric, result: Result) -> CanonicalValue:
+    """The value every export writes: on the scale pages show (`canonical_scale`), with a
+    unit that says that scale (a correlation's is 'correlation coefficient', never
+    'percent'); a unit-bearing metric (no scale) keeps its recorded unit."""
+    target = canonical_scale(metric)
+    if target is None:
+        return CanonicalValue(
+            result.value, result.unit or metric.unit, metric.minimum, metric.maximum
+        )
+
+    def convert(value: float | None, given: Scale | None) -> float | None:
+        return None if value is None else to_scale(value, given, target)
+
+    if target == Scale.percent:
+        unit = "percent"
+    else:
+        unit = "correlation coefficient" if is_correlation(metric) else "fraction"
+    return CanonicalValue(
+        convert(result.value, result.scale or metric.scale),
+        unit,
+        convert(metric.minimum, metric.scale),
+        convert(metric.maximum, metric.scale),
+    )
+
+
 def result_value(metric: Metric, result: Result) -> ScaledValue:
     """`scaled_value` of a recorded result."""
     return scaled_value(metric, result.value, result.status, result.scale, result.printed_value)

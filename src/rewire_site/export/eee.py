@@ -13,6 +13,7 @@ import re
 from datetime import UTC, date, datetime
 from typing import Any
 
+from ..derive.display import canonical_value
 from ..link import Catalogue
 from ..models import (
     Configuration,
@@ -132,6 +133,7 @@ def evaluation_document(evaluation: Evaluation, catalogue: Catalogue) -> dict[st
         else:
             source_data = {"dataset_name": dataset.title, "source_type": "other"}
         source_data["additional_details"] = _strings({"rewire_dataset": dataset.id})
+        canonical = canonical_value(metric, result)
         details = _strings(
             {
                 "printed_value": result.printed_value,
@@ -151,19 +153,21 @@ def evaluation_document(evaluation: Evaluation, catalogue: Catalogue) -> dict[st
                     "evaluation_description": protocol.summary,
                     "metric_id": metric.id,
                     "metric_name": metric.label,
-                    "metric_unit": result.unit or metric.unit,
+                    "metric_unit": canonical.unit,
                     "lower_is_better": metric.direction == "lower",
                     "score_type": "continuous",
-                    **_bounds(metric.minimum, metric.maximum),
+                    **_bounds(canonical.minimum, canonical.maximum),
                     "additional_details": _strings(
                         {
                             "rewire_protocol": protocol.id,
                             "rewire_column": result.column,
-                            "bounds_not_in_records": _unstated(metric.minimum, metric.maximum),
+                            "bounds_not_in_records": _unstated(
+                                canonical.minimum, canonical.maximum
+                            ),
                         }
                     ),
                 },
-                "score_details": {"score": result.value, "details": details},
+                "score_details": {"score": canonical.value, "details": details},
             }
         )
     if not results:

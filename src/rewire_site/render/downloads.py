@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 from ..derive.concerns import Flag, excluded, flags_by_evaluation
 from ..derive.coverage import ProtocolCoverage, protocol_coverage
+from ..derive.display import canonical_value
 from ..derive.findings import Headline, protocol_headline
 from ..derive.reproduction import ReproductionGroup, protocol_reproduction_groups
 from ..derive.tables import ProtocolTables, protocol_tables
@@ -292,14 +293,16 @@ def _matrix_rows(
     labels = {c.id: c.label for c in protocol.columns}
     mine = found.get(evaluation.id, ())
     for result in evaluation.results:
+        metric = protocol.column_metric(result.column)
+        canonical = canonical_value(metric, result)
         rows.append(
             (
                 evaluation.id, evaluation.title, evaluation.configuration, name,
                 family_id, family, protocol.id, evaluation.dataset,
                 evaluation.origin.value, result.column, labels.get(result.column),
-                protocol.column_metric(result.column).label, result.unit,
-                result.direction or protocol.column_metric(result.column).direction,
-                result.status, result.value,
+                metric.label, canonical.unit,
+                result.direction or metric.direction,
+                result.status, canonical.value,
                 result.printed_value, result.uncertainty,
                 result.coverage.scored if result.coverage else None,
                 result.coverage.eligible if result.coverage else None,

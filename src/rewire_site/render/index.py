@@ -43,14 +43,16 @@ DOWNLOAD_NOTES = {
     "results, results excluded from comparisons, columns with results, recipe, baseline "
     "roles, published values measured and those that agree within tolerance.",
     "downloads/model-evaluation-matrix.csv.gz": "one row per evaluation result: model, "
-    "protocol, dataset, origin, column, value as stored and as printed, uncertainty, "
-    "coverage, concern flags and source.",
+    "protocol, dataset, origin, column, value on its metric's scale as the pages show it "
+    "(MCC and other correlations on -1 to 1) with its unit, the value as printed, "
+    "uncertainty, coverage, concern flags and source.",
     "downloads/sources.csv.gz": "one row per source: citation, version as retrieved, URL, "
     "retrieval time, SHA-256 and hash scope.",
     "downloads/release.csv.gz": "the release id, the SHA-256 of the canonical records, and "
     "every other file of this site with its SHA-256 and size.",
     "downloads/every-eval-ever.jsonl.gz": "every evaluation as one JSON document per line in "
-    "the Every Eval Ever schema (version 0.3.0), grouped by protocol; see the README for the "
+    "the Every Eval Ever schema (version 0.3.0), grouped by protocol, each score on its "
+    "metric's scale as the pages show it; see the README for the "
     "fields it cannot hold.",
     "downloads/citations.bib": "a BibTeX entry for this release and for every source.",
     "downloads/citations.csl.json": "the same citations as CSL-JSON, for reference managers.",
