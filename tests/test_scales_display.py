@@ -83,3 +83,26 @@ def test_task_and_family_pages_show_mcc_on_its_own_scale(site: Path) -> None:
     # the headline said 'Reported 36.2%': an MCC x100 shown as a percentage
     assert "36.2%" not in evaluation
     assert "Reported 0.3622 (rounded from 0.3622498911964387)" in evaluation
+
+
+def test_a_reproduction_finding_shows_a_published_correlation_on_its_own_scale() -> None:
+    """The GM12878 reproduction's finding read 'Reported 0.3622 ...; published 61.91%':
+    the published MCC (printed 61.91, x100) is now shown on -1..1, its printed value beside."""
+    from pathlib import Path
+
+    from rewire_site.build import gather
+    from rewire_site.derive.concerns import flags_by_evaluation
+    from rewire_site.derive.findings import measurement_findings
+    from rewire_site.models import Evaluation
+
+    root = Path(__file__).resolve().parents[1]
+    catalogue = gather(root / "records", root).catalogue
+    evaluation = catalogue.get(
+        "evidence-20261130-eval-dnabert-2-gue-plus-epi-gm12878-leannmlindsey", Evaluation
+    )
+    findings = measurement_findings(evaluation, catalogue, flags_by_evaluation(catalogue))
+    texts = [f.text for f in findings if "published" in f.text]
+    assert texts
+    for text in texts:
+        assert "61.91%" not in text
+        assert "published 0.6191 (printed 61.91, x100)" in text

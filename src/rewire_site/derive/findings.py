@@ -26,6 +26,7 @@ from .display import (
     result_display,
     result_header,
     result_value,
+    scaled_value,
 )
 from .reproduction import (
     VERDICT_WORDS,
@@ -358,7 +359,13 @@ def measurement_findings(
         column, row = found
         state = row.pair.agreement
         stated_text = stated(row.differences)
-        published = with_unit(column.published_display, unit)
+        published = (
+            scaled_value(
+                metric, column.published_value, "value", metric.scale, column.published_printed
+            ).full
+            if is_correlation(metric) and column.published_value is not None
+            else with_unit(column.published_display, unit)
+        )  # a correlation on its own scale, never '61.91%'
         verdict = _measurement_state(column, row)
         tail = f"{state.verdict}" + (
             f": {state.text[:1].lower() + state.text[1:].rstrip('.')}"
