@@ -106,3 +106,18 @@ def test_a_reproduction_finding_shows_a_published_correlation_on_its_own_scale()
     for text in texts:
         assert "61.91%" not in text
         assert "published 0.6191 (printed 61.91, x100)" in text
+
+
+def test_a_spreadsheet_float_is_rounded_by_the_rule_in_tables_and_evidence() -> None:
+    """Feng et al.'s CSV cells (e.g. 0.47815751454916344) were shown to 17 digits in
+    comparison-table cells and evidence tables as if a paper had printed them; the one
+    rule rounds them to 4 significant figures (the cell's title and the evidence text keep
+    the printed digits)."""
+    from rewire_site.derive.display import digits_shown
+    from rewire_site.derive.reproduction import printed_display
+
+    assert digits_shown(0.47815751454916344, "0.47815751454916344") == "0.4782"
+    assert digits_shown(33.88, "33.88") == "33.88"
+    assert digits_shown(0.123456, "0.123456") == "0.123456"
+    assert printed_display(0.47815751454916344, "0.47815751454916344") == "0.4782"
+    assert printed_display(56.76, "56.76") == "56.76"

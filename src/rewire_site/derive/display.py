@@ -458,6 +458,14 @@ def _significant(text: str) -> int:
     return len(digits)
 
 
+def digits_shown(value: float, printed: str) -> str:
+    """A printed number under `ROUNDING_RULE`: as printed up to `PRINTED_DIGITS`
+    significant figures, else `value` rounded to `SIGNIFICANT` (a spreadsheet's float)."""
+    if _significant(printed) <= PRINTED_DIGITS:
+        return printed
+    return display_number(value, SIGNIFICANT)
+
+
 @dataclass(frozen=True)
 class ScaledValue:
     """A result's value as every page shows it: on its metric's canonical scale."""

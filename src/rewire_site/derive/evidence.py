@@ -25,6 +25,7 @@ from .display import (
     DIRECTION_LABELS,
     ROLE_LABELS,
     IdentityCache,
+    digits_shown,
     display_number,
     kind_of,
     missing_text,
@@ -289,7 +290,10 @@ def _statements(
             if result.value is None:
                 text = result.status.replace("_", " ")
             else:
-                text = result.printed_value or f"{display_number(result.value)} {result.unit or ''}"
+                printed = result.printed_value
+                text = printed or f"{display_number(result.value)} {result.unit or ''}"
+                if printed and digits_shown(result.value, printed) != printed:
+                    text = f"{digits_shown(result.value, printed)} (rounded from {printed})"
             cited = [c for c in fielded if _supports(c, path)]
             if result.citation is not None:
                 cited.insert(0, result.citation)

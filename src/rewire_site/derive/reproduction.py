@@ -37,6 +37,7 @@ from .concerns import Flag, excluded, flags_by_evaluation
 from .display import (
     OUT_OF_MEMORY,
     column_metrics,
+    digits_shown,
     display_number,
     metric_names,
     per_column,
@@ -328,14 +329,15 @@ def pair(
 
 def printed_display(value: float | None, printed: str | None) -> str:
     """A published value as the source printed its digits (56.76, not 56.8), when the
-    printed text starts with that number; else the value rounded for display."""
+    printed text starts with that number (a spreadsheet's 16-digit float rounded to 4
+    significant figures, `display.digits_shown`); else the value rounded for display."""
     if value is None:
         return OUT_OF_MEMORY
     if printed:
         head = printed.strip().split()[0].replace(",", "")
         try:
             if math.isclose(float(head), value, rel_tol=1e-9):
-                return head
+                return digits_shown(value, head)
         except ValueError:
             pass
     return display_number(value)
