@@ -86,7 +86,9 @@ def test_preview_rebuilds_and_keeps_last_good_site(project: Path, poll: bool) ->
     preview.start()
     try:
         status, home = fetch(preview.url + "index.html")
-        assert status == 200 and "Training peak GPU memory" in home
+        assert status == 200 and "<h1" in home
+        status, page = fetch(preview.url + PROTOCOL_PAGE)  # the home page lists no protocol
+        assert status == 200 and "Training peak GPU memory" in page
 
         retitle(project, "Renamed fixture protocol for the serve test")
         assert preview.wait_for(builds=2, timeout=TIMEOUT), log
