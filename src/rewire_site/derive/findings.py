@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, get_args
 
 from ..link import Catalogue
 from ..models import Evaluation, Metric, Protocol, Result
@@ -492,17 +492,7 @@ def _summary(found: Sequence[Finding]) -> str:
     return f"{plural(len(found), 'value')}: {', '.join(parts)}."
 
 
-_STATE_ORDER: tuple[FindingState, ...] = (
-    "reproduced",
-    "not_reproduced",
-    "depends_on_unit",
-    "depends_on_setting",
-    "matched",
-    "not_judged",
-    "incomplete",
-    "unmeasured",
-    "measured",
-)
+_STATE_ORDER: tuple[FindingState, ...] = get_args(FindingState)
 _STATE_NOUNS: dict[str, tuple[str, str]] = {
     "reproduced": ("reproduced within tolerance", "reproduced within tolerance"),
     "not_reproduced": ("not reproduced", "not reproduced"),
