@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from rewire_site.completeness import check, reportable_fields
+from rewire_site.completeness import check, defaulted, reportable_fields
 from rewire_site.load import load_file
 from rewire_site.models import RECORD_TYPES, RecordBase
 
@@ -80,3 +80,58 @@ def test_nested_model_fields_are_checked_when_the_parent_is_present() -> None:
     assert [g.field for g in gaps] == ["review.reviewed_at"]
     values["missing_metadata"]["review.reviewed_at"] = {"reason": "unknown"}
     assert check(record(values)) == []
+
+
+def _checkpoint_facts(**facts: Any) -> dict[str, Any]:
+    values = data("fx-family")
+    values["checkpoints"] = [{"name": "fixture/net-1b", "facts": facts}]
+    return values
+
+
+PARAMETERS = {
+    "value": 1e9,
+    "unit": "parameter",
+    "printed_value": "1B",
+    "citation": {"source": "fx-source", "locator": "Table 1", "quote": "1B parameters"},
+}
+
+
+def test_checkpoint_with_only_stated_facts_is_complete() -> None:
+    """A checkpoint gives the facts its sources state; every other fact and pre-training
+    field needs no missing-metadata entry (issue 25: 11 facts and 14 pre-training fields
+    had to be explained before a new checkpoint validated)."""
+    values = _checkpoint_facts(parameters=PARAMETERS)
+    values["checkpoints"][0]["pretraining"] = {"steps": 1000}
+    found = record(values)
+    assert check(found) == []
+    derived = defaulted(found)
+    assert "checkpoints.0.facts.layers" in derived
+    assert "checkpoints.0.facts.training_compute" in derived
+    assert "checkpoints.0.pretraining.seeds" in derived
+    assert "checkpoints.0.facts.parameters" not in derived
+    assert "checkpoints.0.pretraining.steps" not in derived
+    assert "tokenisation" not in derived  # the family's own fields keep their rule
+
+
+def test_stated_reason_inside_defaulted_part_is_kept() -> None:
+    values = _checkpoint_facts(parameters=PARAMETERS)
+    values["missing_metadata"]["checkpoints.0.facts.attention_heads"] = {
+        "reason": "inapplicable",
+        "note": "No attention layers.",
+    }
+    found = record(values)
+    assert check(found) == []
+    assert "checkpoints.0.facts.attention_heads" not in defaulted(found)
+
+
+def test_reason_for_a_given_fact_is_still_an_error() -> None:
+    values = _checkpoint_facts(parameters=PARAMETERS)
+    values["missing_metadata"]["checkpoints.0.facts.parameters"] = {"reason": "unreported"}
+    gaps = check(record(values))
+    assert [g.field for g in gaps] == ["missing_metadata.checkpoints.0.facts.parameters"]
+
+
+def test_family_fields_outside_the_defaulted_part_still_need_reasons() -> None:
+    values = _checkpoint_facts(parameters=PARAMETERS)
+    del values["missing_metadata"]["tokenisation"]
+    assert [g.field for g in check(record(values))] == ["tokenisation"]

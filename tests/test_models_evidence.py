@@ -378,3 +378,54 @@ def test_strict_accepts_a_family_with_facts_that_nothing_refers_to(tmp_path: Any
     unreferenced = [p for p in report.problems if "nothing refers" in p.message]
     assert [p.path.name for p in unreferenced] == []
     assert report.ok, report.problems
+
+
+def _fact(**extra: Any) -> dict[str, Any]:
+    return {
+        "value": 1e21,
+        "unit": "FLOP",
+        "printed_value": "1e21",
+        "citation": {"source": "fx-source", "locator": "Table 1", "quote": "1e21 FLOPs"},
+        **extra,
+    }
+
+
+def test_a_per_size_value_says_which_size() -> None:
+    from rewire_site.models.family import Fact
+
+    with pytest.raises(ValidationError, match="applies_to"):
+        Fact.model_validate(_fact(qualifiers=["per_size"]))
+    found = Fact.model_validate(
+        _fact(qualifiers=["per_size", "approximate"], applies_to="the 2.5B size")
+    )
+    assert found.qualifiers == ["per_size", "approximate"]
+    with pytest.raises(ValidationError):
+        Fact.model_validate(_fact(qualifiers=["roughly"]))
+
+
+def test_hardware_requirement_and_release_are_typed() -> None:
+    from rewire_site.models.family import HardwareRequirement, ModelFacts
+
+    citation = {"source": "fx-source", "locator": "README", "quote": "needs bf16 on sm80"}
+    with pytest.raises(ValidationError, match="names an accelerator"):
+        HardwareRequirement.model_validate(
+            {"use": "fine-tuning", "printed_value": "a GPU", "citation": citation}
+        )
+    facts = ModelFacts.model_validate(
+        {
+            "hardware_requirements": [
+                {
+                    "use": "FlashAttention kernels",
+                    "precision": "bf16",
+                    "compute_capability": "8.0",
+                    "printed_value": "bf16 on sm80",
+                    "citation": citation,
+                }
+            ],
+            "release": {"state": "described_not_released", "citation": citation},
+        }
+    )
+    assert facts.release is not None and facts.release.state == "described_not_released"
+    assert facts.hardware_requirements[0].compute_capability == "8.0"
+    with pytest.raises(ValidationError):
+        ModelFacts.model_validate({"release": {"state": "leaked", "citation": citation}})

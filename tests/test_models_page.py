@@ -19,13 +19,15 @@ from scenarios import copy_closure
 from rewire_site.build import gather
 from rewire_site.derive.fits import family_base_pairs
 from rewire_site.derive.model_directory import (
+    NOT_IN_SOURCES,
     CheckpointEntry,
     FamilyEntry,
     model_directory,
 )
+from rewire_site.derive.model_facts import FACT_LABELS, fact_rows
 from rewire_site.link import Catalogue
 from rewire_site.models import ModelFamily
-from rewire_site.render.models import models_page
+from rewire_site.render.models import length_cell, licence_cell, models_page
 
 ROOT = Path(__file__).resolve().parents[1]
 RECORDS = ROOT / "records"
@@ -198,3 +200,67 @@ def test_page_lists_every_family_and_checkpoint(project: Path) -> None:
         len(f.rows) for f in page.families
     )
     assert page.path == "models/index.html"
+
+
+def test_stated_base_pairs_replace_the_conversion(project: Path, directory: Any) -> None:
+    """NT-v2 states its 2,048 tokens as '12kbp': the page shows the stated base pairs with
+    their source, not the 6-mer conversion, and the 'up to' as an upper bound."""
+    records = project / "records"
+    checked = 0
+    for cp in record(records, NT)["checkpoints"]:
+        stated = (cp.get("facts") or {}).get("context_length_accepted") or {}
+        if "base_pairs" not in stated:
+            continue
+        found = entry(directory, NT, cp["name"]).accepted
+        assert found is not None and found.base_pairs_stated is not None
+        assert found.base_pairs == stated["base_pairs"]["value"] and not found.converted
+        assert found.base_pairs_stated.value == stated["base_pairs"]["printed_value"]
+        assert found.stated.qualifiers == tuple(stated["qualifiers"])
+        cell = length_cell(found, "", entry(directory, NT, cp["name"]).tokeniser)
+        assert stated["base_pairs"]["printed_value"] in cell.detail
+        assert "upper bound" in cell.text
+        checked += 1
+    assert checked, "no NT checkpoint states its accepted length in base pairs"
+
+
+def test_fact_left_out_reads_not_reported_by_the_cited_sources(
+    project: Path, directory: Any
+) -> None:
+    """A fact the record leaves out without a reason (allowed inside a checkpoint's facts)
+    reads as the derived default; the release a source states is shown with its quote."""
+    family = record(project / "records", DNABERT2)
+    cp = family["checkpoints"][0]
+    assert "training_compute" not in cp["facts"]
+    assert "checkpoints.0.facts.training_compute" not in family["missing_metadata"]
+    found = entry(directory, DNABERT2, cp["name"])
+    assert found.training_compute is None
+    assert "training_compute" in found.missing
+    assert found.release is not None
+    assert found.release.state == cp["facts"]["release"]["state"]
+    assert found.release.cited.quote == cp["facts"]["release"]["citation"]["quote"]
+    rows = fact_rows(load(project).get(DNABERT2, ModelFamily), load(project))
+    compute = next(r for r in rows if r.label == FACT_LABELS["training_compute"])
+    assert compute.missing and compute.value == NOT_IN_SOURCES
+
+
+def test_hardware_requirements_keep_use_and_citation(project: Path, directory: Any) -> None:
+    family = record(project / "records", HYENADNA)
+    stated = family["checkpoints"][0]["facts"]["hardware_requirements"]
+    found = entry(directory, HYENADNA, family["checkpoints"][0]["name"])
+    assert [h.use for h in found.hardware] == [s["use"] for s in stated]
+    assert [h.cited.value for h in found.hardware] == [s["printed_value"] for s in stated]
+    assert [h.cited.locator for h in found.hardware] == [s["citation"]["locator"] for s in stated]
+    assert "hardware_requirements" not in found.missing
+
+
+def test_weights_licence_fact_wins_and_says_so(tmp_path: Path) -> None:
+    copy_closure([DNABERT2], RECORDS, tmp_path / "records")
+    path = tmp_path / "records" / f"{DNABERT2}.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    release = data["checkpoints"][0]["facts"]["release"]["citation"]
+    data["checkpoints"][0]["facts"]["weights_licence"] = {"value": "MIT", "citation": release}
+    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    found = model_directory(load(tmp_path))
+    cp = entry(found, DNABERT2, data["checkpoints"][0]["name"])
+    assert (cp.licence.value, cp.licence.scope) == ("MIT", "weights")
+    assert licence_cell(cp.licence).detail == "Licence of the weights, as stated"

@@ -6,6 +6,10 @@ map gives a reason for its exact field path (`comparison.budget`, `results.0.uni
 Every key of `missing_metadata` must name a reportable field that exists and is null:
 a value and a reason at once is an error, and so is a reason for a field that is not
 reportable or does not exist (e.g. `results.3.unit` in a record with two results).
+
+Inside a part marked `REASON_DEFAULTED` (a checkpoint's `facts` and `pretraining`) a null
+reportable field needs no entry: its reason is derived, "not reported by the cited
+sources" (`defaulted`), so a new checkpoint validates with the facts its sources state.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from .models.common import REPORTABLE
+from .models.common import REASON_DEFAULTED, REPORTABLE
 
 
 @dataclass(frozen=True)
@@ -36,11 +40,18 @@ class _FieldPlan:
     reportable: bool
     nested: bool
     """True when the value may hold models that have reportable fields."""
+    defaulted: bool = False
+    """True when the reportable fields inside the value need no stated reason."""
 
 
 def _is_reportable(info: Any) -> bool:
     extra = info.json_schema_extra
     return isinstance(extra, dict) and bool(extra.get(REPORTABLE))
+
+
+def _is_defaulted(info: Any) -> bool:
+    extra = info.json_schema_extra
+    return isinstance(extra, dict) and bool(extra.get(REASON_DEFAULTED))
 
 
 def _model_types(annotation: Any) -> Iterator[type[BaseModel]]:
@@ -65,7 +76,7 @@ def _plan(model: type[BaseModel]) -> tuple[_FieldPlan, ...]:
         nested = any(_plan_has_reportable(t) for t in _model_types(info.annotation))
         reportable = _is_reportable(info)
         if reportable or nested:
-            plans.append(_FieldPlan(name, reportable, nested))
+            plans.append(_FieldPlan(name, reportable, nested, _is_defaulted(info)))
     return tuple(plans)
 
 
@@ -77,25 +88,42 @@ def _plan_has_reportable(model: type[BaseModel]) -> bool:
 def reportable_fields(record: BaseModel) -> Iterator[tuple[str, bool]]:
     """(field path, is null) for every reportable field of `record` and its parts."""
     found: dict[str, bool] = {}
-    _walk(record, "", found)
+    _walk(record, "", found, set())
     return iter(found.items())
 
 
-def _walk(model: BaseModel, prefix: str, found: dict[str, bool]) -> None:
-    """Add the reportable fields of `model` to `found` (a plain recursion: nested
-    generators cost a frame switch per field and level, on every record validated)."""
+def defaulted(record: BaseModel) -> frozenset[str]:
+    """Paths of the null reportable fields of `record` whose reason is derived (inside a
+    `REASON_DEFAULTED` part, with no `missing_metadata` entry): "not reported by the
+    cited sources"."""
+    found: dict[str, bool] = {}
+    optional: set[str] = set()
+    _walk(record, "", found, optional)
+    missing: dict[str, Any] = getattr(record, "missing_metadata", {})
+    return frozenset(p for p in optional if found.get(p) and p not in missing)
+
+
+def _walk(
+    model: BaseModel, prefix: str, found: dict[str, bool], optional: set[str], inside: bool = False
+) -> None:
+    """Add the reportable fields of `model` to `found` and, inside a `REASON_DEFAULTED`
+    part, their paths to `optional` (a plain recursion: nested generators cost a frame
+    switch per field and level, on every record validated)."""
     for plan in _plan(type(model)):
         value = getattr(model, plan.name)
         path = prefix + plan.name
         if plan.reportable:
             found[path] = value is None
+            if inside:
+                optional.add(path)
         if plan.nested and value is not None:
+            deeper = inside or plan.defaulted
             if isinstance(value, BaseModel):
-                _walk(value, path + ".", found)
+                _walk(value, path + ".", found, optional, deeper)
             elif isinstance(value, list):
                 for i, item in enumerate(value):
                     if isinstance(item, BaseModel):
-                        _walk(item, f"{path}.{i}.", found)
+                        _walk(item, f"{path}.{i}.", found, optional, deeper)
 
 
 def _resolve(record: BaseModel, field_path: str) -> tuple[str, Any]:
@@ -128,7 +156,8 @@ def check(record: BaseModel) -> list[Gap]:
     """Every breach of the missing-metadata rule in one validated record."""
     missing: dict[str, Any] = getattr(record, "missing_metadata", {})
     fields: dict[str, bool] = {}
-    _walk(record, "", fields)
+    optional: set[str] = set()
+    _walk(record, "", fields, optional)
     gaps = [
         Gap(
             path,
@@ -136,7 +165,7 @@ def check(record: BaseModel) -> list[Gap]:
             f"for '{path}' with its reason",
         )
         for path, is_null in fields.items()
-        if is_null and path not in missing
+        if is_null and path not in missing and path not in optional
     ]
     for key in missing:
         if fields.get(key):
@@ -154,4 +183,4 @@ def check(record: BaseModel) -> list[Gap]:
     return gaps
 
 
-__all__ = ["Gap", "check", "reportable_fields"]
+__all__ = ["Gap", "check", "defaulted", "reportable_fields"]

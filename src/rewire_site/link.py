@@ -113,8 +113,15 @@ def reference_fields(record: RecordBase) -> list[Ref]:
                 continue
             for name in type(checkpoint.facts).model_fields:
                 fact = getattr(checkpoint.facts, name)
-                if fact is not None:
-                    _cite(found, f"checkpoints.{i}.facts.{name}.citation", fact.citation)
+                where = f"checkpoints.{i}.facts.{name}"
+                if isinstance(fact, list):  # hardware requirements
+                    for j, item in enumerate(fact):
+                        _cite(found, f"{where}.{j}.citation", item.citation)
+                elif fact is not None:
+                    _cite(found, f"{where}.citation", fact.citation)
+                    extra = getattr(fact, "base_pairs", None)
+                    if extra is not None and extra.citation is not None:
+                        _cite(found, f"{where}.base_pairs.citation", extra.citation)
     if isinstance(record, Dataset):
         for i, same in enumerate(record.same_task):
             found.append((f"same_task.{i}.dataset", same.dataset, "dataset"))

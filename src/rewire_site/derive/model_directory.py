@@ -14,10 +14,15 @@ from dataclasses import dataclass
 
 from ..link import Catalogue
 from ..models import ModelFamily
-from ..models.family import Checkpoint, Fact
+from ..models.common import Citation
+from ..models.family import Checkpoint, Fact, HardwareRequirement, Release
 from ..models.printed import parse_printed
 from .display import cite, missing_text
 from .fits import BasePairs, family_base_pairs
+
+NOT_IN_SOURCES = "Not reported by the cited sources"
+"""Why a checkpoint fact is missing when the record gives no reason of its own (the
+derived default, `completeness.defaulted`)."""
 
 TOKEN_UNITS = frozenset({"token"})
 BASE_PAIR_UNITS = frozenset({"base-pair", "nucleotide"})
@@ -41,6 +46,11 @@ class Cited:
     short_citation: str
     locator: str
     quote: str | None
+    qualifiers: tuple[str, ...] = ()
+    """How the source qualifies the value (`models.family.Qualifier`): 'approximate',
+    'estimated', 'upper_bound', 'lower_bound', 'per_size'."""
+    applies_to: str = ""
+    """What the value is stated for when not this checkpoint ('all four NT-v1 models')."""
 
 
 @dataclass(frozen=True)
@@ -58,6 +68,9 @@ class Length:
     """True when the base pairs come from the tokeniser fact, not the source."""
     per_token: int | None = None
     """Base pairs per token of the conversion used (None: no conversion)."""
+    base_pairs_stated: Cited | None = None
+    """The base pairs as a source states them beside the length in tokens ('12kbp'),
+    with where (None: not stated; `base_pairs` may then be converted)."""
 
 
 @dataclass(frozen=True)
@@ -67,12 +80,36 @@ class LicenceFact:
     value: str
     """The licence as the source record states it ('' when none is recorded)."""
     scope: str
-    """'checkpoint': the source is the checkpoint's own repository; 'code': the source is
+    """'weights': a cited fact of the weights' licence (`ModelFacts.weights_licence`);
+    'checkpoint': the source is the checkpoint's own repository; 'code': the source is
     a code repository file cited for the checkpoint's facts (its licence, not stated for
     the weights); '' when none is recorded."""
     source_id: str | None
     source_title: str
     short_citation: str
+
+
+@dataclass(frozen=True)
+class ReleaseEntry:
+    """Whether the weights are published, as a source states it."""
+
+    state: str
+    """`models.family.ReleaseState`: released, described_not_released, withdrawn."""
+    cited: Cited
+    note: str
+
+
+@dataclass(frozen=True)
+class HardwareEntry:
+    """One hardware requirement a source states."""
+
+    use: str
+    accelerator: str
+    memory_gb: float | None
+    precision: str
+    compute_capability: str
+    cited: Cited
+    """The requirement as printed, with its citation and qualifiers."""
 
 
 @dataclass(frozen=True)
@@ -95,6 +132,17 @@ class CheckpointEntry:
     """Where the checkpoint is published, as recorded (None: no location recorded)."""
     has_facts: bool
     """False when the family record lists the checkpoint without cited facts."""
+    release: ReleaseEntry | None = None
+    """The cited release state (None: not reported by the cited sources)."""
+    hardware: tuple[HardwareEntry, ...] = ()
+    """Hardware requirements the sources state."""
+    training_compute: Cited | None = None
+    """Pre-training compute as stated (None: see `missing`)."""
+    batch_size_tokens: Cited | None = None
+    """Pre-training batch size in tokens as stated."""
+    missing: tuple[str, ...] = ()
+    """Labels' keys of the key facts the records hold no value for ('parameters',
+    'training_compute', 'release', 'hardware_requirements', ...)."""
 
 
 @dataclass(frozen=True)
@@ -126,10 +174,62 @@ def _cited(fact: Fact, catalogue: Catalogue) -> Cited:
         view.short_citation,
         view.locator,
         view.quote,
+        tuple(fact.qualifiers),
+        fact.applies_to or "",
+    )
+
+
+def _plain_cited(
+    value: str,
+    citation: Citation,
+    catalogue: Catalogue,
+    qualifiers: tuple[str, ...] = (),
+    applies_to: str = "",
+) -> Cited:
+    view = cite(citation, catalogue)
+    return Cited(
+        value,
+        None,
+        "",
+        "",
+        view.source_id,
+        view.source_title,
+        view.short_citation,
+        view.locator,
+        view.quote,
+        qualifiers,
+        applies_to,
+    )
+
+
+def _release(found: Release | None, catalogue: Catalogue) -> ReleaseEntry | None:
+    if found is None:
+        return None
+    return ReleaseEntry(
+        found.state, _plain_cited(found.state, found.citation, catalogue), found.note or ""
+    )
+
+
+def _hardware(found: HardwareRequirement, catalogue: Catalogue) -> HardwareEntry:
+    return HardwareEntry(
+        found.use,
+        found.accelerator or "",
+        found.memory_gb,
+        found.precision or "",
+        found.compute_capability or "",
+        _plain_cited(
+            found.printed_value,
+            found.citation,
+            catalogue,
+            tuple(found.qualifiers),
+            found.applies_to or "",
+        ),
     )
 
 
 def _why(family: ModelFamily, path: str) -> str:
+    if path not in family.missing_metadata:
+        return NOT_IN_SOURCES
     why = missing_text(family, path)
     return why.long_label + (f": {why.note}" if why.note else "")
 
@@ -164,6 +264,30 @@ def length(stated: Cited, conversion: BasePairs) -> Length:
     if stated.unit in BASE_PAIR_UNITS:
         return Length(stated, None, stated.number, False)
     return Length(stated, None, None, False)
+
+
+def stated_base_pairs(found: Length, fact: Fact | None, catalogue: Catalogue) -> Length:
+    """`found` with the base pairs its source states beside the tokens (`Fact.base_pairs`),
+    which take the place of a conversion; `found` itself when none is stated."""
+    if fact is None or fact.base_pairs is None:
+        return found
+    extra = fact.base_pairs
+    printed = extra.printed_value or f"{extra.value:,.0f} bp"
+    citation = extra.citation if extra.citation is not None else fact.citation
+    view = _plain_cited(printed, citation, catalogue, tuple(extra.qualifiers))
+    view = Cited(
+        view.value,
+        extra.value,
+        "base-pair",
+        "",
+        view.source_id,
+        view.source_title,
+        view.short_citation,
+        view.locator,
+        view.quote,
+        view.qualifiers,
+    )
+    return Length(found.stated, found.tokens, extra.value, False, None, view)
 
 
 def _repository(url: str) -> str:
@@ -212,25 +336,65 @@ def checkpoint_entry(
         return _absent(_why(family, prefix + name) if has_facts else no_facts)
 
     parameters = get("parameters")
+    weights = _fact(checkpoint, "weights_licence")
     if parameters.missing and checkpoint.parameters:  # listed in the family record, uncited
         parameters = Cited(checkpoint.parameters, None, "", "", None, "", "", "", None)
     tokeniser = get("tokeniser")
     trained, accepted = get("context_length_trained"), get("context_length_accepted")
+    compute, batch = get("training_compute"), get("batch_size_tokens")
     cited = [
         c.source_id for c in (parameters, tokeniser, trained, accepted) if c.source_id is not None
     ]
+    facts = checkpoint.facts
+    release = _release(None if facts is None else facts.release, catalogue)
+    hardware = () if facts is None else facts.hardware_requirements
+    if weights is not None:
+        view = cite(weights.citation, catalogue)
+        found_licence = LicenceFact(
+            str(weights.value), "weights", view.source_id, view.source_title, view.short_citation
+        )
+    else:
+        found_licence = licence(checkpoint, cited, catalogue)
+    named = (
+        ("parameters", parameters),
+        ("context_length_trained", trained),
+        ("context_length_accepted", accepted),
+        ("tokeniser", tokeniser),
+        ("training_compute", compute),
+        ("batch_size_tokens", batch),
+    )
+    missing = [key for key, c in named if c.missing]
+    if not found_licence.value:
+        missing.append("weights_licence")
+    if release is None:
+        missing.append("release")
+    if not hardware:
+        missing.append("hardware_requirements")
     return CheckpointEntry(
         name=checkpoint.name,
         parameters=parameters,
         parameter_count=parameters.number if parameters.number is not None else _parsed(parameters),
-        trained=None if trained.missing else length(trained, conversion),
+        trained=None
+        if trained.missing
+        else stated_base_pairs(
+            length(trained, conversion), _fact(checkpoint, "context_length_trained"), catalogue
+        ),
         trained_missing=trained.missing,
-        accepted=None if accepted.missing else length(accepted, conversion),
+        accepted=None
+        if accepted.missing
+        else stated_base_pairs(
+            length(accepted, conversion), _fact(checkpoint, "context_length_accepted"), catalogue
+        ),
         accepted_missing=accepted.missing,
         tokeniser=tokeniser,
-        licence=licence(checkpoint, cited, catalogue),
+        licence=found_licence,
         url=checkpoint.url,
         has_facts=has_facts,
+        release=release,
+        hardware=tuple(_hardware(h, catalogue) for h in hardware),
+        training_compute=None if compute.missing else compute,
+        batch_size_tokens=None if batch.missing else batch,
+        missing=tuple(missing),
     )
 
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from ..link import Catalogue
 from ..models import ModelFamily
 from .display import cite, display_number, missing_text
+from .model_directory import NOT_IN_SOURCES
 
 FACT_LABELS: dict[str, str] = {
     "parameters": "Parameters",
@@ -23,6 +24,9 @@ FACT_LABELS: dict[str, str] = {
     "pretraining_data": "Pre-training data",
     "context_length_trained": "Context length in pre-training",
     "context_length_accepted": "Longest input accepted",
+    "training_compute": "Pre-training compute",
+    "batch_size_tokens": "Pre-training batch in tokens",
+    "weights_licence": "Licence of the weights",
 }
 
 
@@ -41,6 +45,12 @@ class FactRow:
     quote: str | None
     concerns: tuple[str, ...]
     """Texts of the concerns recorded on this field (Markdown)."""
+    qualifiers: tuple[str, ...] = ()
+    """How the source qualifies the value (`models.family.Qualifier`)."""
+    applies_to: str = ""
+    """What the value is stated for when not this checkpoint."""
+    base_pairs: str = ""
+    """The base pairs a source states beside a length in tokens, as printed ('12kbp')."""
 
 
 def fact_rows(family: ModelFamily, catalogue: Catalogue) -> tuple[FactRow, ...]:
@@ -57,11 +67,16 @@ def fact_rows(family: ModelFamily, catalogue: Catalogue) -> tuple[FactRow, ...]:
             fact = getattr(facts, name, None)
             if fact is None:
                 why = missing_text(family, path)
+                text = (
+                    NOT_IN_SOURCES
+                    if path not in family.missing_metadata
+                    else why.long_label + (f": {why.note}" if why.note else "")
+                )
                 rows.append(
                     FactRow(
                         checkpoint.name,
                         label,
-                        why.long_label + (f": {why.note}" if why.note else ""),
+                        text,
                         "",
                         True,
                         None,
@@ -88,6 +103,11 @@ def fact_rows(family: ModelFamily, catalogue: Catalogue) -> tuple[FactRow, ...]:
                     view.locator,
                     view.quote,
                     about,
+                    tuple(fact.qualifiers),
+                    fact.applies_to or "",
+                    ""
+                    if fact.base_pairs is None
+                    else fact.base_pairs.printed_value or display_number(fact.base_pairs.value),
                 )
             )
     return tuple(rows)

@@ -198,6 +198,13 @@ REPORTABLE = "reportable"
 must give a reason for it (see `rewire_site.completeness`)."""
 
 
+REASON_DEFAULTED = "reason_defaulted"
+"""Marker on a field that holds a part (e.g. a checkpoint's `facts`): a reportable field
+of that part may be null without a `missing_metadata` entry; its reason then defaults to
+'not reported by the cited sources' (`rewire_site.completeness.defaulted`), and the page
+says so. An editor may still give a reason and note of their own."""
+
+
 def reportable(description: str, **kwargs: Any) -> Any:
     """A field that may be null only when `missing_metadata` says why."""
     return Field(

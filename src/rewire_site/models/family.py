@@ -2,12 +2,52 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
-from .common import Citation, FiniteFloat, RecordBase, Slug, Strict, Text, WebUrl, reportable
+from .common import (
+    REASON_DEFAULTED,
+    Citation,
+    FiniteFloat,
+    RecordBase,
+    Slug,
+    Strict,
+    Text,
+    WebUrl,
+    reportable,
+)
 from .evaluation import RunConditions
+
+Qualifier = Literal["approximate", "estimated", "upper_bound", "lower_bound", "per_size"]
+"""How a source qualifies a value: 'approximate' (the source says about, ~), 'estimated'
+(the source says it estimated it), 'upper_bound' ('up to'), 'lower_bound' ('at least',
+'over'), 'per_size' (stated for a model size or a group of models, not for this named
+checkpoint: `applies_to` says which)."""
+
+
+def _qualifiers() -> Any:
+    return Field(
+        default_factory=list,
+        description="How the source qualifies the value: approximate, estimated, "
+        "upper_bound, lower_bound, per_size (stated for a model size, not the checkpoint; "
+        "say which in `applies_to`).",
+    )
+
+
+class Equivalent(Strict):
+    """A length restated in base pairs, as the cited source states it ('1,000 tokens, about
+    6 kb')."""
+
+    value: FiniteFloat = Field(description="The equivalent in base pairs.", gt=0)
+    printed_value: Text | None = Field(
+        default=None, description="As printed ('6kb', 'about 5 times')."
+    )
+    qualifiers: list[Qualifier] = _qualifiers()
+    citation: Citation | None = Field(
+        default=None,
+        description="Where it is stated, when not in the fact's own citation.",
+    )
 
 
 class Fact(Strict):
@@ -25,6 +65,17 @@ class Fact(Strict):
         default=None, description="The value exactly as printed ('2.5B', '1T tokens')."
     )
     citation: Citation = Field(description="Where the source states it, with the quote.")
+    qualifiers: list[Qualifier] = _qualifiers()
+    applies_to: Text | None = Field(
+        default=None,
+        description="What the source states it for when that is not this checkpoint "
+        "('the 2.5B size', 'all four NT-v1 models'); required with the per_size qualifier.",
+    )
+    base_pairs: Equivalent | None = Field(
+        default=None,
+        description="A length in tokens restated in base pairs by a source (never derived "
+        "here: the directory derives base pairs only from a k-mer tokeniser).",
+    )
 
     @model_validator(mode="after")
     def _printed_agrees(self) -> Fact:
@@ -34,14 +85,69 @@ class Fact(Strict):
             problem = check_printed(self.value, self.printed_value)
             if problem:
                 raise ValueError(f"value: {problem}")
+        if "per_size" in self.qualifiers and not self.applies_to:
+            raise ValueError("applies_to: a per_size value says which size it is stated for")
+        return self
+
+
+ReleaseState = Literal["released", "described_not_released", "withdrawn"]
+
+
+class Release(Strict):
+    """Whether the checkpoint's weights are published, as a source states it."""
+
+    state: ReleaseState = Field(
+        description="released: weights published; described_not_released: a paper or page "
+        "describes the checkpoint but its weights are not published; withdrawn: published, "
+        "then taken down."
+    )
+    citation: Citation = Field(description="Where the source states it, with the quote.")
+    note: Text | None = Field(default=None, description="Anything a reader must know.")
+
+
+class HardwareRequirement(Strict):
+    """What a source says a checkpoint needs to run (a precision format, a compute
+    capability, an accelerator or its memory), for which use."""
+
+    use: Text = Field(
+        description="What the requirement is for, as the source says: 'inference at 1M "
+        "tokens in the Colab notebook', 'fine-tuning', 'FlashAttention kernels'."
+    )
+    accelerator: Text | None = Field(
+        default=None, description="Accelerator named, e.g. 'NVIDIA A100'."
+    )
+    memory_gb: FiniteFloat | None = Field(
+        default=None, gt=0, description="Accelerator memory named, GB as printed."
+    )
+    precision: Text | None = Field(default=None, description="Numeric format, e.g. bf16.")
+    compute_capability: Text | None = Field(
+        default=None, description="CUDA compute capability, e.g. '8.0'."
+    )
+    printed_value: Text = Field(description="The requirement as printed.")
+    qualifiers: list[Qualifier] = _qualifiers()
+    applies_to: Text | None = Field(
+        default=None, description="The size or checkpoint the source states it for."
+    )
+    citation: Citation = Field(description="Where the source states it, with the quote.")
+
+    @model_validator(mode="after")
+    def _names_something(self) -> HardwareRequirement:
+        named = (self.accelerator, self.memory_gb, self.precision, self.compute_capability)
+        if all(x is None for x in named):
+            raise ValueError(
+                "a hardware requirement names an accelerator, memory_gb, precision or "
+                "compute_capability"
+            )
         return self
 
 
 class ModelFacts(Strict):
-    """Architecture and training facts of one checkpoint. Every field is reportable: a
-    null needs a `missing_metadata` reason at `checkpoints.N.facts.<field>`. A source
-    that contradicts another (a config.json against the paper) is a concern on the field
-    (kind conflicting_values) holding both values."""
+    """Architecture and training facts of one checkpoint. Every field is reportable and
+    may be left out: its reason then defaults to "not reported by the cited sources", and
+    the page says so; an editor may give a reason and note of their own at
+    `checkpoints.N.facts.<field>` in `missing_metadata`. A source that contradicts another
+    (a config.json against the paper) is a concern on the field (kind conflicting_values)
+    holding both values."""
 
     parameters: Fact | None = reportable("Parameter count (unit: parameter).")
     layers: Fact | None = reportable("Number of layers (blocks).")
@@ -56,6 +162,24 @@ class ModelFacts(Strict):
     )
     context_length_trained: Fact | None = reportable("Input length used in pre-training.")
     context_length_accepted: Fact | None = reportable("Longest input the checkpoint accepts.")
+    training_compute: Fact | None = reportable(
+        "Pre-training compute with its unit (FLOP, GPU-hour, accelerator-day), qualified "
+        "as the source does (approximate, estimated, per_size)."
+    )
+    batch_size_tokens: Fact | None = reportable(
+        "Pre-training batch size in tokens (unit: token), as the source states it."
+    )
+    weights_licence: Fact | None = reportable(
+        "Licence of the published weights, as the model card or repository states it."
+    )
+    release: Release | None = reportable(
+        "Whether the weights are published (released, described but not released, withdrawn)."
+    )
+    hardware_requirements: list[HardwareRequirement] = Field(
+        default_factory=list,
+        description="What a source says the checkpoint needs to run (precision format, "
+        "compute capability, accelerator, memory), each for a named use and cited.",
+    )
 
 
 class Checkpoint(Strict):
@@ -69,13 +193,17 @@ class Checkpoint(Strict):
     )
     note: Text | None = Field(default=None, description="Anything a reader must know.")
     facts: ModelFacts | None = Field(
-        default=None, description="Architecture and training facts, each cited."
+        default=None,
+        description="Architecture and training facts, each cited; a fact left out reads "
+        "'not reported by the cited sources'.",
+        json_schema_extra={REASON_DEFAULTED: True},
     )
     pretraining: RunConditions | None = Field(
         default=None,
         description="How the checkpoint was pre-trained (steps, batch, precision, "
-        "accelerator, run time), each field given or given a reason at "
-        "`checkpoints.N.pretraining.<field>`.",
+        "accelerator, run time); a field left out reads 'not reported by the cited "
+        "sources', or give a reason at `checkpoints.N.pretraining.<field>`.",
+        json_schema_extra={REASON_DEFAULTED: True},
     )
 
 

@@ -104,6 +104,26 @@ class ModelsPage(Page):
     """'7 model families, 15 checkpoints.'"""
 
 
+QUALIFIER_LABELS: dict[str, str] = {
+    "approximate": "approximate",
+    "estimated": "estimated",
+    "upper_bound": "upper bound",
+    "lower_bound": "lower bound",
+    "per_size": "stated for a size, not this checkpoint",
+}
+"""How a source qualifies a value (`models.family.Qualifier`), in reader words."""
+
+
+def qualifier_suffix(qualifiers: tuple[str, ...], applies_to: str = "") -> str:
+    """' (upper bound)', ' (stated for all four NT-v1 models)', or ''."""
+    words = [QUALIFIER_LABELS[q] for q in qualifiers if q != "per_size"]
+    if applies_to:
+        words.append(f"stated for {applies_to}")
+    elif "per_size" in qualifiers:
+        words.append(QUALIFIER_LABELS["per_size"])
+    return f" ({'; '.join(words)})" if words else ""
+
+
 def _count(value: float) -> str:
     return f"{value:,.0f}" if value == int(value) else f"{value:,g}"
 
@@ -120,7 +140,7 @@ def value_cell(c: Cited, uncited: str = "As listed in the family record; no cita
     if c.missing:
         return FactCell(c.missing, "", True, None)
     detail = "" if c.source_id else uncited
-    return FactCell(c.value, detail, False, _link(c))
+    return FactCell(c.value + qualifier_suffix(c.qualifiers, c.applies_to), detail, False, _link(c))
 
 
 def length_cell(found: Length | None, missing: str, tokeniser: Cited) -> FactCell:
@@ -136,7 +156,12 @@ def length_cell(found: Length | None, missing: str, tokeniser: Cited) -> FactCel
         f"{_count(found.tokens)} tokens" if found.tokens is not None else "tokens " + NOT_STATED
     )
     bp = f"{_count(found.base_pairs)} bp" if found.base_pairs is not None else "bp " + NOT_STATED
-    if found.converted:
+    if found.base_pairs_stated is not None:
+        stated = found.base_pairs_stated
+        how = f"Base pairs as stated: {stated.value}" + qualifier_suffix(stated.qualifiers)
+        if stated.source_id and stated.source_id != found.stated.source_id:
+            how += f" ({stated.short_citation}, {stated.locator})"
+    elif found.converted:
         how = (
             f"Base pairs from the {tokeniser.value} tokeniser: {found.per_token} bp per token "
             "after the first (CLS) token"
@@ -149,7 +174,8 @@ def length_cell(found: Length | None, missing: str, tokeniser: Cited) -> FactCel
         )
     else:
         how = "Stated in base pairs; tokens not derived"
-    return FactCell(f"{tokens}; {bp}", how, False, link)
+    suffix = qualifier_suffix(found.stated.qualifiers, found.stated.applies_to)
+    return FactCell(f"{tokens}; {bp}{suffix}", how, False, link)
 
 
 def licence_cell(found: LicenceFact) -> FactCell:
@@ -157,6 +183,8 @@ def licence_cell(found: LicenceFact) -> FactCell:
     if not found.value or found.source_id is None:
         return FactCell("Not in the records", "", True, None)
     link = CiteLink(found.short_citation, record_path("source", found.source_id))
+    if found.scope == "weights":
+        return FactCell(found.value, "Licence of the weights, as stated", False, link)
     if found.scope == "checkpoint":
         return FactCell(found.value, "Licence of the checkpoint's repository", False, link)
     return FactCell(
