@@ -163,6 +163,10 @@ class TableSpec:
     min_rows: int = 1
     required: bool = True
     """False for a table the import skips when it is absent (checked when present)."""
+    check: Callable[[SourceFile], None] | None = None
+    """A file the CSV and Markdown readers do not read (JSON, a spreadsheet): the
+    importer's own check of its shape, raising ImportProblem; `columns` then names the
+    keys or headings it reads (for the reader of this spec)."""
 
 
 @dataclass(frozen=True)
@@ -261,10 +265,12 @@ def _str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
 _Dumper.add_representer(str, _str)
 
 
-def dump_record(record: Record, schema_kind: str) -> str:
-    """The YAML text of a record; the same record gives the same bytes."""
+def dump_record(record: Record, schema_kind: str, *, depth: int = 0) -> str:
+    """The YAML text of a record; the same record gives the same bytes. `depth`: how many
+    folders below records/ the file lies (a result table's YAML is in records/tables/)."""
+    up = "../" * (depth + 1)
     header = (
-        f"# yaml-language-server: $schema=../schemas/{schema_kind}.schema.json\n"
+        f"# yaml-language-server: $schema={up}schemas/{schema_kind}.schema.json\n"
         "# Written by `rewire import`: change the importer, not this file (see README).\n"
     )
     body = yaml.dump(
@@ -285,18 +291,47 @@ _SCHEMA_KIND = {
     "model_family": "model_family",
     "configuration": "configuration",
     "evaluation": "evaluation",
+    "result_table": "result_table",
 }
+
+TABLES_FOLDER = "tables"
+"""Result tables live in records/tables/: <id>.yaml (the specification) beside its CSV."""
+ROWS_TEXT = "__rows_csv__"
+"""Key of a result_table record dict holding its CSV text (the rows): taken out of the
+record and written as the sibling file the record's `rows` names."""
 
 
 def render_records(records: Iterable[Record]) -> dict[str, str]:
-    """record id -> YAML text; two records with one id are an error."""
+    """file key -> text; two records with one id are an error.
+
+    The key of an ordinary record is its id (written as records/<id>.yaml); a result
+    table gives two keys, paths under records/: `tables/<id>.yaml` and `tables/<rows>`
+    (its CSV, from the record's ROWS_TEXT entry)."""
     out: dict[str, str] = {}
+    ids: set[str] = set()
     for record in records:
         record_id = record["id"]
-        if record_id in out:
+        if record_id in ids:
             raise ImportProblem(f"{record_id}: the importer made two records with this id")
-        out[record_id] = dump_record(record, _SCHEMA_KIND[record["kind"]])
+        ids.add(record_id)
+        if record["kind"] == "result_table":
+            spec = {k: v for k, v in record.items() if k != ROWS_TEXT}
+            rows = record.get(ROWS_TEXT)
+            if not isinstance(rows, str):
+                raise ImportProblem(f"{record_id}: a result table without its rows (CSV text)")
+            out[f"{TABLES_FOLDER}/{record_id}.yaml"] = dump_record(spec, "result_table", depth=1)
+            out[f"{TABLES_FOLDER}/{spec['rows']}"] = rows
+        else:
+            out[record_id] = dump_record(record, _SCHEMA_KIND[record["kind"]])
     return dict(sorted(out.items()))
+
+
+def record_file(records_dir: Path, key: str) -> Path:
+    """The file of a rendered key: records/<id>.yaml for a record id, records/<key> for a
+    path (a result table's YAML or CSV under records/tables/)."""
+    if "/" in key:
+        return records_dir / key
+    return records_dir / f"{key}.yaml"
 
 
 # --- writing, manifest and change report -------------------------------------------------
@@ -378,7 +413,7 @@ def write_records(
 
     edited: list[str] = []
     for record_id in sorted(set(rendered) | set(written)):
-        file = records_dir / f"{record_id}.yaml"
+        file = record_file(records_dir, record_id)
         if not file.is_file():
             continue
         current = sha256_text(file.read_text(encoding="utf-8"))
@@ -397,7 +432,7 @@ def write_records(
 
     old_sources = {r for r in written if r.startswith(f"{importer.prefix}-source-")}
     for record_id, text in rendered.items():
-        file = records_dir / f"{record_id}.yaml"
+        file = record_file(records_dir, record_id)
         if not file.is_file():
             report.added.append(record_id)
         elif file.read_text(encoding="utf-8") == text:
@@ -415,9 +450,12 @@ def write_records(
 
     records_dir.mkdir(parents=True, exist_ok=True)
     for record_id in report.added + report.changed:
-        (records_dir / f"{record_id}.yaml").write_text(rendered[record_id], encoding="utf-8")
+        file = record_file(records_dir, record_id)
+        file.parent.mkdir(parents=True, exist_ok=True)
+        with file.open("w", encoding="utf-8", newline="\n") as out:
+            out.write(rendered[record_id])
     for record_id in report.removed:
-        (records_dir / f"{record_id}.yaml").unlink(missing_ok=True)
+        record_file(records_dir, record_id).unlink(missing_ok=True)
     kept = {r: written[r] for r in report.kept_sources}
     new_manifest = {
         "importer": importer.prefix,

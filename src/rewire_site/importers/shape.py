@@ -28,6 +28,15 @@ def _where(spec: TableSpec) -> str:
 
 def check_table(files: SourceFiles, spec: TableSpec) -> None:
     """Raise ImportProblem unless the table of `spec` has its columns and rows."""
+    if spec.check is not None:
+        try:
+            spec.check(files[spec.path])
+        except ImportProblem as problem:
+            text = str(problem)
+            raise ImportProblem(
+                text if "nothing was changed" in text else f"{text}; nothing was changed"
+            ) from None
+        return
     try:
         table = _table(files, spec)
     except ImportProblem as problem:
