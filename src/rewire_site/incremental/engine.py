@@ -13,7 +13,6 @@ byte-identical to `rewire build --preview` of the same records (tests/test_incre
 
 from __future__ import annotations
 
-import multiprocessing as mp
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -28,7 +27,7 @@ from ..config import TEMPLATES_DIR
 from ..problems import RecordsInvalid
 from ..render import Renderer, downloads, templates_dir
 from ..render.plan import SitePlan
-from ..render.pool import DataFile, Job, RenderStats, _default_sigterm, default_workers
+from ..render.pool import DataFile, Job, RenderStats, default_workers, fork_pool
 from ..validate import validate_paths
 from .derive import Derived
 from .gather import Records
@@ -218,7 +217,7 @@ class IncrementalSite:
         pool = None
         if pooled and workers > 1 and sum(self.costs.get(j, 0.0) for j in jobs) >= self.pool_min:
             jobs = sorted(jobs, key=lambda j: -self.costs.get(j, 0.0))
-            pool = mp.get_context("fork").Pool(workers, initializer=_default_sigterm)
+            pool = fork_pool(workers)
             self.pools += 1
         try:
             made = iter(map(_make, jobs) if pool is None else pool.imap_unordered(_make, jobs))

@@ -14,6 +14,7 @@ import signal
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from multiprocessing.pool import Pool
 from typing import Any, Protocol
 
 from ..release import ManifestEntry
@@ -149,6 +150,12 @@ def _default_sigterm() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
+def fork_pool(workers: int) -> Pool:
+    """A pool of `workers` forked processes (they inherit this process's memory) that
+    SIGTERM ends (`Pool.terminate`), whatever handler this process has."""
+    return mp.get_context("fork").Pool(workers, initializer=_default_sigterm)
+
+
 def render_jobs(
     jobs: Sequence[Job],
     make: MakePages,
@@ -177,7 +184,7 @@ def render_jobs(
                 total.merge(_run(batch))
         else:
             total.workers = workers
-            with mp.get_context("fork").Pool(workers, initializer=_default_sigterm) as pool:
+            with fork_pool(workers) as pool:
                 for stats in pool.imap_unordered(_run, batches):
                     total.merge(stats)
     finally:
