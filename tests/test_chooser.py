@@ -159,7 +159,7 @@ def test_task_page_shows_sources_side_by_side_never_ranked_together(built: list[
     assert page.same_task and page.same_task[0].startswith(
         "Same task (same files and split): Same files: Feng et al.'s summary table"
     )
-    sources = {g.source for g in page.groups}
+    sources = {v.source for v in page.board.boards}
     assert {"Feng et al. 2024", "Genomic Benchmarks"} <= sources
     hyena = [o for o in page.overlaps if o.family == "HyenaDNA"]
     assert hyena, "HyenaDNA is in both sources on this task"
@@ -210,12 +210,13 @@ def test_benchmark_wide_column_joins_its_task(built: list[object]) -> None:
     page = next(
         p for p in built if isinstance(p, contexts.TaskPage) and "human_enhancers_cohn" in p.heading
     )
-    protocols = [g.protocol.href for g in page.groups]
+    protocols = [v.heading.href for v in page.board.boards]
     assert (
         "protocols/evidence-20261130-protocol-hyenadna-genomic-benchmarks/index.html" in protocols
     )
-    table = next(g for g in page.groups if "evidence-20261130" in g.protocol.href)
-    assert table.columns == ("Human Enhancers Cohn",)
+    table = next(v for v in page.board.boards if "evidence-20261130" in v.heading.href)
+    assert table.columns == ("Accuracy (higher is better)",)
+    assert table.dataset.text.startswith("GenomicBenchmarks")  # the column's own dataset
     pairs = {(o.left.text, o.right.text) for o in page.overlaps if o.family == "HyenaDNA"}
     assert ("74.2%", "74.2%") in pairs
 

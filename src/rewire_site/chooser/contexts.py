@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..render.contexts import Link, Page
+from ..render.leaderboard import Leaderboard
 
 
 @dataclass(frozen=True)
@@ -17,27 +18,6 @@ class ValueCell:
     """The evaluation's page ('' without a value)."""
     note: str
     """'excluded from comparisons' or ''."""
-
-
-@dataclass(frozen=True)
-class GroupRow:
-    model: Link
-    """The configuration (the model as this source ran it)."""
-    cells: tuple[ValueCell, ...]
-
-
-@dataclass(frozen=True)
-class ResultGroup:
-    """Results ranked together: one protocol on one dataset."""
-
-    protocol: Link
-    dataset: Link
-    source: str
-    """Short citation of the source the values are read from."""
-    conditions: str
-    """'Adaptation: ...; split: ...; origin: ...' as the evaluations record them."""
-    columns: tuple[str, ...]
-    rows: tuple[GroupRow, ...]
 
 
 @dataclass(frozen=True)
@@ -61,9 +41,14 @@ class TaskPage(Page):
     """The task's dataset records (several when sources name one task differently)."""
     same_task: tuple[str, ...]
     """Why the datasets are the same task (one sentence per link), empty for one dataset."""
-    groups: tuple[ResultGroup, ...]
+    board: Leaderboard
+    """The leaderboard: the answer, one table and chart per protocol, the filters."""
     overlaps: tuple[OverlapRow, ...]
+    """Pairs shown: all of them up to `pages.OVERLAP_LIMIT`, else the comparable ones (at
+    most that many)."""
     overlap_note: str
+    overlap_counts: tuple[str, ...]
+    """The pairs counted by verdict ('3,921 not comparable: different protocols ...')."""
 
 
 @dataclass(frozen=True)
@@ -111,6 +96,8 @@ class ComparePage(Page):
 @dataclass(frozen=True)
 class ChooserIndexPage(Page):
     tasks: tuple[Link, ...]
+    other_data: tuple[Link, ...]
+    """Task pages of synthetic or pre-training data: no task a model is chosen for."""
     families: tuple[Link, ...]
     pairs: tuple[Link, ...]
     note: str

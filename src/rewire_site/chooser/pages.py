@@ -18,19 +18,19 @@ from itertools import combinations
 
 from ..derive.concerns import Flag, excluded
 from ..derive.display import plural, result_value
+from ..derive.leaderboard import ModelFacts, is_task_group, task_boards
 from ..link import Catalogue
 from ..models import Configuration, Dataset, Evaluation, ModelFamily, Protocol, Result
 from ..render.contexts import Link, page_header
+from ..render.leaderboard import leaderboard
 from ..render.urls import page_of
 from .contexts import (
     ChooserIndexPage,
     ComparePage,
     FamilyMatrixPage,
-    GroupRow,
     MatrixRow,
     OverlapRow,
     PairRow,
-    ResultGroup,
     TaskPage,
     ValueCell,
     WinCount,
@@ -111,49 +111,6 @@ def _by_dataset(catalogue: Catalogue) -> dict[str, list[Evaluation]]:
     return out
 
 
-def _group(
-    protocol: Protocol,
-    dataset: Dataset,
-    evaluations: Sequence[Evaluation],
-    catalogue: Catalogue,
-    flags: Flags,
-    only_column: str | None = None,
-) -> ResultGroup:
-    used = {
-        r.column
-        for e in evaluations
-        for r in e.results
-        if only_column is None or r.column == only_column
-    }
-    columns = [c for c in protocol.columns if c.id in used]
-    by_config: dict[str, dict[str, Entry]] = defaultdict(dict)
-    for evaluation in evaluations:
-        for result in evaluation.results:
-            if result.column in used:
-                by_config[evaluation.configuration][result.column] = (evaluation, result, protocol)
-    rows = []
-    for config_id in sorted(by_config, key=lambda c: (_title(catalogue, c), c)):
-        configuration = catalogue.get(config_id, Configuration)
-        cells = tuple(_cell(by_config[config_id].get(c.id), flags) for c in columns)
-        rows.append(GroupRow(Link(configuration.title, page_of(configuration)), cells))
-    names = sorted({_source_name(e, catalogue) for e in evaluations})
-    adaptations = sorted({e.comparison.adaptation or "not stated" for e in evaluations})
-    splits = sorted({e.comparison.split or "not stated" for e in evaluations})
-    origins = sorted({e.origin.value.replace("_", " ") for e in evaluations})
-    conditions = (
-        f"Adaptation: {'; '.join(adaptations)}. Split: {'; '.join(splits)}. "
-        f"Origin: {', '.join(origins)}."
-    )
-    return ResultGroup(
-        protocol=Link(protocol.title, page_of(protocol)),
-        dataset=Link(dataset.title, page_of(dataset)),
-        source=", ".join(names),
-        conditions=conditions,
-        columns=tuple(c.label for c in columns),
-        rows=tuple(rows),
-    )
-
-
 def _title(catalogue: Catalogue, record_id: str) -> str:
     return getattr(catalogue.by_id.get(record_id), "title", record_id)
 
@@ -193,14 +150,69 @@ def _overlaps(
     return rows
 
 
+OVERLAP_LIMIT = 50
+"""Pairs of 'where sources overlap' a task page lists in full; beyond it the page lists
+the comparable pairs (at most this many) and counts the rest by verdict (the synthetic
+random-DNA task had 3,921 pairs: a 10 MB page)."""
+
+
 def task_pages(catalogue: Catalogue, flags: Flags, release_id: str) -> list[TaskPage]:
     """One page per task (a group of datasets) with a recorded evaluation."""
     by_dataset = _by_dataset(catalogue)
+    facts = ModelFacts(catalogue)
     return [
-        _task_page(group_ids, by_dataset, catalogue, flags, release_id)
+        _task_page(group_ids, by_dataset, catalogue, flags, release_id, facts)
         for group_ids in task_groups(catalogue)
         if any(by_dataset.get(d) for d in group_ids)
     ]
+
+
+def _entry_groups(
+    group_ids: tuple[str, ...],
+    by_dataset: Mapping[str, list[Evaluation]],
+    catalogue: Catalogue,
+) -> list[tuple[str, list[Entry]]]:
+    """The task's results with a value, one group per protocol (and dataset), named
+    '<source>, <protocol>': what 'where sources overlap' pairs up."""
+    found: list[tuple[str, list[Entry]]] = []
+    for dataset_id in group_ids:
+        by_protocol: dict[str, list[Evaluation]] = defaultdict(list)
+        for evaluation in by_dataset.get(dataset_id, []):
+            by_protocol[evaluation.protocol].append(evaluation)
+        for protocol_id in sorted(by_protocol):
+            protocol = catalogue.get(protocol_id, Protocol)
+            evaluations = by_protocol[protocol_id]
+            names = ", ".join(sorted({_source_name(e, catalogue) for e in evaluations}))
+            entries = [e for e in _entries(evaluations, catalogue) if e[1].value is not None]
+            found.append((f"{names}, {protocol.title}", entries))
+    for link in columns_for(group_ids, catalogue):
+        protocol = catalogue.get(link.protocol, Protocol)
+        evaluations = [
+            e
+            for e in catalogue.evaluations_of(protocol.id)
+            if any(r.column == link.column for r in e.results)
+        ]
+        names = ", ".join(sorted({_source_name(e, catalogue) for e in evaluations}))
+        entries = [
+            e
+            for e in _entries(evaluations, catalogue)
+            if e[1].column == link.column and e[1].value is not None
+        ]
+        if entries:
+            found.append((f"{names}, {protocol.title}", entries))
+    return found
+
+
+def _overlap_counts(overlaps: Sequence[OverlapRow]) -> tuple[str, ...]:
+    """'N comparable', then each not-comparable reason with its count."""
+    comparable = sum(o.verdict == "Comparable" for o in overlaps)
+    reasons: Counter[str] = Counter()
+    for o in overlaps:
+        if o.verdict != "Comparable":
+            reasons.update(o.verdict.removeprefix("Not comparable: ").split("; "))
+    lines = [f"{plural(comparable, 'pair')} comparable"] if comparable else []
+    lines += [f"{count:,} not comparable: {reason}" for reason, count in reasons.most_common()]
+    return tuple(lines)
 
 
 def _task_page(
@@ -209,71 +221,46 @@ def _task_page(
     catalogue: Catalogue,
     flags: Flags,
     release_id: str,
+    facts: ModelFacts,
 ) -> TaskPage:
     """The task page of the datasets `group_ids` (`by_dataset`: their evaluations)."""
     datasets = [catalogue.get(d, Dataset) for d in group_ids]
-    result_groups: list[ResultGroup] = []
-    entry_groups: list[tuple[str, list[Entry]]] = []
-    same_column: list[str] = []
-    for dataset in datasets:
-        by_protocol: dict[str, list[Evaluation]] = defaultdict(list)
-        for evaluation in by_dataset.get(dataset.id, []):
-            by_protocol[evaluation.protocol].append(evaluation)
-        # the dataset's own protocols first, then those spanning several datasets
-        order = sorted(
-            by_protocol,
-            key=lambda p: (len(catalogue.get(p, Protocol).datasets) > 1, p),
-        )
-        for protocol_id in order:
-            protocol = catalogue.get(protocol_id, Protocol)
-            evaluations = by_protocol[protocol_id]
-            group = _group(protocol, dataset, evaluations, catalogue, flags)
-            result_groups.append(group)
-            entries = [e for e in _entries(evaluations, catalogue) if e[1].value is not None]
-            entry_groups.append((f"{group.source}, {protocol.title}", entries))
-    for link in columns_for(group_ids, catalogue):
-        protocol = catalogue.get(link.protocol, Protocol)
-        evaluations = [
-            e
-            for e in catalogue.evaluations_of(protocol.id)
-            if any(r.column == link.column for r in e.results)
-        ]
-        if not evaluations:
-            continue
-        dataset = catalogue.get(evaluations[0].dataset, Dataset)
-        group = _group(protocol, dataset, evaluations, catalogue, flags, link.column)
-        result_groups.append(group)
-        entries = [
-            e
-            for e in _entries(evaluations, catalogue)
-            if e[1].column == link.column and e[1].value is not None
-        ]
-        entry_groups.append((f"{group.source}, {protocol.title}", entries))
-        same_column.append(link.evidence)
+    same_column = [link.evidence for link in columns_for(group_ids, catalogue)]
     path = task_path(group_ids[0])
-    overlaps = _overlaps(entry_groups, catalogue, flags)
+    overlaps = _overlaps(_entry_groups(group_ids, by_dataset, catalogue), catalogue, flags)
+    shown = overlaps
+    if len(overlaps) > OVERLAP_LIMIT:
+        shown = [o for o in overlaps if o.verdict == "Comparable"][:OVERLAP_LIMIT]
     heading = " = ".join(d.title for d in datasets)
+    found = task_boards(group_ids, catalogue, flags, by_dataset, facts)
     return TaskPage(
         **page_header(
             "task.html",
             path,
             f"Task: {heading}",
-            f"Every recorded result on {heading}, one table per protocol.",
+            f"Which model is best on {heading}: every recorded result, one table per protocol.",
             release_id,
         ),
         heading=heading,
         datasets=tuple(Link(d.title, page_of(d)) for d in datasets),
         same_task=tuple(_link_text(s, catalogue) for s in links_between(group_ids, catalogue))
         + tuple(same_column),
-        groups=tuple(result_groups),
-        overlaps=tuple(overlaps),
+        board=leaderboard(found, catalogue, heading),
+        overlaps=tuple(shown),
         overlap_note=(
             f"{plural(len(overlaps), 'pair')} of results of one model family on this "
             "task in two different tables. They are shown side by side, never ranked "
             "together unless the verdict says comparable."
+            + (
+                f" Listed: {plural(len(shown), 'comparable pair')}; the others are "
+                "counted by verdict below, and each value is on its evaluation's page."
+                if len(shown) < len(overlaps)
+                else ""
+            )
             if overlaps
             else "No model family has results on this task in two different tables."
         ),
+        overlap_counts=_overlap_counts(overlaps) if len(shown) < len(overlaps) else (),
     )
 
 
@@ -468,6 +455,9 @@ def chooser_pages(
     catalogue: Catalogue, flags: Flags, release_id: str
 ) -> list[TaskPage | FamilyMatrixPage | ComparePage | ChooserIndexPage]:
     tasks = task_pages(catalogue, flags, release_id)
+    chosen = {
+        task_path(group[0]) for group in task_groups(catalogue) if is_task_group(group, catalogue)
+    } & {p.path for p in tasks}
     matrices = matrix_pages(catalogue, release_id)
     pairs = compare_pages(catalogue, flags, release_id)
     index = ChooserIndexPage(
@@ -479,11 +469,12 @@ def chooser_pages(
             release_id,
             nav="chooser",
         ),
-        tasks=tuple(Link(p.heading, p.path) for p in tasks),
+        tasks=tuple(Link(p.heading, p.path) for p in tasks if p.path in chosen),
+        other_data=tuple(Link(p.heading, p.path) for p in tasks if p.path not in chosen),
         families=tuple(Link(p.family.text, p.path) for p in matrices),
         pairs=tuple(Link(p.title, p.path) for p in pairs),
         note=(
-            f"{plural(len(tasks), 'task')}, "
+            f"{plural(len(chosen), 'task')}, "
             f"{plural(len(matrices), 'model family', 'model families')}, "
             f"{plural(len(pairs), 'pair')} of configurations that share at least two tasks."
         ),

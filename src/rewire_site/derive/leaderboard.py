@@ -1,0 +1,507 @@
+"""Leaderboards: per task, per protocol class and per protocol, the models' results as
+typed facts (issue 25).
+
+A task is a group of dataset records the records declare the same task (`same_task`,
+`chooser.overlaps.task_groups`); nothing else merges datasets. Each protocol measured on
+the task makes one board (a table of rows = models, columns = the task's metrics on each
+metric's own scale); boards are grouped by protocol class (`adaptation_class`) and never
+ranked together: different protocols are separate tables.
+
+Best marks are the verdict layer's, never recomputed here: a value is best only where
+`comparability.standings` (through `tables.comparison_table`) marks it so, which needs
+comparable results of two different models, takes out results that a concern excludes
+(`concerns`, among them results no better than a trivial baseline: `trivial`) and needs a
+lead over every rival larger than their margins (stated uncertainty, spread or rounding).
+Protocols that measure memory or time (`readiness.is_resource_metric`) are not boards: a
+task page lists them apart.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from ..chooser.overlaps import columns_for
+from ..link import Catalogue
+from ..models import Configuration, Dataset, Evaluation, ModelFamily, Protocol
+from ..models.common import Scale
+from ..models.family import Checkpoint, Fact
+from ..models.printed import parse_printed
+from .concerns import Flag
+from .fits import BasePairs, family_base_pairs
+from .model_directory import Cited, length
+from .readiness import is_resource_metric
+from .tables import ComparisonTable, comparison_table
+from .task_families import is_task
+
+AdaptationClass = Literal["fine_tuned", "parameter_efficient", "frozen_probe", "zero_shot", "other"]
+CLASSES: tuple[AdaptationClass, ...] = (
+    "fine_tuned",
+    "parameter_efficient",
+    "frozen_probe",
+    "zero_shot",
+    "other",
+)
+"""Protocol classes in the order a task page shows them."""
+
+Standing = Literal["best", "tied", "ranked", "alone", "unstated", "excluded"]
+Flags = Mapping[str, tuple[Flag, ...]]
+
+_CLASS_RULES: tuple[tuple[AdaptationClass, re.Pattern[str]], ...] = (
+    (
+        "parameter_efficient",
+        re.compile(
+            r"\blora\b|\bia3\b|\badapters?\b|prefix[- ]tuning|prompt[- ]tuning"
+            r"|parameter[- ]efficient|\bpeft\b",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "frozen_probe",
+        re.compile(r"\bfrozen\b|\bprob(?:e|es|ing)\b|prediction head|\bembeddings?\b", re.I),
+    ),
+    ("zero_shot", re.compile(r"zero[- ]shot|likelihood", re.IGNORECASE)),
+    ("fine_tuned", re.compile(r"fine[- ]?tun|full update|full training", re.IGNORECASE)),
+)
+"""(class, pattern): the first rule whose pattern the recorded adaptation matches names its
+class. Order matters: 'parameter-efficient fine-tuning' is parameter-efficient, 'frozen
+zero-shot embeddings, random forest' is a frozen probe (a classifier on frozen
+embeddings), 'zero-shot' alone (a score read from the model without training) is
+zero-shot."""
+
+
+def adaptation_class(text: str | None) -> AdaptationClass:
+    """The protocol class of a recorded adaptation ('other' where none is recorded or no
+    rule matches: trained from scratch, inference of a trained model, ...)."""
+    if text:
+        for name, pattern in _CLASS_RULES:
+            if pattern.search(text):
+                return name
+    return "other"
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """Where a value's evidence is: an evaluation record, or one row of a result table."""
+
+    record_id: str
+    """The evaluation's id, or the result table's id."""
+    line: int | None = None
+    """The row's CSV line (its anchor on the table's page); None for an evaluation."""
+
+
+@dataclass(frozen=True, slots=True)
+class BoardValue:
+    value: float
+    """On the column metric's own scale: what is ranked."""
+    recorded: float
+    """The value as the record holds it, on `recorded_scale`."""
+    recorded_scale: Scale | None
+    """The scale the record states for the value (None: the metric's)."""
+    printed: str | None
+    """As the source printed it (None: not recorded)."""
+    spread: float | None
+    """Standard deviation over seeds, or a stated uncertainty's half-width, on the same
+    scale; None where unknown."""
+    n: int | None
+    """Seeds (or runs) behind the value where known."""
+    margin: float
+    """How far the value may be from what it stands for: a lead within it is a tie."""
+    standing: Standing
+    concerns: tuple[str, ...]
+    """Labels of the concerns that take the value out of comparisons."""
+    evidence: Evidence
+
+
+@dataclass(frozen=True, slots=True)
+class BoardModel:
+    """A board row's model: the configuration as the source ran it."""
+
+    key: str
+    """Configuration id (or a result table's model key)."""
+    title: str
+    family_id: str | None
+    parameters: float | None
+    """Parameter count of the pinned checkpoint, where the records state it."""
+    context_bp: float | None
+    """Longest input of the checkpoint in base pairs (accepted, else trained), where known."""
+
+
+@dataclass(frozen=True, slots=True)
+class BoardColumn:
+    key: str
+    """The protocol's result column id (or a result table's metric column)."""
+    metric_id: str
+    label: str
+    unit: str
+    direction: str
+    """'higher' or 'lower': which way is better."""
+
+
+@dataclass(frozen=True, slots=True)
+class BoardRow:
+    model: BoardModel
+    values: tuple[BoardValue | None, ...]
+    """One per board column (None: no value in that column)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """One protocol's (or result table's) results on one dataset of the task."""
+
+    adaptation: AdaptationClass
+    adaptations: tuple[str, ...]
+    """The adaptations as recorded ('' where not stated)."""
+    protocol_id: str
+    table_id: str | None
+    """The result table the rows come from; None for evaluations."""
+    dataset_id: str
+    source_ids: tuple[str, ...]
+    """Source records the values cite."""
+    publications: tuple[str, ...]
+    """The distinct publications among them (each source's short citation up to its first
+    comma: a paper's six CSV files are one source to a reader)."""
+    origins: tuple[str, ...]
+    columns: tuple[BoardColumn, ...]
+    rows: tuple[BoardRow, ...]
+    """Sorted by the first column in its direction (rows without a value there last)."""
+
+    def top(self, column: int) -> tuple[int, ...]:
+        """Rows marked best in `column` (one), else those tied for best (several), else ()."""
+        for state in ("best", "tied"):
+            found = tuple(
+                i
+                for i, row in enumerate(self.rows)
+                if (v := row.values[column]) is not None and v.standing == state
+            )
+            if found:
+                return found
+        return ()
+
+    @property
+    def ranked(self) -> int:
+        """Values ranked against a comparable rival, over all columns."""
+        return sum(
+            v is not None and v.standing in ("best", "tied", "ranked")
+            for row in self.rows
+            for v in row.values
+        )
+
+
+AnswerState = Literal["best", "tied", "unranked"]
+
+
+@dataclass(frozen=True, slots=True)
+class ClassAnswer:
+    """The answer of one protocol class on a task: its leading board's verdict."""
+
+    adaptation: AdaptationClass
+    board: int
+    """Index in `TaskBoards.boards` of the board answered from (most ranked values)."""
+    column: int
+    state: AnswerState
+    rows: tuple[int, ...]
+    """The best row (state 'best'), the tied rows ('tied'), () for 'unranked'."""
+    models: int
+    """Distinct models with a value under this class on the task."""
+    sources: int
+    """Distinct sources of those values."""
+
+
+@dataclass(frozen=True, slots=True)
+class TaskBoards:
+    dataset_ids: tuple[str, ...]
+    boards: tuple[Board, ...]
+    """In class order (`CLASSES`), then by the order the task's datasets and protocols
+    come in."""
+    answers: tuple[ClassAnswer, ...]
+    """One per class with a board, in class order."""
+    other_protocols: tuple[str, ...]
+    """Protocols measuring memory or time on the task: not boards."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Checkpoint:
+    parameters: float | None
+    context_bp: float | None
+
+
+def _number(fact: Fact | None) -> Cited | None:
+    """A checkpoint fact's value without its citation (the leaderboard reads no source
+    record for it: `rewire serve` then remakes task pages only when the family changes)."""
+    if fact is None:
+        return None
+    number = fact.value if isinstance(fact.value, float) else None
+    printed = fact.printed_value or ("" if number is None else f"{number:g}")
+    return Cited(printed, number, fact.unit or "", "", None, "", "", "", None)
+
+
+def checkpoint_facts(checkpoint: Checkpoint, conversion: BasePairs) -> _Checkpoint:
+    """Parameters and longest input in base pairs (accepted, else trained; tokens converted
+    by the family's cited tokeniser, `model_directory.length`) of one checkpoint."""
+    facts = checkpoint.facts
+    parameters = _number(getattr(facts, "parameters", None) if facts else None)
+    count = parameters.number if parameters is not None else None
+    if count is None:
+        printed = parameters.value if parameters is not None else checkpoint.parameters
+        found = parse_printed(printed) if printed else None
+        count = found.value if found is not None else None
+    context = None
+    for name in ("context_length_accepted", "context_length_trained"):
+        fact = getattr(facts, name, None) if facts else None
+        stated_bp = getattr(fact, "base_pairs", None)  # the source's own base pairs first
+        if stated_bp is not None and isinstance(stated_bp.value, float):
+            context = stated_bp.value
+            break
+        stated = _number(fact)
+        if stated is not None and (bp := length(stated, conversion).base_pairs) is not None:
+            context = bp
+            break
+    return _Checkpoint(count, context)
+
+
+class ModelFacts:
+    """Parameters and context of each configuration's pinned checkpoint, looked up once
+    per family."""
+
+    def __init__(self, catalogue: Catalogue) -> None:
+        self.catalogue = catalogue
+        self._families: dict[str, dict[str, _Checkpoint]] = {}
+
+    def _checkpoints(self, family_id: str) -> dict[str, _Checkpoint]:
+        found = self._families.get(family_id)
+        if found is None:
+            family = self.catalogue.by_id.get(family_id)
+            found = {}
+            if isinstance(family, ModelFamily):
+                conversion = family_base_pairs(family)
+                for c in family.checkpoints:
+                    found[c.name.lower()] = checkpoint_facts(c, conversion)
+            self._families[family_id] = found
+        return found
+
+    def model(self, configuration: Configuration) -> BoardModel:
+        """The board model of `configuration`: its checkpoint's facts where its recorded
+        checkpoint (the hub id before any note) names one of its family's checkpoints."""
+        entry = None
+        if configuration.checkpoint:
+            name = configuration.checkpoint.split()[0].lower()
+            entry = self._checkpoints(configuration.family).get(name)
+        return BoardModel(
+            configuration.id,
+            configuration.title,
+            configuration.family,
+            entry.parameters if entry is not None else None,
+            entry.context_bp if entry is not None else None,
+        )
+
+
+def _board(
+    table: ComparisonTable,
+    protocol: Protocol,
+    dataset_id: str,
+    evaluations: Sequence[Evaluation],
+    catalogue: Catalogue,
+    facts: ModelFacts,
+    only_column: str | None = None,
+) -> Board | None:
+    """The board of one comparison table (its ranking is the verdict layer's)."""
+    keep = [i for i, c in enumerate(table.columns) if only_column in (None, c.id)]
+    columns = tuple(
+        BoardColumn(
+            c.id,
+            protocol.column_metric(c.id).id,
+            c.label if only_column is None and c.label else protocol.column_metric(c.id).label,
+            c.unit,
+            c.direction,
+        )
+        for c in (table.columns[i] for i in keep)
+    )
+    by_id = {e.id: e for e in evaluations}
+    rows: list[BoardRow] = []
+    for row in table.rows:
+        values: list[BoardValue | None] = []
+        for i in keep:
+            cell = row.cells[i]
+            if cell.status != "value" or cell.rank_value is None or cell.evaluation_id is None:
+                values.append(None)
+                continue
+            state = cell.standing_state
+            evaluation = by_id.get(cell.evaluation_id)
+            result = (
+                next(
+                    (
+                        r
+                        for r in evaluation.results
+                        if r.column == cell.column_id and r.value is not None
+                    ),
+                    None,
+                )
+                if evaluation is not None
+                else None
+            )
+            values.append(
+                BoardValue(
+                    value=cell.rank_value,
+                    recorded=result.value
+                    if result is not None and result.value is not None
+                    else cell.rank_value,
+                    recorded_scale=result.scale if result is not None else None,
+                    printed=cell.printed_value,
+                    spread=None,
+                    n=None,
+                    margin=cell.rank_margin,
+                    standing=state if state in _STANDINGS else "alone",  # type: ignore[arg-type]
+                    concerns=cell.flag_labels if cell.excluded else (),
+                    evidence=Evidence(cell.evaluation_id),
+                )
+            )
+        if any(v is not None for v in values):
+            configuration = catalogue.by_id.get(row.configuration_id)
+            model = (
+                facts.model(configuration)
+                if isinstance(configuration, Configuration)
+                else BoardModel(row.configuration_id, row.configuration_title, None, None, None)
+            )
+            if model.title != row.configuration_title:  # distinct_titles made it unique
+                model = BoardModel(
+                    model.key, row.configuration_title, model.family_id, model.parameters,
+                    model.context_bp,
+                )  # fmt: skip
+            rows.append(BoardRow(model, tuple(values)))
+    if not rows:
+        return None
+    chosen = [by_id[i] for row in table.rows for i in row.evaluation_ids if i in by_id]
+    adaptations = tuple(sorted({(e.comparison.adaptation or "").strip() for e in chosen}))
+    classes = {adaptation_class(a) for a in adaptations}
+    sources = sorted(
+        {r.citation.source for e in chosen for r in e.results if r.citation is not None}
+    )
+    return Board(
+        adaptation=classes.pop() if len(classes) == 1 else "other",
+        adaptations=adaptations,
+        protocol_id=protocol.id,
+        table_id=None,
+        dataset_id=dataset_id,
+        source_ids=tuple(sources),
+        publications=tuple(sorted({publication(s, catalogue) for s in sources})),
+        origins=tuple(sorted({e.origin.value for e in chosen})),
+        columns=columns,
+        rows=tuple(sort_rows(rows, columns)),
+    )
+
+
+def publication(source_id: str, catalogue: Catalogue) -> str:
+    """The publication a source record belongs to: its short citation up to the first
+    comma ('Feng et al. 2024'), else its id."""
+    short = catalogue.field(source_id, "short_citation")
+    return short.split(",")[0].strip() if isinstance(short, str) and short.strip() else source_id
+
+
+_STANDINGS = frozenset({"best", "tied", "ranked", "alone", "unstated", "excluded"})
+
+
+def sort_rows(rows: Sequence[BoardRow], columns: Sequence[BoardColumn]) -> list[BoardRow]:
+    """Rows by the first column holding a value, best first in its direction; rows without
+    a value there last (by title)."""
+    index = next((i for i in range(len(columns)) if any(r.values[i] is not None for r in rows)), 0)
+    sign = -1.0 if columns and columns[index].direction != "lower" else 1.0
+
+    def key(row: BoardRow) -> tuple[bool, float, str]:
+        value = row.values[index] if columns else None
+        return (value is None, sign * value.value if value else 0.0, row.model.title.lower())
+
+    return sorted(rows, key=key)
+
+
+def _answer(
+    adaptation: AdaptationClass, boards: Sequence[Board], indexes: Sequence[int]
+) -> ClassAnswer:
+    """The answer of a class from its boards (`indexes` into `boards`): the board with the
+    most ranked values (the first on a tie), its first column with a best or tied mark."""
+    chosen = max(indexes, key=lambda i: (boards[i].ranked, -i))
+    board = boards[chosen]
+    state: AnswerState = "unranked"
+    rows: tuple[int, ...] = ()
+    column = 0
+    for c in range(len(board.columns)):
+        top = board.top(c)
+        if top:
+            column, rows = c, top
+            state = "best" if len(top) == 1 else "tied"
+            break
+    models = {r.model.key for i in indexes for r in boards[i].rows}
+    sources = {p for i in indexes for p in boards[i].publications}
+    return ClassAnswer(adaptation, chosen, column, state, rows, len(models), len(sources))
+
+
+def task_boards(
+    group_ids: Sequence[str],
+    catalogue: Catalogue,
+    flags: Flags,
+    by_dataset: Mapping[str, Sequence[Evaluation]],
+    facts: ModelFacts | None = None,
+) -> TaskBoards:
+    """The boards of the task whose datasets are `group_ids` (`by_dataset`: each dataset's
+    evaluations): one per protocol measuring the task on each dataset, and one per
+    benchmark-wide protocol column that is this task (`overlaps.SAME_COLUMN`)."""
+    facts = facts or ModelFacts(catalogue)
+    boards: list[Board] = []
+    other: list[str] = []
+    for dataset_id in group_ids:
+        by_protocol: dict[str, list[Evaluation]] = {}
+        for evaluation in by_dataset.get(dataset_id, ()):
+            by_protocol.setdefault(evaluation.protocol, []).append(evaluation)
+        for protocol_id in sorted(
+            by_protocol, key=lambda p: (len(catalogue.get(p, Protocol).datasets) > 1, p)
+        ):
+            protocol = catalogue.get(protocol_id, Protocol)
+            if is_resource_metric(protocol):
+                other.append(protocol_id)
+                continue
+            evaluations = by_protocol[protocol_id]
+            table = comparison_table(
+                protocol, catalogue, dataset_id=dataset_id, flags=flags, evaluations=evaluations
+            )
+            board = _board(table, protocol, dataset_id, evaluations, catalogue, facts)
+            if board is not None:
+                boards.append(board)
+    for link in columns_for(tuple(group_ids), catalogue):
+        protocol = catalogue.get(link.protocol, Protocol)
+        evaluations = [
+            e
+            for e in catalogue.evaluations_of(protocol.id)
+            if any(r.column == link.column for r in e.results)
+        ]
+        if not evaluations or is_resource_metric(protocol):
+            continue
+        table = comparison_table(protocol, catalogue, flags=flags, evaluations=evaluations)
+        board = _board(
+            table, protocol, evaluations[0].dataset, evaluations, catalogue, facts, link.column
+        )
+        if board is not None:
+            boards.append(board)
+    boards.sort(key=lambda b: CLASSES.index(b.adaptation))  # stable: keeps dataset order
+    answers = tuple(
+        _answer(name, boards, [i for i, b in enumerate(boards) if b.adaptation == name])
+        for name in CLASSES
+        if any(b.adaptation == name for b in boards)
+    )
+    return TaskBoards(tuple(group_ids), tuple(boards), answers, tuple(dict.fromkeys(other)))
+
+
+def task_boards_of(catalogue: Catalogue, flags: Flags, group_ids: Sequence[str]) -> TaskBoards:
+    """`task_boards` of one task, reading its datasets' evaluations from the catalogue."""
+    by_dataset: dict[str, list[Evaluation]] = {d: [] for d in group_ids}
+    for evaluation in catalogue.of_kind(Evaluation):
+        if evaluation.dataset in by_dataset:
+            by_dataset[evaluation.dataset].append(evaluation)
+    return task_boards(group_ids, catalogue, flags, by_dataset)
+
+
+def is_task_group(group_ids: Sequence[str], catalogue: Catalogue) -> bool:
+    """True unless a dataset of the group is synthetic or pre-training data
+    (`task_families.is_task`): those are no task a model is chosen for."""
+    return all(is_task(catalogue.get(d, Dataset)) for d in group_ids)

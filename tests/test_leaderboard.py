@@ -1,0 +1,172 @@
+"""Task leaderboards (issue 25): per task and protocol class, rows = models, best marks
+only where the verdict layer allows. Built from copies of real records (Feng et al.'s
+human_worm and Genomic Benchmarks' demo_human_or_worm, one task by a same_task link),
+some with a value changed to act out a scenario."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from pathlib import Path
+
+import pytest
+from scenarios import copy_closure
+
+from rewire_site.build import build_site, gather
+from rewire_site.derive.concerns import flags_by_evaluation
+from rewire_site.derive.leaderboard import adaptation_class, task_boards_of
+from rewire_site.link import Catalogue
+from rewire_site.render.leaderboard import leaderboard
+
+ROOT = Path(__file__).resolve().parents[1]
+RECORDS = ROOT / "records"
+TASK = ("feng-2024-dataset-human-worm", "genomic-benchmarks-dataset-demo-human-or-worm")
+FENG = "feng-2024-eval-{model}-human-worm-{metric}"
+MODELS = (
+    "dnabert-2-mean",
+    "dnabert-2-summary",
+    "hyenadna-medium-160k-mean",
+    "hyenadna-medium-160k-summary",
+    "nt-v2-500m-mean",
+    "nt-v2-500m-summary",
+)
+METRICS = ("mcc", "auc", "f1", "accuracy", "embedding-time")
+GB = (
+    "genomic-benchmarks-eval-hyenadna-demo-human-or-worm-accuracy",
+    "genomic-benchmarks-eval-pytorch-cnn-demo-human-or-worm-accuracy",
+    "genomic-benchmarks-eval-pytorch-cnn-demo-human-or-worm-f1",
+    "genomic-benchmarks-eval-tensorflow-cnn-demo-human-or-worm-accuracy",
+    "genomic-benchmarks-eval-tensorflow-cnn-demo-human-or-worm-f1",
+)
+
+
+def _project(tmp: Path, changes: dict[str, str] | None = None) -> Catalogue:
+    """The task's records copied into `tmp`; `changes`: evaluation id -> its new printed
+    value (value, printed value and quote all changed, as an editor would)."""
+    ids = [FENG.format(model=m, metric=k) for m in MODELS for k in METRICS] + list(GB)
+    copy_closure(ids, RECORDS, tmp / "records")
+    for record_id, printed in (changes or {}).items():
+        path = tmp / "records" / f"{record_id}.yaml"
+        text = path.read_text(encoding="utf-8")
+        text = re.sub(r"(?m)^  value: .*$", f"  value: {printed}", text, count=1)
+        text = re.sub(r"(?m)^  printed_value: .*$", f"  printed_value: '{printed}'", text, count=1)
+        text = re.sub(r"(?m)^    quote: .*$", f"    quote: '{printed}'", text, count=1)
+        path.write_text(text, encoding="utf-8")
+    return gather(tmp / "records", tmp).catalogue
+
+
+def _boards(catalogue: Catalogue):  # type: ignore[no-untyped-def]
+    return task_boards_of(catalogue, flags_by_evaluation(catalogue), TASK)
+
+
+@pytest.mark.parametrize(
+    ("recorded", "expected"),
+    [
+        ("frozen zero-shot embeddings, random forest (pooling: see configuration)", "frozen_probe"),
+        ("prediction head 'CNN' on Sei", "frozen_probe"),
+        ("Frozen embeddings (inference); fine-tuning named only for tiny-1k", "frozen_probe"),
+        ("parameter-efficient fine-tuning, frozen backbone: IA3", "parameter_efficient"),
+        ("all bf16 (weights, gradients, AdamW); LoRA rank 16", "parameter_efficient"),
+        ("Full fine-tuning per dataset", "fine_tuned"),
+        ("Fine-tuned with the Hugging Face Trainer; backbone freezing not set", "fine_tuned"),
+        ("zero-shot log-likelihood ratio of the alternative allele", "zero_shot"),
+        ("trained from scratch on the dataset", "other"),
+        (None, "other"),
+    ],
+)  # fmt: skip
+def test_protocol_class_of_a_recorded_adaptation(recorded: str | None, expected: str) -> None:
+    assert adaptation_class(recorded) == expected
+
+
+def test_one_board_per_protocol_and_class_never_one_ranking(tmp_path: Path) -> None:
+    found = _boards(_project(tmp_path))
+    assert [(b.adaptation, b.protocol_id) for b in found.boards] == [
+        ("frozen_probe", "feng-2024-protocol-human-worm"),
+        ("other", "genomic-benchmarks-protocol-demo-human-or-worm"),
+    ]
+    feng, gb = found.boards
+    assert [c.label for c in feng.columns] == ["MCC", "AUC", "F1 score", "Accuracy"]
+    assert len(feng.rows) == 6 and len(gb.rows) == 3
+    # the embedding time is a resource measurement, listed apart, never a board
+    assert found.other_protocols == ("feng-2024-protocol-embedding-time",)
+    # rows sorted by the first column, best first; the best is the verdict layer's
+    assert feng.rows[0].model.key == "feng-2024-config-dnabert-2-mean-pooling"
+    assert feng.top(0) == (0,)
+    assert feng.rows[0].values[0] is not None
+    assert feng.rows[0].values[0].evidence.record_id == FENG.format(model=MODELS[0], metric="mcc")
+    answer = found.answers[0]
+    assert (answer.adaptation, answer.state, answer.models, answer.sources) == (
+        "frozen_probe",
+        "best",
+        6,
+        1,
+    )
+    text = leaderboard(found, _project(tmp_path / "again"), "human_worm").answers[0]
+    assert text.startswith(
+        "On human_worm, under a frozen probe (a classifier on frozen embeddings), the highest "
+        "MCC is 0.8483 for DNABERT-2, mean of token embeddings"
+    )
+    assert "(Feng et al. 2024); 6 models, 1 source under this class." in text
+
+
+def test_a_result_no_better_than_a_trivial_answer_never_wins(tmp_path: Path) -> None:
+    """The leading model's MCC and F1 set to 0 (it never answers positive): its row is
+    taken out of comparisons and the runner-up is best."""
+    catalogue = _project(
+        tmp_path,
+        {
+            FENG.format(model="dnabert-2-mean", metric="mcc"): "0.0",
+            FENG.format(model="dnabert-2-mean", metric="f1"): "0.0",
+        },
+    )
+    feng = _boards(catalogue).boards[0]
+    by_key = {r.model.key: r for r in feng.rows}
+    degenerate = by_key["feng-2024-config-dnabert-2-mean-pooling"].values[0]
+    assert degenerate is not None and degenerate.standing == "excluded" and degenerate.concerns
+    (top,) = feng.top(0)
+    assert feng.rows[top].model.key == "feng-2024-config-nt-v2-500m-mean-pooling"
+
+
+def test_a_lead_within_the_margin_is_no_best_mark(tmp_path: Path) -> None:
+    """NT-v2 (mean) printed as 0.85, which stands for 0.845 to 0.855: DNABERT-2's
+    0.8483 is within it, so neither is best and the answer says no single model leads."""
+    catalogue = _project(tmp_path, {FENG.format(model="nt-v2-500m-mean", metric="mcc"): "0.85"})
+    found = _boards(catalogue)
+    feng = found.boards[0]
+    tied = {feng.rows[i].model.key for i in feng.top(0)}
+    assert tied == {
+        "feng-2024-config-dnabert-2-mean-pooling",
+        "feng-2024-config-nt-v2-500m-mean-pooling",
+    }
+    assert all(r.values[0] is None or r.values[0].standing != "best" for r in feng.rows)
+    answer = found.answers[0]
+    assert (answer.state, answer.column) == ("tied", 0)
+    text = leaderboard(found, catalogue, "human_worm").answers[0]
+    assert "no single model leads on MCC: 2 models are within the margin of the top" in text
+    assert "the highest MCC" not in text
+
+
+RANDOM_DNA = "saadat-fellay-20261015-dataset-synthetic-uniform-random-dna-seed-42"
+PAGE_LIMIT = 1_000_000
+
+
+def test_no_page_of_a_built_catalogue_is_over_one_megabyte(tmp_path: Path) -> None:
+    """Every evaluation on the synthetic random-DNA data (its task page was 10.3 MB: 3,921
+    'not comparable' pairs), built: no file over 1 MB, and the data is no task to choose
+    a model for (the chooser lists it apart)."""
+    ids = sorted(
+        p.stem
+        for p in RECORDS.glob("*.yaml")
+        if f"dataset: {RANDOM_DNA}\n" in p.read_text(encoding="utf-8")
+    )
+    assert len(ids) > 100  # the scenario: many measurements of several protocols
+    copy_closure(ids, RECORDS, tmp_path / "records")
+    site = tmp_path / "site"
+    build_site(tmp_path, site, release_date=date(2026, 12, 2), workers=1)
+    sizes = {p.relative_to(site).as_posix(): p.stat().st_size for p in site.rglob("*.html")}
+    task = f"tasks/{RANDOM_DNA}/index.html"
+    assert task in sizes
+    assert {p: s for p, s in sizes.items() if s > PAGE_LIMIT} == {}
+    chooser = (site / "chooser" / "index.html").read_text(encoding="utf-8")
+    tasks_part, other_part = chooser.split('id="other-data"')
+    assert RANDOM_DNA not in tasks_part and RANDOM_DNA in other_part
