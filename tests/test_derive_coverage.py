@@ -30,6 +30,7 @@ def test_counts_cover_every_kind() -> None:
         "dataset": 1,
         "source": 1,
         "question": 0,
+        "result_table": 0,
     }
     assert counts.text == "1 protocol, 4 evaluations, 4 results"
     assert catalogue_counts(load_scenario("reproduction")).measurement_count == 1

@@ -214,7 +214,8 @@ def gather(folder: Path, root: Path) -> Gathered:
     report = validate_paths([folder], root)
     if not report.ok:
         raise RecordsInvalid(report.problems)
-    return Gathered(Catalogue.from_records(report.records.values()), report.warnings, state)
+    catalogue = Catalogue.from_records(report.records.values(), report.result_rows)
+    return Gathered(catalogue, report.warnings, state)
 
 
 def render(

@@ -19,6 +19,7 @@ from .models import (
     Source,
 )
 from .models.common import StatedValue
+from .table_rows import ResultRows
 
 R = TypeVar("R", bound=RecordBase)
 
@@ -36,6 +37,7 @@ REFERENCES: dict[str, list[tuple[str, str]]] = {
         ("reproduces", "evaluation"),
     ],
     "question": [("protocols[]", "protocol"), ("evaluations[]", "evaluation")],
+    "result_table": [("sources[]", "source"), ("protocol", "protocol")],
 }
 
 
@@ -150,10 +152,14 @@ class Catalogue:
     by_id: dict[str, RecordBase] = field(default_factory=dict)
     referrers: dict[str, list[Reference]] = field(default_factory=lambda: defaultdict(list))
     _by_kind: dict[type[RecordBase], list[RecordBase]] = field(default_factory=dict)
+    result_rows: ResultRows = field(default_factory=ResultRows)
+    """The rows of the result tables (`table_rows`): by table, dataset, family, checkpoint."""
 
     @classmethod
-    def from_records(cls, records: Iterable[RecordBase]) -> Catalogue:
-        catalogue = cls()
+    def from_records(
+        cls, records: Iterable[RecordBase], result_rows: ResultRows | None = None
+    ) -> Catalogue:
+        catalogue = cls(result_rows=result_rows if result_rows is not None else ResultRows())
         for record in records:
             catalogue.by_id[record.id] = record
         by_kind: dict[type[RecordBase], list[RecordBase]] = defaultdict(list)

@@ -19,7 +19,15 @@ from .config import ARTIFACTS_DIR, RECORDS_DIR
 from .derive.artifacts import IMPORTER_MANIFEST, orphan_artifacts
 from .link import Catalogue, Ref, reference_fields
 from .load import line_of
-from .models import Evaluation, ModelFamily, Protocol, RecordBase, Source
+from .models import (
+    Dataset,
+    Evaluation,
+    ModelFamily,
+    Protocol,
+    RecordBase,
+    ResultTable,
+    Source,
+)
 from .models.scales import scale_problem
 from .parse_cache import ParseCache, load_files, yaml_names
 from .problems import Problem, Severity
@@ -28,9 +36,10 @@ from .record_checks import KIND_OF, article, check_loaded, under
 if TYPE_CHECKING:
     from .validate import ValidationReport
 
-ENTRY_KINDS = frozenset({"protocol", "question", "evaluation"})
-"""Kinds that need no referrer: the index lists protocols and questions, and an
-evaluation is reached through the protocol and configuration it names."""
+ENTRY_KINDS = frozenset({"protocol", "question", "evaluation", "result_table"})
+"""Kinds that need no referrer: the index lists protocols and questions, an evaluation
+is reached through the protocol and configuration it names, and a result table through
+its sources and protocol."""
 
 
 class _Hashes:
@@ -306,6 +315,34 @@ def _check_record(
     _check_references(to, record, universe, refs)
     if isinstance(record, Evaluation):
         _check_evaluation(to, record, universe, hashes, cycles)
+    if isinstance(record, ResultTable):
+        _check_result_table(to, record, universe)
+
+
+def _check_result_table(to: _Target, table: ResultTable, universe: dict[str, RecordBase]) -> None:
+    """A result table's metrics are columns of its protocol, and its sources are files of
+    a repository (each row's locator starts with one of their paths). A table checked
+    from its valid parts (`report.partial`) may lack any of these fields."""
+    protocol = universe.get(table.protocol) if isinstance(table.protocol, str) else None
+    metrics = getattr(table.columns, "metrics", None) or []
+    if isinstance(protocol, Protocol):
+        known = {column.id for column in protocol.columns}
+        for i, metric in enumerate(metrics):
+            name = getattr(metric, "metric", None)
+            if isinstance(name, str) and name not in known:
+                to.add(
+                    f"columns.metrics.{i}.metric",
+                    f"'{name}' is not a result column of protocol '{protocol.id}' "
+                    f"(its columns: {', '.join(sorted(known))})",
+                )
+    for i, source_id in enumerate(table.sources or []):
+        source = universe.get(source_id) if isinstance(source_id, str) else None
+        if isinstance(source, Source) and not source.path:
+            to.add(
+                f"sources.{i}",
+                f"source '{source_id}' has no `path`: a result table's rows are located in "
+                "files of a repository (each locator starts with the file's path)",
+            )
 
 
 def check_records(
@@ -328,10 +365,12 @@ def check_links(
     root: Path,
     selected: set[str] | None,
     store: ParseCache | None = None,
-) -> None:
+) -> dict[str, RecordBase]:
     """Cross-record checks over the records in `report`, and over the valid parts of
     those that failed their model (`report.partial`). `selected`: absolute paths of the
-    files validated, or None when they include every file under `root/records`."""
+    files validated, or None when they include every file under `root/records`.
+    Returns the records the references resolved against (those validated and, when only
+    some files were, the valid records of the rest of `root/records`)."""
     universe = dict(report.records)
     context, context_partial = _context_records(root, selected, report, store)
     for record_id, record in context.items():
@@ -359,7 +398,7 @@ def check_links(
         to = _Target(report, record_id, report.files[record_id], report.lines[record_id])
         _check_record(to, record, universe, outgoing[record_id], hashes, cycles)
         kind = KIND_OF[type(record)]
-        stands_alone = isinstance(record, ModelFamily) and record.has_facts
+        stands_alone = (isinstance(record, ModelFamily) and record.has_facts) or _labelled(record)
         if (
             kind not in ENTRY_KINDS
             and record_id not in referenced
@@ -381,6 +420,7 @@ def check_links(
         report.orphans_unknown = (root / ARTIFACTS_DIR).is_dir()
     else:
         _check_orphans(report, root, universe)
+    return universe
 
 
 def _imported_files(folder: Path) -> frozenset[str]:
@@ -427,6 +467,16 @@ def _check_orphans(report: ValidationReport, root: Path, universe: dict[str, Rec
                 "warning",
             )
         )
+
+
+def _labelled(record: RecordBase) -> bool:
+    """True for a dataset or model family that carries a source's labels: an identity
+    record that result tables' rows map to (they name it by label, not by id)."""
+    if isinstance(record, Dataset):
+        return bool(record.labels)
+    if isinstance(record, ModelFamily):
+        return bool(record.labels) or any(c.labels for c in record.checkpoints)
+    return False
 
 
 __all__ = ["ENTRY_KINDS", "check_links"]

@@ -753,7 +753,15 @@ def parse_bytes(raw: bytes, path: Path, *, lines: bool = True) -> LoadedFile:
     return loaded
 
 
-def _too_big(path: Path, size: int) -> Problem:
+def _too_big(path: Path, size: int, limit: int = MAX_FILE_BYTES, what: str = "record") -> Problem:
+    if what != "record":
+        return Problem(
+            path,
+            1,
+            "",
+            f"the file has {size / 1024 / 1024:.1f} MiB; a {what} holds at most "
+            f"{limit // 1024 // 1024} MiB: split the table",
+        )
     return Problem(
         path,
         1,
@@ -781,11 +789,13 @@ _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXE
 """O_NONBLOCK: opening a named pipe returns at once (and is then refused by its type)."""
 
 
-def read_bounded(path: Path) -> bytes | Problem:
+def read_bounded(
+    path: Path, *, limit: int = MAX_FILE_BYTES, what: str = "record"
+) -> bytes | Problem:
     """The bytes of the regular file at `path`, or the problem that stops it being read:
     it cannot be opened, it is not a regular file (a pipe, a device: nothing is read), or
-    `fstat` says it is bigger than `MAX_FILE_BYTES` (nothing is read). At most
-    `MAX_FILE_BYTES + 1` bytes are read whatever `fstat` said."""
+    `fstat` says it is bigger than `limit` (nothing is read). At most `limit + 1` bytes
+    are read whatever `fstat` said. `what` names the file in messages ('rows file')."""
     try:
         descriptor = os.open(path, _OPEN_FLAGS)
     except OSError as error:
@@ -793,11 +803,11 @@ def read_bounded(path: Path) -> bytes | Problem:
     try:
         mode, size = (info := os.fstat(descriptor)).st_mode, info.st_size
         if not stat.S_ISREG(mode):
-            return Problem(path, 1, "", f"{kind_of_file(mode)}: a record is a regular file")
-        if size > MAX_FILE_BYTES:
-            return _too_big(path, size)
+            return Problem(path, 1, "", f"{kind_of_file(mode)}: a {what} is a regular file")
+        if size > limit:
+            return _too_big(path, size, limit, what)
         chunks: list[bytes] = []
-        left = MAX_FILE_BYTES + 1
+        left = limit + 1
         while left > 0:
             chunk = os.read(descriptor, min(left, max(size, 1 << 16)))
             if not chunk:
@@ -809,8 +819,8 @@ def read_bounded(path: Path) -> bytes | Problem:
         return Problem(path, 1, "", f"cannot read: {error.strerror}")
     finally:
         os.close(descriptor)
-    if len(raw) > MAX_FILE_BYTES:  # it grew after fstat
-        return _too_big(path, len(raw))
+    if len(raw) > limit:  # it grew after fstat
+        return _too_big(path, len(raw), limit, what)
     return raw
 
 

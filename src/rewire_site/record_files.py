@@ -32,6 +32,9 @@ from .load import kind_of_file
 from .problems import Problem
 
 RECORD_SUFFIX = ".yaml"
+ROWS_SUFFIX = ".csv"
+"""The rows of a result table (`table_rows`): found so that one no table names is an
+error, read only through the table that names it."""
 MISSING = "no such file or folder"
 
 
@@ -42,6 +45,8 @@ class Found:
 
     names: list[str] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    tables: list[str] = field(default_factory=list)
+    """Rows files (`*.csv`) found, each a regular file inside the project."""
 
 
 def _inside(path: str, folder: str) -> bool:
@@ -127,7 +132,8 @@ def scan(folder: Path, inside: str, found: Found) -> None:
                         )
                     )
                     continue
-                if not entry.name.endswith(RECORD_SUFFIX):
+                rows = entry.name.endswith(ROWS_SUFFIX)
+                if not rows and not entry.name.endswith(RECORD_SUFFIX):
                     continue
                 if is_link:
                     problem = _link_problem(name, inside)
@@ -138,10 +144,12 @@ def scan(folder: Path, inside: str, found: Found) -> None:
                     problem = _problem(name, f"{kind_of_file(mode)}: a record is a regular file")
             except OSError as error:
                 problem = _problem(name, f"cannot read: {error.strerror}")
-            if problem is None:
-                found.names.append(name)
-            else:
+            if problem is not None:
                 found.problems.append(problem)
+            elif rows:
+                found.tables.append(name)
+            else:
+                found.names.append(name)
 
 
 def find(paths: Iterable[Path], root: Path | None) -> Found:
@@ -149,6 +157,7 @@ def find(paths: Iterable[Path], root: Path | None) -> Found:
     order given with each folder's files sorted; the problems met, one per path."""
     found = Found()
     names: list[str] = []
+    tables: list[str] = []
     for path in paths:
         inside = boundary(path, root)
         problem = _outside(path, inside)
@@ -159,18 +168,24 @@ def find(paths: Iterable[Path], root: Path | None) -> Found:
             folder = Found()
             scan(path, inside, folder)
             names.extend(sorted(folder.names))
+            tables.extend(sorted(folder.tables))
             found.problems.extend(folder.problems)
         elif os.path.islink(path):  # noqa: PTH114
             problem = _link_problem(os.fspath(path), inside)
-            if problem is None:
-                names.append(os.fspath(path))
-            else:
+            if problem is not None:
                 found.problems.append(problem)
+            elif path.name.endswith(ROWS_SUFFIX):
+                tables.append(os.fspath(path))
+            else:
+                names.append(os.fspath(path))
+        elif path.exists() and path.name.endswith(ROWS_SUFFIX):
+            tables.append(os.fspath(path))  # read through the table that names it
         elif path.exists():
             names.append(os.fspath(path))  # named by the caller: read (or refused) as it is
         else:
             found.problems.append(_problem(os.fspath(path), MISSING))
     found.names = list(dict.fromkeys(names))
+    found.tables = list(dict.fromkeys(tables))
     return found
 
 
@@ -188,4 +203,31 @@ def _outside(path: Path, inside: str) -> Problem | None:
     )
 
 
-__all__ = ["MISSING", "RECORD_SUFFIX", "Found", "boundary", "find", "scan"]
+def rows_problem(path: Path, root: Path | None) -> Problem | None:
+    """None when `path` (a table's rows file) may be read: a regular file, or a link to
+    one inside the project; else what stops it (nothing of a link's target is quoted).
+    A missing file is `MISSING`."""
+    name = os.fspath(path)
+    if os.path.islink(name):  # noqa: PTH114
+        return _link_problem(name, boundary(path.parent, root))
+    try:
+        mode = os.stat(name).st_mode  # noqa: PTH116
+    except FileNotFoundError:
+        return _problem(name, MISSING)
+    except OSError as error:
+        return _problem(name, f"cannot read: {error.strerror}")
+    if not stat.S_ISREG(mode):
+        return _problem(name, f"{kind_of_file(mode)}: a rows file is a regular file")
+    return None
+
+
+__all__ = [
+    "MISSING",
+    "RECORD_SUFFIX",
+    "ROWS_SUFFIX",
+    "Found",
+    "boundary",
+    "find",
+    "rows_problem",
+    "scan",
+]

@@ -29,12 +29,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import record_files
+from . import record_files, table_rows
 from .config import RECORDS_DIR
 from .link import Ref, reference_fields
 from .link_checks import ENTRY_KINDS, check_links
 from .load import line_of
-from .models import RecordBase
+from .models import RecordBase, ResultTable
 from .parse_cache import ParseCache, absolute, iter_files
 from .problems import Problem, printable
 from .record_checks import FileResult, check_file, check_loaded
@@ -73,6 +73,8 @@ class ValidationReport:
     per-file checks (while the other process parses) for the link checks to use."""
     orphans_unknown: bool = False
     """True when records with errors kept the check for uncited artifacts from running."""
+    result_rows: table_rows.ResultRows = field(default_factory=table_rows.ResultRows)
+    """The rows of every result table validated whose rows file has no error."""
 
     @property
     def errors(self) -> list[Problem]:
@@ -180,7 +182,8 @@ def validate_paths(
     `cache`: reuse parse results stored under `root/.rewire-cache` (see `parse_cache`);
     `jobs`: processes that parse (default: up to 2, used only for many files)."""
     report = ValidationReport()
-    files, refused = find_files(paths, root)
+    found = record_files.find(paths, root)
+    files, refused = [Path(name) for name in found.names], found.problems
     report.problems.extend(refused)
     if any(problem.message != record_files.MISSING for problem in refused):
         report.referrers_unknown = True  # a file not read may refer to any record
@@ -197,7 +200,8 @@ def validate_paths(
         collect((checked[path] for path in files), report)
         report.outgoing = {record_id: refs[path] for record_id, path in report.files.items()}
         del checked, refs
-        check_links(report, root, _selected(paths, files, root), store)
+        universe = check_links(report, root, _selected(paths, files, root), store)
+        check_tables(report, universe, found.tables, root)
         if store is not None:
             store.save()
     finally:
@@ -211,6 +215,57 @@ def validate_paths(
             gc.enable()
     report.problems.sort(key=lambda p: (str(p.path), p.line, p.field, p.message))
     return report
+
+
+def check_tables(
+    report: ValidationReport,
+    universe: Mapping[str, RecordBase],
+    found: Sequence[str],
+    root: Path,
+) -> None:
+    """Read the rows of every result table in `report` (`table_rows`) into
+    `report.result_rows`; a rows file under the paths validated (`found`) that no table
+    names is an error; a label given twice in one scope is an error."""
+    index = table_rows.LabelIndex.from_records(universe.values())
+    for record_id, field_path, message in index.conflicts:
+        if record_id in report.files:
+            report.problems.append(
+                Problem(
+                    report.files[record_id], report.line(record_id, field_path), field_path, message
+                )
+            )
+    named: list[Path] = []
+    for record_id, record in sorted(report.records.items()):
+        if not isinstance(record, ResultTable):
+            continue
+        path = table_rows.rows_path(record, report.files[record_id])
+        named.append(path)
+        refused = record_files.rows_problem(path, root)
+        if refused is not None:
+            message = refused.message
+            if message == record_files.MISSING:
+                message = f"no such file: {path.name} (the rows of this table, beside it)"
+                report.problems.append(
+                    Problem(
+                        report.files[record_id], report.line(record_id, "rows"), "rows", message
+                    )
+                )
+            else:
+                report.problems.append(refused)
+            continue
+        read = table_rows.read_rows(
+            record, path, paths=table_rows.source_paths(record, universe), index=index
+        )
+        report.problems.extend(read.problems)
+        if not any(p.severity == "error" for p in read.problems):
+            report.result_rows.by_table[record_id] = read.rows
+            report.result_rows.unmapped[record_id] = read.unmapped
+    for result in report.partial.values():
+        rows = getattr(result.partial, "rows", None)
+        if isinstance(rows, str):
+            named.append(result.path.parent / rows)
+    if "result_table" not in report.invalid.values() and not report.unreadable:
+        report.problems.extend(table_rows.stray_tables(found, named))
 
 
 __all__ = [

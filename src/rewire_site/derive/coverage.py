@@ -34,6 +34,7 @@ KIND_LABELS: dict[str, str] = {
     "dataset": "Datasets",
     "source": "Sources",
     "question": "Questions",
+    "result_table": "Result tables",
 }
 ROLE_NAMES = {"null_control": "Null control", "conventional_reference": "Conventional reference"}
 ROLE_STATUS_LABELS = {

@@ -87,6 +87,7 @@ STATEMENTS: dict[str, tuple[tuple[str, str], ...]] = {
     ),
     "source": (),
     "question": (),
+    "result_table": (),
 }
 
 

@@ -41,7 +41,7 @@ class Records:
     @classmethod
     def from_report(cls, root: Path, report: ValidationReport) -> Records:
         files = {str(path): record_id for record_id, path in report.files.items()}
-        catalogue = Catalogue.from_records(report.records.values())
+        catalogue = Catalogue.from_records(report.records.values(), report.result_rows)
         return cls(root, catalogue, files, dict(report.lines))
 
     def apply(self, paths: Iterable[Path]) -> Change:
@@ -150,7 +150,9 @@ def _updated(
     if any(k[0] == "ref" for k in keys):
         keys.add(("ref", ANY))
     by_kind = {k: v for k, v in by_kind.items() if v}
-    return Catalogue(by_id=by_id, referrers=referrers, _by_kind=by_kind), keys
+    catalogue = Catalogue(by_id=by_id, referrers=referrers, _by_kind=by_kind)
+    catalogue.result_rows = old.result_rows  # rows files are read by a full gather
+    return catalogue, keys
 
 
 def changed_fields(before: RecordBase | None, after: RecordBase | None) -> set[str]:

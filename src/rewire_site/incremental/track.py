@@ -115,6 +115,7 @@ class TrackingCatalogue(Catalogue):
             by_id=TrackedMap(base.by_id, "id", recorder),  # type: ignore[arg-type]
             referrers=TrackedMap(base.referrers, "ref", recorder),  # type: ignore[arg-type]
             _by_kind=base._by_kind,
+            result_rows=base.result_rows,
         )
         self.base = base
         self.recorder = recorder

@@ -6,17 +6,27 @@ from typing import Annotated, TypeAlias
 
 from pydantic import Field, TypeAdapter
 
-from .common import Citation, Concern, ConcernKind, Missing, MissingReason, RecordBase, Review
+from .common import (
+    Citation,
+    Concern,
+    ConcernKind,
+    Missing,
+    MissingReason,
+    RecordBase,
+    Review,
+    SourceLabel,
+)
 from .configuration import Configuration
 from .dataset import Dataset
 from .evaluation import PUBLISHED_ORIGINS, Claim, Evaluation, Origin, Result, RunConditions
 from .family import Checkpoint, Fact, ModelFacts, ModelFamily
 from .protocol import Metric, Protocol
 from .question import Question
+from .result_table import Adaptation, ResultTable
 from .source import Source, SourceKind
 
 Record: TypeAlias = Annotated[
-    Source | Protocol | Dataset | ModelFamily | Configuration | Evaluation | Question,
+    Source | Protocol | Dataset | ModelFamily | Configuration | Evaluation | Question | ResultTable,
     Field(discriminator="kind"),
 ]
 
@@ -28,6 +38,7 @@ RECORD_TYPES: dict[str, type[RecordBase]] = {
     "configuration": Configuration,
     "evaluation": Evaluation,
     "question": Question,
+    "result_table": ResultTable,
 }
 
 RECORD_ADAPTER: TypeAdapter[Record] = TypeAdapter(Record)
@@ -36,6 +47,7 @@ __all__ = [
     "PUBLISHED_ORIGINS",
     "RECORD_ADAPTER",
     "RECORD_TYPES",
+    "Adaptation",
     "Checkpoint",
     "Citation",
     "Claim",
@@ -56,8 +68,10 @@ __all__ = [
     "Record",
     "RecordBase",
     "Result",
+    "ResultTable",
     "Review",
     "RunConditions",
     "Source",
     "SourceKind",
+    "SourceLabel",
 ]

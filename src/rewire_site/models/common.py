@@ -439,4 +439,15 @@ class RecordBase(Strict):
         return self
 
 
+class SourceLabel(Strict):
+    """A source's own name for a task or a model, in the label scope of that source
+    (a result table's `labels`)."""
+
+    scope: Slug = Field(
+        description="The label scope: the source whose name this is, e.g. dnallm-mark."
+    )
+    label: Text = Field(description="The name exactly as the source writes it, e.g. 'H3'.")
+    note: Text | None = Field(default=None, description="Why this name means this record.")
+
+
 Direction = Literal["lower", "higher"]

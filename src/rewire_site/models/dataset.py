@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from .common import RecordBase, Slug, Strict, Text, reportable
+from .common import RecordBase, Slug, SourceLabel, Strict, Text, reportable
 
 
 class Split(Strict):
@@ -54,6 +54,11 @@ class Dataset(RecordBase):
         default_factory=list,
         description="Other dataset records that are the same task (same files and split), "
         "each with its evidence: the only links that merge datasets into one task.",
+    )
+    labels: list[SourceLabel] = Field(
+        default_factory=list,
+        description="Each source's own names for this task ({scope, label}): rows of a "
+        "result table whose label scope is `scope` and task label is `label` belong here.",
     )
     related: list[RelatedDataset] = Field(
         default_factory=list,

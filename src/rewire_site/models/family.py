@@ -12,6 +12,7 @@ from .common import (
     FiniteFloat,
     RecordBase,
     Slug,
+    SourceLabel,
     Strict,
     Text,
     WebUrl,
@@ -205,6 +206,12 @@ class Checkpoint(Strict):
         "sources', or give a reason at `checkpoints.N.pretraining.<field>`.",
         json_schema_extra={REASON_DEFAULTED: True},
     )
+    labels: list[SourceLabel] = Field(
+        default_factory=list,
+        description="Each source's own names for this checkpoint ({scope, label}): rows of "
+        "a result table whose label scope is `scope` and model label is `label` are "
+        "results of this checkpoint.",
+    )
 
 
 class ModelFamily(RecordBase):
@@ -218,6 +225,12 @@ class ModelFamily(RecordBase):
     tokenisation: Text | None = reportable("How DNA is tokenised, e.g. 'non-overlapping 6-mers'.")
     checkpoints: list[Checkpoint] = Field(
         default_factory=list, description="Known published checkpoints."
+    )
+    labels: list[SourceLabel] = Field(
+        default_factory=list,
+        description="Source names known only at family level ({scope, label}): their rows "
+        "are shown with the concern that the checkpoint is not pinned. Where the checkpoint "
+        "is known, put the label on the checkpoint instead.",
     )
 
     @property

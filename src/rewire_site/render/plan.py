@@ -37,9 +37,10 @@ from ..models import (
     Protocol,
     Question,
     RecordBase,
+    ResultTable,
     Source,
 )
-from . import downloads, home, index
+from . import downloads, home, index, table_downloads
 from .configuration import configuration_page
 from .contexts import DownloadItem, Link, SiteFacts
 from .dataset import dataset_page
@@ -49,6 +50,7 @@ from .models import MODELS_PATH, models_page
 from .pool import DataFile, Job
 from .protocol import protocol_page, protocol_table, sorted_pages
 from .question import question_page
+from .result_table import download_path, rows_pages, table_page
 from .search import SearchEntry, search_entries
 from .source import source_page
 from .urls import api_path, kind_of
@@ -64,6 +66,8 @@ DATA_JOBS = (
     downloads.PROTOCOL_COVERAGE,
     downloads.SOURCE_TABLE,
     downloads.API_INDEX,
+    table_downloads.TASK_IDENTITY,
+    table_downloads.CHECKPOINT_IDENTITY,
 )
 """The jobs `('data', name)`: each gzip CSV (the release table aside, written last), the
 API index and api/derived.json, and the exports (Every Eval Ever, citations): one job
@@ -77,6 +81,7 @@ RECORD_PAGES: dict[type[RecordBase], Any] = {
     ModelFamily: family_page,
     Source: source_page,
     Question: question_page,
+    ResultTable: table_page,
 }
 """Record type -> builder of its page context (protocols have a job of their own)."""
 
@@ -189,6 +194,14 @@ class SitePlan:
         if kind == "record":
             record = self.catalogue.by_id[job[1]]
             page = RECORD_PAGES[type(record)](record, self.catalogue, self.facts)
+            if isinstance(record, ResultTable):
+                return [
+                    page,
+                    *rows_pages(record, self.catalogue, self.facts),
+                    DataFile(
+                        download_path(record.id), table_downloads.table_csv(record, self.catalogue)
+                    ),
+                ]
             return [with_json_ld(page, record, self.catalogue, SITE_URL)]
         if kind == "filter":
             key, value = job[1], job[2]
@@ -228,6 +241,10 @@ class SitePlan:
             return {name: downloads.gzip_bytes(csv)}
         if name == downloads.SOURCE_TABLE:
             return {name: downloads.gzip_bytes(downloads.source_table_csv(self.catalogue))}
+        if name == table_downloads.TASK_IDENTITY:
+            return {name: table_downloads.task_identity_csv(self.catalogue)}
+        if name == table_downloads.CHECKPOINT_IDENTITY:
+            return {name: table_downloads.checkpoint_identity_csv(self.catalogue)}
         if name == downloads.API_INDEX:
             return {name: downloads.api_index(self.catalogue)}
         if name == EXPORTS:  # the sitemap: written after rendering, from the chooser pages

@@ -17,6 +17,7 @@ KIND_DIRS: dict[str, str] = {
     "source": "sources",
     "model_family": "families",
     "question": "questions",
+    "result_table": "tables",
 }
 """Record kind -> folder of its pages under the site root."""
 
@@ -28,6 +29,7 @@ KIND_LABELS: dict[str, str] = {
     "source": "Source",
     "model_family": "Model family",
     "question": "Question",
+    "result_table": "Result table",
 }
 
 HOME = "index.html"
