@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, UndefinedError
@@ -252,3 +253,28 @@ def test_sorted_views_render_each_row_once_and_the_same_bytes(synth_plan: object
     orders = [[r.row.configuration_id for r in p.comparison.rows] for p in pages]
     assert len({tuple(o) for o in orders}) > 1  # the views differ in order, not in rows
     assert all(sorted(o) == sorted(orders[0]) for o in orders)
+
+
+def test_warm_compiles_the_macro_files_too(tmp_path: Path) -> None:
+    """After `warm`, rendering a page that imports a macro file compiles nothing: the
+    first edit `rewire serve` renders in its own process paid about 2 CPU seconds to
+    compile the project's `_partials/` there."""
+    (tmp_path / "_partials").mkdir()
+    renderer = _env(
+        tmp_path,
+        {
+            "_partials/_m.html": "{% macro shout(x) %}<b>{{ x }}</b>{% endmacro %}",
+            "page.html": '{% import "_partials/_m.html" as m %}{{ m.shout(page.title) }}',
+        },
+    )
+    renderer.warm()
+    compiled: list[str | None] = []
+    compile_source = renderer.env.compile
+
+    def counting(source: Any, name: str | None = None, *args: Any, **kw: Any) -> Any:
+        compiled.append(name)
+        return compile_source(source, name, *args, **kw)
+
+    renderer.env.compile = counting  # type: ignore[method-assign]
+    assert renderer.render("page.html", {"title": "<x>"}) == b"<b>&lt;x&gt;</b>"
+    assert compiled == []
