@@ -386,9 +386,20 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("out_dir", type=Path, help="Folder to write records/ into (its root).")
     parser.add_argument("--evaluations", type=int, default=1000, help="Number of evaluations.")
     parser.add_argument("--seed", type=int, default=0, help="Random seed.")
+    parser.add_argument(
+        "--table-values",
+        type=int,
+        default=0,
+        help="Published values to add as result tables (`synth_tables`); 0: none.",
+    )
     args = parser.parse_args(argv)
     count = generate_catalogue(args.out_dir, args.evaluations, args.seed)
     print(f"wrote {count} records under {args.out_dir / RECORDS_DIR}")
+    if args.table_values > 0:
+        from .synth_tables import add_result_tables
+
+        records, values = add_result_tables(args.out_dir, args.table_values, args.seed)
+        print(f"wrote {records} records and result tables holding {values} values")
 
 
 if __name__ == "__main__":
