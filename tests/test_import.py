@@ -10,7 +10,9 @@ and three datasets' rows) with the real files' commit, SHA-256 and size.
 
 from __future__ import annotations
 
+import csv
 import hashlib
+import io
 import json
 import shutil
 import subprocess
@@ -35,7 +37,13 @@ def _files(prefix: str) -> Path:
 
 
 def _imported(root: Path) -> dict[str, str]:
-    return {p.stem: p.read_text("utf-8") for p in sorted((root / "records").glob("*.yaml"))}
+    """Record key (as the manifest keys it) -> text: an id for records/<id>.yaml, a path
+    under records/ for a result table's YAML and CSV."""
+    records = root / "records"
+    out = {p.stem: p.read_text("utf-8") for p in sorted(records.glob("*.yaml"))}
+    for path in sorted((records / "tables").glob("*")):
+        out[f"tables/{path.name}"] = path.read_text("utf-8")
+    return out
 
 
 @pytest.mark.parametrize("prefix", ["tang-koo-2024", "genomic-benchmarks"])
@@ -51,7 +59,8 @@ def test_redistributable_source_reproduces_committed_records(prefix: str, tmp_pa
     written = _imported(tmp_path)
     assert set(written) == set(manifest["records"])
     for record_id, text in written.items():
-        assert (ROOT / "records" / f"{record_id}.yaml").read_text("utf-8") == text, record_id
+        name = record_id if "/" in record_id else f"{record_id}.yaml"
+        assert (ROOT / "records" / name).read_text("utf-8") == text, record_id
 
 
 def test_every_imported_value_quotes_its_cell(tmp_path: Path) -> None:
@@ -242,3 +251,30 @@ def test_cli_import_and_hand_edit_exit_codes(tmp_path: Path) -> None:
     )
     assert done.returncode == 1
     assert "records/genomic-benchmarks-config-hyenadna.yaml" in done.stderr
+
+
+def test_tang_koo_layer_table_rereads_its_cells_from_the_pinned_bytes(tmp_path: Path) -> None:
+    """The per-layer probe table (issue 24): 2 cell types x 32 layers x 7 probes, every cell
+    the verbatim text of its row and column in the copied file, whose SHA-256 the table's
+    source record holds."""
+    run_import("tang-koo-2024", tmp_path, folder=_files("tang-koo-2024"))
+    tables = tmp_path / "records" / "tables"
+    spec = yaml.safe_load((tables / "tang-koo-2024-table-nt-layer-probe.yaml").read_text("utf-8"))
+    keys = {m["column"]: m["source_key"] for m in spec["columns"]["metrics"]}
+    sources = {}
+    for source in spec["sources"]:
+        record = yaml.safe_load((tmp_path / "records" / f"{source}.yaml").read_text("utf-8"))
+        sources[record["path"]] = record["sha256"]
+    seen = 0
+    with (tables / spec["rows"]).open(encoding="utf-8", newline="") as handle:
+        for row in csv.DictReader(handle):
+            path, where = row["locator"].split(", row ")
+            data = (_files("tang-koo-2024") / path).read_bytes()
+            assert hashlib.sha256(data).hexdigest() == sources[path]
+            lines = list(csv.DictReader(io.StringIO(data.decode("utf-8"))))
+            line = lines[int(where) - 2]
+            assert line["Layer"] == row["layer"] and row["model"] == "2B5_1000G"
+            for column, key in keys.items():
+                assert row[column] == line[key], (row["locator"], key)
+                seen += 1
+    assert seen == 448

@@ -191,7 +191,8 @@ def build(
 @app.command("import")
 def import_command(
     source: str = typer.Argument(
-        ..., help="Source to import: feng-2024, tang-koo-2024, genomic-benchmarks."
+        ...,
+        help="Source to import: feng-2024, tang-koo-2024, genomic-benchmarks, dgeb, lingodnabench.",
     ),
     git_dir: Path | None = typer.Option(  # noqa: B008
         None, "--git-dir", help="A clone (or bare git directory) of the source repository."

@@ -9,12 +9,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import feng, genomic_benchmarks, tang_koo
+from . import dgeb, feng, genomic_benchmarks, lingodnabench, tang_koo
 from .core import Importer, ImportProblem, ImportReport, SourceFiles, render_records, write_records
 from .shape import check_shape
 
 IMPORTERS: dict[str, Importer] = {
-    i.prefix: i for i in (feng.IMPORTER, tang_koo.IMPORTER, genomic_benchmarks.IMPORTER)
+    i.prefix: i
+    for i in (
+        feng.IMPORTER,
+        tang_koo.IMPORTER,
+        genomic_benchmarks.IMPORTER,
+        dgeb.IMPORTER,
+        lingodnabench.IMPORTER,
+    )
 }
 
 

@@ -38,6 +38,8 @@ from .core import (
 from .families import DNABERT_2, HYENADNA, NUCLEOTIDE_TRANSFORMER, family_records
 from .records import ADDED, AREAS, CONTEXTS, RepoFileSpec, repository_file_source, value_result
 from .tables import Cell, read_csv
+from .tang_koo_layers import COLUMNS as LAYER_COLUMNS
+from .tang_koo_layers import LAYER_TABLES, layer_records
 
 PREFIX = "tang-koo-2024"
 REPOSITORY = "https://github.com/amberT15/LLM_eval"
@@ -59,7 +61,7 @@ HYENA_NOTEBOOK = "data_generation/embedding_generation/Hyena_embed.ipynb"
 SEI_NOTEBOOK = "data_generation/embedding_generation/SEI_embed.ipynb"
 NT_PROBE = "lentiMPRA/NT_layer_probe.py"
 NOTEBOOKS = (DNABERT_NOTEBOOK, GPN_NOTEBOOK, HYENA_NOTEBOOK, SEI_NOTEBOOK, NT_PROBE)
-PATHS = (*TABLES, README, LICENSE, FIGURE, *NOTEBOOKS)
+PATHS = (*TABLES, README, LICENSE, FIGURE, *NOTEBOOKS, *LAYER_TABLES)
 COLUMNS = ("LLM", "Model", "Performance", "Cell Type")
 """Each table's header: its rows are read by position in this order."""
 
@@ -249,6 +251,7 @@ def build(files: SourceFiles) -> list[Record]:
         records.append(_protocol(readme, figure, cell_name, heads, files.commit))
     for llm, head, performance, cell_type in cells:
         records.append(_evaluation(files, MODELS[llm.text], head, performance, cell_type))
+    records += layer_records(files)
     return records
 
 
@@ -352,6 +355,7 @@ def _dataset(readme: SourceFile, cell_type: str) -> Record:
         "synthetic": False,
         "splits": [],
         "tasks": ["regression of regulatory activity"],
+        "labels": [{"scope": PREFIX, "label": cell_type}],
         "missing_metadata": {
             "version": missing("unreported", "The README names no version of the data."),
             "generator": missing("inapplicable", "Measured data, not generated."),
@@ -498,7 +502,8 @@ IMPORTER = Importer(
     required=(TABLES[0], README, FIGURE),
     redistributable=True,
     build=build,
-    tables=tuple(
-        TableSpec(path, COLUMNS, exact=True, required=path == TABLES[0]) for path in TABLES
+    tables=(
+        *(TableSpec(path, COLUMNS, exact=True, required=path == TABLES[0]) for path in TABLES),
+        *(TableSpec(p, LAYER_COLUMNS, exact=True, required=False) for p in LAYER_TABLES),
     ),
 )
