@@ -109,6 +109,22 @@ def test_one_board_per_protocol_and_class_never_one_ranking(tmp_path: Path) -> N
     assert "(Feng et al. 2024); 6 models, 1 source under this class." in text
 
 
+def test_an_unranked_better_value_is_said_never_called_lower(tmp_path: Path) -> None:
+    """Genomic Benchmarks' HyenaDNA 96.6% (adaptation not stated: never ranked) beats the
+    best ranked 94.2%: the answer names the best comparable value and says a better one is
+    not ranked, never 'the highest is 94.2%'."""
+    catalogue = _project(tmp_path)
+    found = _boards(catalogue)
+    answer = found.answers[1]
+    assert (answer.adaptation, answer.state, answer.beyond) == ("other", "best", 1)
+    text = leaderboard(found, catalogue, "human_worm").answers[1]
+    assert text.startswith(
+        "Under other or unstated adaptation, the best Accuracy of the comparable results is "
+        "94.2% for TensorFlow CNN"
+    )
+    assert "1 better value is not ranked" in text and "highest" not in text
+
+
 def test_a_result_no_better_than_a_trivial_answer_never_wins(tmp_path: Path) -> None:
     """The leading model's MCC and F1 set to 0 (it never answers positive): its row is
     taken out of comparisons and the runner-up is best."""

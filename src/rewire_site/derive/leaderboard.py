@@ -208,6 +208,10 @@ class ClassAnswer:
     """Distinct models with a value under this class on the task."""
     sources: int
     """Distinct sources of those values."""
+    beyond: int = 0
+    """Values in the answer's column better than the top ranked one that are not ranked
+    (excluded by a concern, conditions not stated, or no comparable rival): the answer
+    then names the best of the comparable values, never 'the highest'."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -432,9 +436,18 @@ def _answer(
             column, rows = c, top
             state = "best" if len(top) == 1 else "tied"
             break
+    beyond = 0
+    if rows:
+        leader = board.rows[rows[0]].values[column]
+        lower = board.columns[column].direction == "lower"
+        for row in board.rows:
+            v = row.values[column]
+            if leader is None or v is None or v.standing in ("best", "tied", "ranked"):
+                continue
+            beyond += v.value < leader.value if lower else v.value > leader.value
     models = {r.model.key for i in indexes for r in boards[i].rows}
     sources = {p for i in indexes for p in boards[i].publications}
-    return ClassAnswer(adaptation, chosen, column, state, rows, len(models), len(sources))
+    return ClassAnswer(adaptation, chosen, column, state, rows, len(models), len(sources), beyond)
 
 
 def task_boards(

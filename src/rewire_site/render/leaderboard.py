@@ -467,10 +467,16 @@ def answer_text(
     text, _, _ = value_text(metric, value)
     word = "highest" if column.direction == "higher" else "lowest"
     source = ", ".join(board.publications)
-    if answer.state == "best":
+    if answer.state == "best" and not answer.beyond:
         return (
             f"{opening}, the {word} {column.label} is {text} for "
             f"{top.model.title} ({source}); {counts}"
+        )
+    if answer.state == "best":
+        return (
+            f"{opening}, the best {column.label} of the comparable results is {text} for "
+            f"{top.model.title} ({source}); {plural(answer.beyond, 'better value')} "
+            f"{'is' if answer.beyond == 1 else 'are'} not ranked (see the table); {counts}"
         )
     names = [board.rows[i].model.title for i in answer.rows]
     return (
