@@ -318,3 +318,107 @@ def test_rewire_validate_reports_a_bad_cell_in_one_line_and_exits_1(root: Path) 
     assert done.returncode == 1
     assert "Traceback" not in done.stderr + done.stdout
     assert "records/tables/rt-table.csv:3: column mcc: '0.5x' is not a number" in done.stdout
+
+
+# ---------------------------------------------------------------- derived facts
+
+
+def test_rows_that_differ_only_in_the_seed_aggregate_to_mean_sd_and_n() -> None:
+    from rewire_site.derive.table_facts import seed_aggregates
+
+    report = validate(FIXTURE)
+    table = report.records["rt-table"]
+    assert isinstance(table, ResultTable)
+    found = {
+        (a.model, a.task, a.metric): a
+        for a in seed_aggregates(table, report.result_rows.of_table("rt-table"))
+    }
+    mcc = found[("FixBERT", "H3", 0)]
+    assert (mcc.n, mcc.lines, mcc.settings) == (2, (2, 3), ())
+    assert mcc.mean == pytest.approx((0.5512 + 0.5601) / 2)
+    assert mcc.sd == pytest.approx(abs(0.5601 - 0.5512) / 2**0.5)
+    alone = found[("FixBERT", "prom_300", 0)]
+    assert (alone.n, alone.sd) == (1, None)
+    assert ("FixBERT", "prom_300", 1) not in found  # its accuracy cell is empty
+
+
+def test_the_table_facts_count_rows_values_and_labels() -> None:
+    from rewire_site.build import gather
+    from rewire_site.derive.table_facts import ROWS_PER_PAGE, row_pages, table_facts
+
+    catalogue = gather(FIXTURE / "records", FIXTURE).catalogue
+    facts = table_facts(catalogue.get("rt-table", ResultTable), catalogue)
+    assert (facts.rows, facts.values, facts.values_by_metric) == (6, 11, (6, 5))
+    assert [(m.label, m.checkpoint) for m in facts.models] == [
+        ("FixBERT", None),
+        ("FixBERT-small", "example/fixture-bert-small"),
+    ]
+    assert [m.label for m in facts.unpinned_models] == ["FixBERT"]
+    assert (facts.unmapped_models, facts.unmapped_tasks) == (("Mystery-LM",), ("enhancers",))
+    pages = row_pages(2 * ROWS_PER_PAGE + 1)
+    assert [(p.number, p.start, p.stop) for p in pages] == [
+        (1, 0, ROWS_PER_PAGE),
+        (2, ROWS_PER_PAGE, 2 * ROWS_PER_PAGE),
+        (3, 2 * ROWS_PER_PAGE, 2 * ROWS_PER_PAGE + 1),
+    ]
+
+
+def test_an_edit_of_a_rows_file_makes_another_release(root: Path) -> None:
+    from rewire_site.build import gather
+    from rewire_site.release import make_release
+
+    def release_id() -> str:
+        catalogue = gather(root / "records", root).catalogue
+        rows = catalogue.result_rows.sha256()
+        return make_release(catalogue.by_id.values(), "2026-12-01", rows_sha256=rows).id
+
+    before = release_id()
+    lines = csv_lines(root)
+    lines[1] = lines[1].replace("0.5512", "0.5513")
+    write_csv(root, lines)
+    assert release_id() != before
+
+
+def test_a_build_notices_a_rows_file_changed_while_it_read(root: Path) -> None:
+    from rewire_site.build import RecordsChanged, check_unchanged, record_state
+
+    folder = root / "records"
+    before = record_state(folder, root)
+    assert root / f"{TABLE}.csv" in before
+    lines = csv_lines(root)
+    write_csv(root, [*lines, 'FixBERT,H3,3,0.5,0.7,"results/scores.json: x"'])
+    with pytest.raises(RecordsChanged):
+        check_unchanged(folder, before, root)
+
+
+def test_the_table_page_and_its_rows_pages_and_csv_download(tmp_path: Path) -> None:
+    from rewire_site.build import build_site
+
+    out = tmp_path / "site"
+    build_site(FIXTURE, out, release_date="2026-12-01", workers=1)
+    page = (out / "tables" / "rt-table" / "index.html").read_text(encoding="utf-8")
+    assert "checkpoint not pinned" in page and "Mystery-LM" in page and "enhancers" in page
+    assert "0123456789abcdef0123456789abcdef01234567" in page  # the source's commit
+    assert "rows/1/index.html" in page and "downloads/tables/rt-table.csv" in page
+    rows = (out / "tables" / "rt-table" / "rows" / "1" / "index.html").read_text(encoding="utf-8")
+    assert rows.count("<tr>") == 7  # the heading and six rows
+    assert "results/scores.json: FixBERT[&#34;H3&#34;][1]" in rows
+    source = (out / "sources" / "rt-source" / "index.html").read_text(encoding="utf-8")
+    assert "tables/rt-table/index.html" in source  # linked from its source's page
+    download = (out / "downloads" / "tables" / "rt-table.csv").read_text(encoding="utf-8")
+    assert download.splitlines()[5].startswith("rt-table,6,Mystery-LM,H3,,,rt-task-h3,1,-0.02,")
+
+
+def test_a_formula_in_a_label_is_neutralised_in_the_download(root: Path, tmp_path: Path) -> None:
+    from rewire_site.build import build_site
+
+    lines = csv_lines(root)
+    lines[5] = lines[5].replace("Mystery-LM", "=HYPERLINK(1)", 1)
+    lines[6] = lines[6].replace("Mystery-LM", "@SUM(1)", 1)
+    write_csv(root, lines)
+    out = tmp_path / "site"
+    build_site(root, out, release_date="2026-12-01", workers=1)
+    download = (out / "downloads" / "tables" / "rt-table.csv").read_text(encoding="utf-8")
+    cells = [cell for line in download.splitlines() for cell in line.split(",")]
+    assert "'=HYPERLINK(1)" in cells and "'@SUM(1)" in cells
+    assert not any(cell.startswith(("=", "+", "@")) for cell in cells)

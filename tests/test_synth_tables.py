@@ -11,7 +11,7 @@ from rewire_site.validate import validate_paths
 
 
 def test_synthetic_tables_validate_and_hold_the_values_asked_for(tmp_path: Path) -> None:
-    written, values = add_result_tables(tmp_path, 3000, seed=3)
+    _, values = add_result_tables(tmp_path, 3000, seed=3)
     write_schemas(tmp_path)
     report = validate_paths([tmp_path / "records"], tmp_path, cache=False)
     assert report.ok, [str(p) for p in report.errors[:5]]

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
-from . import write
+from . import record_files, write
 from .config import RECORDS_DIR, SITE_DIR
 from .export import SITEMAP, sitemap_file
 from .link import Catalogue
@@ -48,7 +48,7 @@ from .render import Renderer, RenderStats, downloads, render_jobs, templates_dir
 from .render.plan import SitePlan, plan_site
 from .render.pool import PARALLEL_MIN_JOBS, Job, Tracker, default_workers
 from .render.search import search_index_json
-from .validate import find_files, validate_paths
+from .validate import validate_paths
 
 STAGES = ("gather", "derive", "render", "write")
 
@@ -98,9 +98,11 @@ FileState = dict[Path, tuple[int, int, int, int]]
 
 
 def record_state(folder: Path, root: Path | None = None) -> FileState:
-    """(inode, size, mtime ns, ctime ns) of every record file under `folder`."""
+    """(inode, size, mtime ns, ctime ns) of every record file and result table rows file
+    under `folder`."""
     state: FileState = {}
-    for path in find_files([folder], root)[0]:
+    found = record_files.find([folder], root)
+    for path in map(Path, [*found.names, *found.tables]):
         try:
             stat = path.stat()
         except FileNotFoundError:

@@ -57,8 +57,13 @@ def canonical_json(records: Iterable[RecordBase]) -> bytes:
     return text.encode("utf-8")
 
 
-def content_sha256(records: Iterable[RecordBase]) -> str:
-    return hashlib.sha256(canonical_json(records)).hexdigest()
+def content_sha256(records: Iterable[RecordBase], rows_sha256: str = "") -> str:
+    """SHA-256 of the records' canonical JSON and, when there are result tables, of their
+    rows (`ResultRows.sha256`): an edit of a rows file makes another release."""
+    digest = hashlib.sha256(canonical_json(records))
+    if rows_sha256:
+        digest.update(rows_sha256.encode("ascii"))
+    return digest.hexdigest()
 
 
 def build_date(
@@ -91,10 +96,13 @@ def make_release(
     records: Iterable[RecordBase],
     release_date: str | date | None = None,
     environ: Mapping[str, str] | None = None,
+    *,
+    rows_sha256: str = "",
 ) -> Release:
-    """The release of `records` built on `build_date(release_date, environ)`."""
+    """The release of `records` (and of the result tables' rows whose digest is
+    `rows_sha256`) built on `build_date(release_date, environ)`."""
     listed = list(records)
-    digest = content_sha256(listed)
+    digest = content_sha256(listed, rows_sha256)
     day = build_date(release_date, environ).isoformat()
     return Release(f"{day}-{digest[:12]}", day, digest, len(listed))
 

@@ -24,6 +24,7 @@ few tens of MB).
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import math
 import os
@@ -131,6 +132,18 @@ class ResultRows:
     def __iter__(self) -> Iterator[ResultTableRow]:
         for table_id in sorted(self.by_table):
             yield from self.by_table[table_id]
+
+    def sha256(self) -> str:
+        """SHA-256 of every row as read (table, line, labels, settings, printed values,
+        locator); '' when there are none."""
+        if not self.by_table:
+            return ""
+        digest = hashlib.sha256()
+        for row in self:
+            printed = tuple(None if v is None else v.printed for v in row.values)
+            cells = (row.table, row.line, row.model, row.task, row.settings, printed, row.locator)
+            digest.update(repr(cells).encode("utf-8", "surrogatepass"))
+        return digest.hexdigest()
 
     def value_count(self) -> int:
         """Published values held: the non-empty metric cells of every row."""

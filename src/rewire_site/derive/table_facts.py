@@ -6,6 +6,8 @@ validation read); presentation (labels, wording) is `render.result_table`'s.
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..link import Catalogue
@@ -105,4 +107,72 @@ def table_facts(table: ResultTable, catalogue: Catalogue) -> TableFacts:
     )
 
 
-__all__ = ["ROWS_PER_PAGE", "MappedLabel", "RowPage", "TableFacts", "row_pages", "table_facts"]
+SEED_NAMES = frozenset({"seed", "random seed", "replicate", "run"})
+"""Setting names that mark a repeat of the same result (a seed), not another setting."""
+
+
+@dataclass(frozen=True)
+class SeedAggregate:
+    """The values of rows that differ only in their seed, for one metric."""
+
+    table: str
+    model: str
+    task: str
+    settings: tuple[str, ...]
+    """The row's settings with the seed's cell left out (in the table's order)."""
+    metric: int
+    """Index of the metric in the table's `columns.metrics`."""
+    mean: float
+    sd: float | None
+    """Sample standard deviation (n - 1); None for a single value."""
+    n: int
+    lines: tuple[int, ...]
+    """CSV lines of the rows aggregated."""
+
+
+def seed_position(table: ResultTable) -> int | None:
+    """Index of the seed among the table's settings (by name), or None."""
+    for i, setting in enumerate(table.columns.settings):
+        if setting.name.strip().lower() in SEED_NAMES:
+            return i
+    return None
+
+
+def seed_aggregates(
+    table: ResultTable, rows: Sequence[ResultTableRow]
+) -> tuple[SeedAggregate, ...]:
+    """Per metric, the rows of `table` that differ only in the seed, as mean, sample
+    standard deviation and n (a table without a seed setting: every row alone, n 1).
+    Ordered by model, task, other settings, metric."""
+    seed = seed_position(table)
+    groups: dict[tuple[str, str, tuple[str, ...]], list[ResultTableRow]] = {}
+    for row in rows:
+        settings = row.settings if seed is None else row.settings[:seed] + row.settings[seed + 1 :]
+        groups.setdefault((row.model, row.task, settings), []).append(row)
+    found = []
+    for (model, task, settings), members in sorted(groups.items()):
+        for metric in range(len(table.columns.metrics)):
+            present = [(r.line, v.value) for r in members if (v := r.values[metric]) is not None]
+            if not present:
+                continue
+            values = [v for _, v in present]
+            n = len(values)
+            mean = math.fsum(values) / n
+            sd = math.sqrt(math.fsum((v - mean) ** 2 for v in values) / (n - 1)) if n > 1 else None
+            lines = tuple(line for line, _ in present)
+            found.append(SeedAggregate(table.id, model, task, settings, metric, mean, sd, n, lines))
+    return tuple(found)
+
+
+__all__ = [
+    "ROWS_PER_PAGE",
+    "SEED_NAMES",
+    "MappedLabel",
+    "RowPage",
+    "SeedAggregate",
+    "TableFacts",
+    "row_pages",
+    "seed_aggregates",
+    "seed_position",
+    "table_facts",
+]

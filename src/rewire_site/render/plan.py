@@ -285,7 +285,9 @@ def plan_site(
     made = (
         release.preview_release(len(catalogue.by_id), release_date)
         if preview
-        else release.make_release(catalogue.by_id.values(), release_date)
+        else release.make_release(
+            catalogue.by_id.values(), release_date, rows_sha256=catalogue.result_rows.sha256()
+        )
     )
     facts = site_facts(catalogue, root, made.id)
     protocols = catalogue.protocols()
