@@ -22,6 +22,7 @@ from rewire_site.render import Renderer, contexts, home, index, templates_dir
 from rewire_site.render import evaluation as evaluation_pages
 from rewire_site.render import protocol as protocol_pages
 from rewire_site.render.contexts import Link
+from rewire_site.render.model_compare import ModelComparePage
 
 ROOT = Path(__file__).resolve().parents[1]
 TEMPLATES = templates_dir(ROOT)
@@ -65,6 +66,7 @@ PAGE_TYPES = {
     contexts.SearchPage: "search.html",
     contexts.DownloadsPage: "downloads.html",
     contexts.FilterPage: "filter.html",
+    ModelComparePage: "model_compare.html",
 }
 NOT_DISPLAYED = {"template", "path"}
 """Fields that route a page rather than show on it."""

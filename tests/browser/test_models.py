@@ -5,6 +5,7 @@ catalogue's record files, not typed here."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -80,3 +81,93 @@ def test_directory_fits_a_phone(phone_page: Any, site_url: str, shot: Shot) -> N
     before = label.evaluate("el => getComputedStyle(el, '::before').content")
     assert "Licence" in before
     shot(phone_page, "phone-models-directory")
+
+
+LEFT = "evidence-20261130-family-dnabert-2"
+RIGHT = "evidence-20261130-family-hyenadna"
+COMPARE_PAGE = f"models/compare/{LEFT}--{RIGHT}/index.html"
+SHARED = "feng-2024-eval-dnabert-2-mean-4mc-a-thaliana-mcc"
+OTHER = "feng-2024-eval-hyenadna-medium-160k-mean-4mc-a-thaliana-mcc"
+
+
+def test_two_models_compared_on_shared_tasks_from_home(
+    page: Any, site_url: str, built_site: Path, shot: Shot
+) -> None:
+    """Home -> Models -> 'DNABERT-2 and HyenaDNA': both models' values on a shared task
+    side by side, each linking to its evidence, with the verdict layer's judgement
+    (derive.model_compare over the same records)."""
+    from rewire_site.build import gather
+    from rewire_site.derive.concerns import flags_by_evaluation
+    from rewire_site.derive.model_compare import compare_families
+    from rewire_site.render.model_compare import compare_page
+
+    project = built_site.parent
+    catalogue = gather(project / "records", project).catalogue
+    pair = compare_families(LEFT, RIGHT, catalogue, flags_by_evaluation(catalogue))
+    expected = compare_page(pair, (), "x")
+    line = next(
+        item
+        for table in expected.tables
+        for item in table.lines
+        if any(v.value.href.endswith(f"/{SHARED}/index.html") for v in item.left)
+        and any(v.value.href.endswith(f"/{OTHER}/index.html") for v in item.right)
+    )
+    left = load(project / "records", SHARED)["results"][0]
+    right = load(project / "records", OTHER)["results"][0]
+
+    page.goto(site_url + "index.html")
+    page.get_by_role("navigation", name="Site").get_by_role("link", name="Models").click()
+    page.wait_for_url("**/" + MODELS_PAGE)  # one click
+    page.locator("#compare-models").get_by_role(
+        "link", name=re.compile("DNABERT-2 and HyenaDNA")
+    ).click()
+    page.wait_for_url("**/" + COMPARE_PAGE)  # two clicks
+    assert "DNABERT-2" in page.locator("h1").inner_text()
+    assert "HyenaDNA" in page.locator("h1").inner_text()
+    row = (
+        page.locator("tbody tr")
+        .filter(has=page.locator(f"a[href$='/{SHARED}/index.html']"))
+        .filter(has=page.locator(f"a[href$='/{OTHER}/index.html']"))
+    )
+    assert row.count() == 1
+    left_cell = row.locator('td[data-label="DNABERT-2"]').inner_text()
+    right_cell = row.locator('td[data-label="HyenaDNA"]').inner_text()
+    assert str(left.get("printed_value") or left["value"])[:5] in left_cell
+    assert str(right.get("printed_value") or right["value"])[:5] in right_cell
+    assert row.locator('td[data-label="Verdict"]').inner_text() == line.verdict
+    assert row.locator('td[data-label="Difference"]').inner_text() == line.difference
+    shot(page, "models-compare")
+    row.locator(f"a[href$='/{SHARED}/index.html']").click()  # three clicks: the evidence
+    page.wait_for_url(f"**/evaluations/{SHARED}/index.html")
+
+
+@pytest.mark.parametrize(
+    "path", [COMPARE_PAGE, f"families/{LEFT}/index.html", "families/" + FAMILY + "/index.html"]
+)
+def test_model_pages_fit_a_phone(phone_page: Any, site_url: str, path: str, shot: Shot) -> None:
+    """Key facts, results and comparisons stack at 375 px: no sideways scrolling."""
+    phone_page.goto(site_url + path)
+    width = phone_page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 375, f"{path} is {width} px wide at 375 px"
+    shot(phone_page, "phone-" + path.split("/")[1][:40])
+
+
+def test_family_page_key_facts_first_with_citations(
+    page: Any, site_url: str, built_site: Path
+) -> None:
+    """The family page opens on each checkpoint's key facts with their citations; "how we
+    know" is collapsed."""
+    records = built_site.parent / "records"
+    family = load(records, FAMILY)
+    facts = next(c for c in family["checkpoints"] if c["name"] == CHECKPOINT)["facts"]
+    page.goto(site_url + "families/" + FAMILY + "/index.html")
+    row = page.locator("table.key-facts tbody tr").filter(
+        has=page.locator("th", has_text=CHECKPOINT)
+    )
+    assert row.count() == 1
+    parameters = row.locator('td[data-label="Parameters"]')
+    assert facts["parameters"]["printed_value"] in parameters.inner_text()
+    link = parameters.get_by_role("link")
+    assert source_id_of(link.get_attribute("href")) == facts["parameters"]["citation"]["source"]
+    assert not page.locator("details.how-we-know").evaluate("d => d.open")
+    assert page.locator("#model-facts").is_hidden()

@@ -348,6 +348,9 @@ def test_without_javascript(nojs_page: Any, site_url: str, shot: Shot) -> None:
         "search/index.html",
         "downloads/index.html",
         "models/index.html",
+        "models/compare/evidence-20261130-family-dnabert-2--evidence-20261130-family-hyenadna/"
+        "index.html",
+        "families/gfm-guide-20261014-family-nucleotide-transformer/index.html",
         "evaluations/gfm-guide-20261014-eval-nt-2-5b-ia3-finetune-runtime/index.html",
         "configurations/saadat-fellay-20261015-config-nt-2-5b-training-flashattention-"
         "checkpointing/index.html",

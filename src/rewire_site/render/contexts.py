@@ -24,7 +24,6 @@ from ..derive.evidence import CitedSource, EvidenceRow, EvidenceTable, SourceLis
 from ..derive.filters import FilterIndex
 from ..derive.findings import CatalogueFinding, ClaimView, Headline
 from ..derive.logs import LogFacts
-from ..derive.model_facts import FactRow
 from ..derive.readiness import Readiness
 from ..derive.reproduction import ReproductionGroup
 from ..derive.tables import Cell, ComparisonTable, EvaluationRow, TableColumn, TableRow
@@ -34,6 +33,7 @@ from .urls import root_of
 
 if TYPE_CHECKING:
     from ..fits.contexts import FamilyCurves
+    from .model_page import CheckpointFacts, FactLine, TaskGroup
 
 
 @dataclass(frozen=True)
@@ -322,9 +322,16 @@ class DatasetPage(RecordPage):
 
 @dataclass(frozen=True)
 class FamilyPage(RecordPage):
-    results: EvaluationList
+    answer: str
+    """The page's answer in plain words: checkpoints, sizes, results and tasks."""
+    key_facts: tuple[CheckpointFacts, ...]
+    """Each checkpoint's key facts, cited or 'not reported by the cited sources'."""
+    compare: tuple[Link, ...]
+    """Pages comparing this family with another on their shared tasks."""
+    result_groups: tuple[TaskGroup, ...]
+    """Every result by task family, protocol class and protocol (not ranked)."""
     facts: tuple[Fact, ...]
-    fact_rows: tuple[FactRow, ...]
+    fact_rows: tuple[FactLine, ...]
     """Each checkpoint's model facts with value as printed, unit, source and concerns."""
     configurations: tuple[Link, ...]
     papers: tuple[Link, ...]

@@ -1,15 +1,22 @@
-"""The page of a model family: its facts, model facts by checkpoint, configurations,
-papers and the evaluations of its configurations."""
+"""The page of a model family (issue 25): its answer in a sentence, each checkpoint's key
+facts with citations, links to compare it with the families it shares tasks with, every
+result across tasks by task family and protocol class, the memory curves, then "how we
+know" (model facts by checkpoint, papers, configurations, evidence, sources) collapsed."""
 
 from __future__ import annotations
 
 from ..derive.fits import curves
+from ..derive.model_compare import family_pairs
+from ..derive.model_directory import model_directory
 from ..derive.model_facts import fact_rows
+from ..derive.model_results import model_results
 from ..fits.pages import family_curves
 from ..link import Catalogue
 from ..models import Configuration, ModelFamily
 from .contexts import Fact, FamilyPage, SiteFacts
-from .parts import common_fields, evaluation_list, evaluations_referring, link_to, value_fact
+from .model_compare import compare_path
+from .model_page import answer, compare_links, fact_lines, key_facts, task_groups
+from .parts import common_fields, link_to, value_fact
 
 
 def family_page(
@@ -19,7 +26,6 @@ def family_page(
 ) -> FamilyPage:
     f = family
     configurations = catalogue.referring(f.id, Configuration)
-    evaluations = [e for c in configurations for e in evaluations_referring(catalogue, c.id)]
     checkpoints = tuple(
         Fact("checkpoint", "; ".join(x for x in (cp.name, cp.parameters, cp.url, cp.note) if x))
         for cp in f.checkpoints
@@ -31,13 +37,16 @@ def family_page(
         value_fact(f, "tokenisation", f.tokenisation),
         *checkpoints,
     )
+    entry = next((e for e in model_directory(catalogue) if e.family_id == f.id), None)
+    results = model_results(f.id, catalogue)
     return FamilyPage(
         **common_fields(f, catalogue, facts, "family.html"),
-        results=evaluation_list(
-            "Evaluations of configurations in this family", evaluations, catalogue, facts
-        ),
+        answer=answer(f.name, entry, results),
+        key_facts=key_facts(entry),
+        compare=compare_links(f.id, family_pairs(catalogue, facts.flags), compare_path),
+        result_groups=task_groups(results),
         facts=page_facts,
-        fact_rows=fact_rows(f, catalogue),
+        fact_rows=fact_lines(fact_rows(f, catalogue)),
         configurations=tuple(link_to(catalogue, c.id) for c in configurations),
         papers=tuple(link_to(catalogue, p) for p in f.papers),
         memory_curves=family_curves(f, curves(catalogue), catalogue),

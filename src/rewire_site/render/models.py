@@ -16,7 +16,7 @@ from ..derive.model_directory import (
     model_directory,
 )
 from ..link import Catalogue
-from .contexts import Page, page_header
+from .contexts import Link, Page, page_header
 from .urls import record_path
 
 MODELS_PATH = "models/index.html"
@@ -102,6 +102,8 @@ class ModelsPage(Page):
     """Every model family, by name."""
     counts: str
     """'7 model families, 15 checkpoints.'"""
+    compare: tuple[Link, ...] = ()
+    """Pages comparing two families on their shared tasks."""
 
 
 QUALIFIER_LABELS: dict[str, str] = {
@@ -220,7 +222,9 @@ def family_block(entry: FamilyEntry, start: int) -> FamilyBlock:
     )
 
 
-def models_page(catalogue: Catalogue, release_id: str) -> ModelsPage:
+def models_page(
+    catalogue: Catalogue, release_id: str, compare: tuple[Link, ...] = ()
+) -> ModelsPage:
     """The model directory."""
     entries = model_directory(catalogue)
     blocks, start = [], 1
@@ -241,4 +245,5 @@ def models_page(catalogue: Catalogue, release_id: str) -> ModelsPage:
         families=tuple(blocks),
         counts=f"{plural(len(blocks), 'model family', 'model families')}, "
         f"{plural(checkpoints, 'checkpoint')}.",
+        compare=compare,
     )

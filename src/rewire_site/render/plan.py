@@ -23,6 +23,7 @@ from ..derive.coverage import ProtocolCoverage
 from ..derive.filters import FilterIndex, filter_index
 from ..derive.findings import Headline, protocol_headline
 from ..derive.logs import LogFacts
+from ..derive.model_compare import family_pairs
 from ..derive.reproduction import ReproductionGroup, protocol_reproduction_groups
 from ..derive.tables import ProtocolTables
 from ..export import SITE_URL, export_files
@@ -46,6 +47,7 @@ from .contexts import DownloadItem, Link, SiteFacts
 from .dataset import dataset_page
 from .evaluation import evaluation_page
 from .family import family_page
+from .model_compare import compare_links, compare_pages
 from .models import MODELS_PATH, models_page
 from .pool import DataFile, Job
 from .protocol import protocol_page, protocol_table, sorted_pages
@@ -212,7 +214,12 @@ class SitePlan:
         if kind == "fits":
             return [fits_page(self.catalogue, self.facts.release_id)]
         if kind == "models":
-            return [models_page(self.catalogue, self.facts.release_id)]
+            pairs = family_pairs(self.catalogue, self.facts.flags)
+            release = self.facts.release_id
+            return [
+                models_page(self.catalogue, release, compare_links(pairs)),
+                *compare_pages(pairs, release),
+            ]
         if kind == "home":
             return [home.home_page(self.catalogue, self.facts, self.models_href())]
         if kind == "findings":

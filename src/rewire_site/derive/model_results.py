@@ -1,0 +1,197 @@
+"""Every result of a model family across tasks, grouped as a model page shows them: by
+task family (derive.task_families' rule over the dataset titles), then protocol class
+(fine-tuned, parameter-efficient, frozen probe, zero-shot, other), then protocol. Pure;
+no best marks: results of one protocol are listed, never ranked here.
+
+The protocol class is read from the evaluation's stated adaptation and its protocol's
+title by `protocol_class` (declared patterns; nothing else is read). A result of a memory,
+time or throughput protocol (`readiness.is_resource_metric`) is in the group RESOURCES,
+not a task family."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Literal
+
+from ..link import Catalogue
+from ..models import Configuration, Dataset, Evaluation, Protocol
+from ..models.evaluation import Origin, Result
+from ..models.protocol import Metric
+from .readiness import is_resource_metric
+from .task_families import FAMILY_RULES, OTHER, SUITE, family_of
+
+ProtocolClass = Literal[
+    "fine_tuned", "parameter_efficient", "frozen_probe", "zero_shot", "other", "not_stated"
+]
+PROTOCOL_CLASSES: tuple[ProtocolClass, ...] = (
+    "fine_tuned",
+    "parameter_efficient",
+    "frozen_probe",
+    "zero_shot",
+    "other",
+    "not_stated",
+)
+RESOURCES = "resources"
+"""The group of memory, time and throughput results (not a task)."""
+
+_CLASS_RULES: tuple[tuple[ProtocolClass, re.Pattern[str]], ...] = (
+    ("parameter_efficient", re.compile(r"\b(ia3|lora|parameter-efficient|adapters?)\b")),
+    ("frozen_probe", re.compile(r"\bfrozen\b|\bprob(e|es|ing)\b|random forest|prediction head")),
+    ("fine_tuned", re.compile(r"fine-?tun|full update|full training")),
+    ("zero_shot", re.compile(r"zero-shot|inference only")),
+)
+"""(class, pattern): the first pattern found in the adaptation text (lower case) names
+the class; then the same patterns over the protocol's title; else 'other' (or
+'not_stated' with no adaptation stated). 'IA3 ...; backbone frozen' is parameter-efficient:
+its rule comes first."""
+
+
+def protocol_class(evaluation: Evaluation, protocol: Protocol) -> ProtocolClass:
+    """The protocol class of an evaluation's results (see `_CLASS_RULES`)."""
+    adaptation = (evaluation.comparison.adaptation or "").lower()
+    for text in (adaptation, protocol.title.lower()):
+        for key, pattern in _CLASS_RULES:
+            if text and pattern.search(text):
+                return key
+    return "other" if adaptation else "not_stated"
+
+
+@dataclass(frozen=True)
+class ModelResult:
+    """One result of one evaluation of the family."""
+
+    evaluation_id: str
+    configuration_id: str
+    configuration_title: str
+    dataset_id: str
+    dataset_title: str
+    column_label: str
+    """The protocol column's label ('MCC', 'Test accuracy')."""
+    metric: Metric
+    result: Result
+    origin: Origin
+
+
+@dataclass(frozen=True)
+class ProtocolResults:
+    """The family's results under one protocol (one table, not ranked)."""
+
+    protocol_id: str
+    protocol_title: str
+    results: tuple[ModelResult, ...]
+    """By task title, configuration, column."""
+
+
+@dataclass(frozen=True)
+class ClassResults:
+    protocol_class: ProtocolClass
+    protocols: tuple[ProtocolResults, ...]
+
+    @property
+    def count(self) -> int:
+        return sum(len(p.results) for p in self.protocols)
+
+
+@dataclass(frozen=True)
+class TaskFamilyResults:
+    key: str
+    """A task family key (`task_families.FAMILY_RULES`), SUITE, OTHER or RESOURCES."""
+    classes: tuple[ClassResults, ...]
+    """In `PROTOCOL_CLASSES` order."""
+    task_count: int
+    """Distinct datasets with a result."""
+
+    @property
+    def count(self) -> int:
+        return sum(c.count for c in self.classes)
+
+
+_FAMILY_ORDER = {key: i for i, (key, _, _) in enumerate(FAMILY_RULES)} | {
+    SUITE: len(FAMILY_RULES),
+    OTHER: len(FAMILY_RULES) + 1,
+    RESOURCES: len(FAMILY_RULES) + 2,
+}
+
+
+def _task_key(dataset: Dataset, protocol: Protocol) -> str:
+    if is_resource_metric(protocol):
+        return RESOURCES
+    if len(dataset.tasks) > 1:
+        return SUITE
+    return family_of((dataset.title,))
+
+
+def family_evaluations(family_id: str, catalogue: Catalogue) -> list[Evaluation]:
+    """The evaluations of every configuration of the family."""
+    out: list[Evaluation] = []
+    for configuration in catalogue.referring(family_id, Configuration):
+        out.extend(
+            e
+            for e in catalogue.referring(configuration.id, Evaluation)
+            if isinstance(e, Evaluation) and e.configuration == configuration.id
+        )
+    return out
+
+
+def model_results(family_id: str, catalogue: Catalogue) -> tuple[TaskFamilyResults, ...]:
+    """Every result of the family's evaluations, grouped (task family, class, protocol)."""
+    grouped: dict[str, dict[ProtocolClass, dict[str, list[ModelResult]]]] = defaultdict(
+        lambda: defaultdict(lambda: defaultdict(list))
+    )
+    datasets: dict[str, set[str]] = defaultdict(set)
+    protocols: dict[str, Protocol] = {}
+    for evaluation in family_evaluations(family_id, catalogue):
+        protocol = protocols.get(evaluation.protocol)
+        if protocol is None:
+            protocol = protocols[evaluation.protocol] = catalogue.get(evaluation.protocol, Protocol)
+        dataset = catalogue.get(evaluation.dataset, Dataset)
+        configuration = catalogue.get(evaluation.configuration, Configuration)
+        key = _task_key(dataset, protocol)
+        labels = {c.id: c.label for c in protocol.columns}
+        klass = protocol_class(evaluation, protocol)
+        datasets[key].add(dataset.id)
+        for result in evaluation.results:
+            grouped[key][klass][protocol.id].append(
+                ModelResult(
+                    evaluation.id,
+                    configuration.id,
+                    configuration.title,
+                    dataset.id,
+                    dataset.title,
+                    labels.get(result.column, result.column),
+                    protocol.column_metric(result.column),
+                    result,
+                    evaluation.origin,
+                )
+            )
+    out = []
+    for key in sorted(grouped, key=lambda k: _FAMILY_ORDER.get(k, 99)):
+        classes = []
+        for klass in PROTOCOL_CLASSES:
+            by_protocol = grouped[key].get(klass)
+            if not by_protocol:
+                continue
+            tables = [
+                ProtocolResults(
+                    pid,
+                    protocols[pid].title,
+                    tuple(
+                        sorted(
+                            rows,
+                            key=lambda r: (
+                                r.dataset_title.lower(),
+                                r.configuration_title.lower(),
+                                r.column_label,
+                                r.evaluation_id,
+                            ),
+                        )
+                    ),
+                )
+                for pid, rows in by_protocol.items()
+            ]
+            tables.sort(key=lambda t: (t.protocol_title.lower(), t.protocol_id))
+            classes.append(ClassResults(klass, tuple(tables)))
+        out.append(TaskFamilyResults(key, tuple(classes), len(datasets[key])))
+    return tuple(out)

@@ -1,0 +1,211 @@
+"""Pages that compare two model families on the tasks they share (issue 25): one static
+page per pair with comparable results (derive.model_compare.family_pairs), reachable from
+the model directory and both family pages. Values side by side with their difference and
+the verdict layer's judgement (better beyond the margin, tie, not judged); one table per
+protocol; no overall score."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..derive.display import plural, result_value, scale_unit
+from ..derive.model_compare import ModelPair, SharedRow, Side
+from .contexts import Link, Page, page_header
+from .model_page import CLASS_LABELS
+from .urls import record_path
+
+COMPARE_DIR = "models/compare"
+
+
+def compare_path(pair: ModelPair) -> str:
+    """'models/compare/<left id>--<right id>/index.html'."""
+    return f"{COMPARE_DIR}/{pair.left_id}--{pair.right_id}/index.html"
+
+
+@dataclass(frozen=True)
+class CompareValue:
+    """One side's value in a compared pair."""
+
+    configuration: str
+    """The tested configuration's title."""
+    value: Link
+    """The value as every page shows it, linking to its evaluation."""
+    note: str
+    """'Taken out of comparisons by a concern' or ''."""
+
+
+@dataclass(frozen=True)
+class CompareLine:
+    """One task and metric both models have comparable results for."""
+
+    task: Link
+    """The task (dataset) page."""
+    metric: str
+    """'MCC (correlation, -1 to 1)'."""
+    left: tuple[CompareValue, ...]
+    """The first model's values (one per tested configuration)."""
+    right: tuple[CompareValue, ...]
+    """The second model's values."""
+    difference: str
+    """First minus second on the metric's own scale ('+0.031'; '+0.005 to +0.031' over
+    several pairs); '' when no pair is judged."""
+    verdict: str
+    """'DNABERT-2 higher', 'Tie within the values' margin', or over several pairs
+    'DNABERT-2 higher in 3 of 4 pairs, 1 tie'."""
+
+
+@dataclass(frozen=True)
+class CompareTable:
+    """The pairs under one protocol."""
+
+    class_label: str
+    """The protocol class."""
+    protocol: Link
+    """The protocol's page."""
+    summary: str
+    """'DNABERT-2 better in 40 pairs, Nucleotide Transformer in 30 pairs, 6 ties, 2 not
+    judged.'"""
+    lines: tuple[CompareLine, ...]
+    """By task, metric."""
+
+
+@dataclass(frozen=True)
+class ModelComparePage(Page):
+    left: Link
+    """The first family's page."""
+    right: Link
+    """The second family's page."""
+    answer: str
+    """The comparison in a sentence, from the judged pairs."""
+    tables: tuple[CompareTable, ...]
+    """One per protocol."""
+    others: tuple[Link, ...]
+    """The other comparison pages."""
+
+
+def _value(side: Side) -> CompareValue:
+    metric = side.protocol.column_metric(side.result.column)
+    shown = result_value(metric, side.result)
+    return CompareValue(
+        side.configuration_title,
+        Link(shown.full, record_path("evaluation", side.evaluation_id)),
+        "Taken out of comparisons by a concern" if side.excluded else "",
+    )
+
+
+def _difference(values: list[float]) -> str:
+    if not values:
+        return ""
+    low, high = min(values), max(values)
+    return f"{low:+.4g}" if low == high else f"{low:+.4g} to {high:+.4g}"
+
+
+def _verdict(row: SharedRow, left: str, right: str, higher: bool) -> str:
+    word = "higher" if higher else "lower"
+    n = len(row.pairs)
+    if n == 1:
+        outcome = row.pairs[0].outcome
+        if outcome == "left":
+            return f"{left} {word}"
+        if outcome == "right":
+            return f"{right} {word}"
+        if outcome == "tie":
+            return "Tie within the values' margin"
+        return "Not judged: a concern takes a value out of comparisons"
+    parts = []
+    for outcome, name in (("left", left), ("right", right)):
+        if row.count(outcome):
+            parts.append(f"{name} {word} in {row.count(outcome)} of {n} pairs")
+    if row.count("tie"):
+        parts.append(plural(row.count("tie"), "tie"))
+    if row.count("not_judged"):
+        parts.append(f"{row.count('not_judged')} not judged")
+    return ", ".join(parts)
+
+
+def _line(row: SharedRow, left: str, right: str) -> CompareLine:
+    protocol = row.left[0].protocol
+    metric = protocol.column_metric(row.column)
+    label = next((c.label for c in protocol.columns if c.id == row.column), row.column)
+    higher = (row.left[0].result.direction or metric.direction) == "higher"
+    used_left = sorted({p.left for p in row.pairs})
+    used_right = sorted({p.right for p in row.pairs})
+    return CompareLine(
+        Link(row.dataset_title, record_path("dataset", row.dataset_id)),
+        f"{label} ({scale_unit(metric)})",
+        tuple(_value(row.left[i]) for i in used_left),
+        tuple(_value(row.right[i]) for i in used_right),
+        _difference([p.difference for p in row.pairs if p.difference is not None]),
+        _verdict(row, left, right, higher),
+    )
+
+
+def _summary(rows: list[SharedRow], left: str, right: str) -> str:
+    counts = {o: sum(r.count(o) for r in rows) for o in ("left", "right", "tie", "not_judged")}
+    text = (
+        f"{left} better in {plural(counts['left'], 'pair')}, {right} in "
+        f"{plural(counts['right'], 'pair')}, {plural(counts['tie'], 'tie')}"
+    )
+    if counts["not_judged"]:
+        text += f", {counts['not_judged']} not judged"
+    return text + "."
+
+
+def compare_page(pair: ModelPair, others: tuple[Link, ...], release_id: str) -> ModelComparePage:
+    left, right = pair.left_name, pair.right_name
+    by_protocol: dict[str, list[SharedRow]] = {}
+    for row in pair.rows:
+        by_protocol.setdefault(row.protocol_id, []).append(row)
+    tables = []
+    for rows in by_protocol.values():
+        first = rows[0]
+        lines = [_line(r, left, right) for r in rows]
+        tables.append(
+            CompareTable(
+                CLASS_LABELS[first.protocol_class],
+                Link(first.protocol_title, record_path("protocol", first.protocol_id)),
+                _summary(rows, left, right),
+                tuple(lines),
+            )
+        )
+    judged = [p for r in pair.rows for p in r.pairs]
+    answer = (
+        f"{left} and {right} have comparable results on {plural(pair.task_count, 'task')} "
+        f"under {plural(len(tables), 'protocol')} (same task, protocol, metric, adaptation "
+        f"and split): {_summary(list(pair.rows), left, right)} A pair is one tested "
+        f"configuration of each model; {plural(len(judged), 'pair')} on "
+        f"{plural(len(pair.rows), 'task and metric', 'tasks and metrics')}. A count of pairs "
+        "is not a measure of how much better, and there is no overall score."
+    )
+    return ModelComparePage(
+        **page_header(
+            "model_compare.html",
+            compare_path(pair),
+            f"{left} and {right} compared",
+            f"{left} and {right} side by side on the tasks both have comparable results for.",
+            release_id,
+            nav="models",
+        ),
+        left=Link(left, record_path("model_family", pair.left_id)),
+        right=Link(right, record_path("model_family", pair.right_id)),
+        answer=answer,
+        tables=tuple(tables),
+        others=tuple(o for o in others if o.href != compare_path(pair)),
+    )
+
+
+def compare_links(pairs: tuple[ModelPair, ...]) -> tuple[Link, ...]:
+    """Every comparison page: 'DNABERT-2 and HyenaDNA (57 shared tasks)'."""
+    return tuple(
+        Link(
+            f"{p.left_name} and {p.right_name} ({plural(p.task_count, 'shared task')})",
+            compare_path(p),
+        )
+        for p in pairs
+    )
+
+
+def compare_pages(pairs: tuple[ModelPair, ...], release_id: str) -> list[ModelComparePage]:
+    """One page per pair."""
+    links = compare_links(pairs)
+    return [compare_page(p, links, release_id) for p in pairs]

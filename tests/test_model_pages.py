@@ -1,0 +1,218 @@
+"""Model pages and model comparisons (issue 25 items 2 and 3): every result of a family
+across tasks, grouped by task family and protocol class and never ranked; two families
+compared only on results with the same task, protocol, metric, adaptation and split, each
+pair judged by the verdict layer (chooser.overlaps.better: ties within the margin; a
+result a concern takes out of comparisons is not judged).
+
+The catalogue is a small copy of real records (Feng et al.'s 4mC A. thaliana task for
+three families, and the families' records); expected values are read from the records."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import pytest
+from scenarios import copy_closure
+
+from rewire_site.build import build_site, gather
+from rewire_site.chooser.overlaps import better
+from rewire_site.derive.concerns import excluded, flags_by_evaluation
+from rewire_site.derive.model_compare import compare_families, family_pairs
+from rewire_site.derive.model_results import RESOURCES, family_evaluations, model_results
+from rewire_site.derive.model_results import protocol_class as klass
+from rewire_site.link import Catalogue
+from rewire_site.models import Evaluation, Protocol
+from rewire_site.render.model_compare import compare_path
+
+ROOT = Path(__file__).resolve().parents[1]
+RECORDS = ROOT / "records"
+DNABERT2 = "evidence-20261130-family-dnabert-2"
+HYENADNA = "evidence-20261130-family-hyenadna"
+NT = "gfm-guide-20261014-family-nucleotide-transformer"
+TASK = "4mc-a-thaliana"
+
+
+def _ids() -> list[str]:
+    found = sorted(p.stem for p in RECORDS.glob(f"feng-2024-eval-*-{TASK}-*.yaml"))
+    assert found, "the Feng et al. 4mC A. thaliana evaluations are missing"
+    return [*found, DNABERT2, HYENADNA, NT]
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("model-pages")
+    copy_closure(_ids(), RECORDS, root / "records")
+    return root
+
+
+@pytest.fixture(scope="module")
+def catalogue(project: Path) -> Catalogue:
+    return gather(project / "records", project).catalogue
+
+
+def _evaluation(adaptation: str | None) -> Any:
+    class Comparison:
+        pass
+
+    comparison = Comparison()
+    comparison.adaptation = adaptation  # type: ignore[attr-defined]
+    holder = type("E", (), {"comparison": comparison})()
+    return holder
+
+
+def _protocol(title: str) -> Any:
+    return type("P", (), {"title": title})()
+
+
+@pytest.mark.parametrize(
+    ("adaptation", "title", "expected"),
+    [
+        (
+            "frozen zero-shot embeddings, random forest (pooling: see configuration)",
+            "",
+            "frozen_probe",
+        ),
+        (
+            "IA3 on key, value and feed-forward output; head trainable; backbone frozen",
+            "",
+            "parameter_efficient",
+        ),
+        (
+            "all bf16; LoRA rank 16 on query, key and value; backbone frozen",
+            "",
+            "parameter_efficient",
+        ),
+        ("Full fine-tuning per dataset", "", "fine_tuned"),
+        (
+            "prediction head 'CNN0.5' on DNABERT-2",
+            "lentiMPRA: probing representations",
+            "frozen_probe",
+        ),
+        ("Published model, inference only", "", "zero_shot"),
+        ("trained from scratch on the dataset", "Promoters", "other"),
+        (None, "Promoters", "not_stated"),
+        (None, "Probing layer by layer", "frozen_probe"),
+    ],
+)
+def test_protocol_class_reads_the_stated_adaptation(
+    adaptation: str | None, title: str, expected: str
+) -> None:
+    assert klass(_evaluation(adaptation), _protocol(title)) == expected
+
+
+def test_every_result_of_the_family_is_listed_once(catalogue: Catalogue) -> None:
+    evaluations = family_evaluations(DNABERT2, catalogue)
+    assert evaluations
+    groups = model_results(DNABERT2, catalogue)
+    listed = [
+        (r.evaluation_id, r.result.column)
+        for g in groups
+        for c in g.classes
+        for p in c.protocols
+        for r in p.results
+    ]
+    expected = [(e.id, r.column) for e in evaluations for r in e.results]
+    assert sorted(listed) == sorted(expected)
+    for group in groups:  # one protocol per table, and a table's class is its results'
+        for c in group.classes:
+            for table in c.protocols:
+                protocols = {
+                    catalogue.get(r.evaluation_id, Evaluation).protocol for r in table.results
+                }
+                assert protocols == {table.protocol_id}
+                for r in table.results:
+                    evaluation = catalogue.get(r.evaluation_id, Evaluation)
+                    protocol = catalogue.get(evaluation.protocol, Protocol)
+                    assert klass(evaluation, protocol) == c.protocol_class
+    # the embedding-time protocol is not a task: its results are apart
+    assert any(g.key == RESOURCES for g in groups)
+    assert all(g.key != RESOURCES or g.count for g in groups)
+
+
+def test_compared_pairs_are_judged_by_the_verdict_layer(catalogue: Catalogue) -> None:
+    flags = flags_by_evaluation(catalogue)
+    pair = compare_families(DNABERT2, NT, catalogue, flags)
+    assert pair.rows, "DNABERT-2 and NT share the Feng et al. task"
+    outcomes = set()
+    for row in pair.rows:
+        for judged in row.pairs:
+            left, right = row.left[judged.left], row.right[judged.right]
+            assert left.protocol.id == right.protocol.id == row.protocol_id
+            assert left.result.column == right.result.column == row.column
+            a = catalogue.get(left.evaluation_id, Evaluation)
+            b = catalogue.get(right.evaluation_id, Evaluation)
+            assert a.dataset == b.dataset == row.dataset_id
+            assert a.comparison.adaptation == b.comparison.adaptation
+            out = excluded(flags.get(a.id, ()), row.column) or excluded(
+                flags.get(b.id, ()), row.column
+            )
+            if out:
+                assert judged.outcome == "not_judged" and judged.difference is None
+            else:
+                found = better((a, left.result, left.protocol), (b, right.result, right.protocol))
+                expected = {"first": "left", "second": "right", "tie": "tie"}[found]
+                assert judged.outcome == expected
+                assert judged.difference is not None
+            outcomes.add(judged.outcome)
+    assert outcomes & {"left", "right"}
+    # memory and time are not tasks: never compared
+    assert all("time" not in row.protocol_title.lower() for row in pair.rows)
+
+
+def test_every_family_pair_with_shared_results_gets_a_page(catalogue: Catalogue) -> None:
+    pairs = family_pairs(catalogue, flags_by_evaluation(catalogue))
+    names = {(p.left_id, p.right_id) for p in pairs}
+    assert names == {(DNABERT2, HYENADNA), (DNABERT2, NT), (HYENADNA, NT)}
+
+
+@pytest.fixture(scope="module")
+def site(project: Path) -> Path:
+    build_site(project, project / "site", release_date=date(2026, 12, 2), workers=1)
+    return project / "site"
+
+
+def _text(path: Path) -> str:
+    return path.read_text(encoding="utf-8")
+
+
+def test_family_page_leads_with_key_facts_and_collapses_how_we_know(site: Path) -> None:
+    html = _text(site / "families" / NT / "index.html")
+    assert (
+        html.index('id="key-facts"') < html.index('id="results"') < html.index('id="how-we-know"')
+    )
+    how = html[html.index('id="how-we-know"') :]
+    assert re.search(r"<details class=\"how-we-know\">", how)
+    assert how.index("<details") < how.index('id="model-facts"')
+    # every checkpoint of the record is a key-facts row
+    assert html.count('<tr id="checkpoint-') == 8
+    assert "Not reported by the cited sources" in html
+    # no best mark on a model page
+    assert "best of" not in html.lower()
+
+
+def test_compare_pages_are_linked_from_directory_and_family_pages(site: Path) -> None:
+    flags_pairs = [(DNABERT2, NT), (DNABERT2, HYENADNA), (HYENADNA, NT)]
+    directory = _text(site / "models" / "index.html")
+    for left, right in flags_pairs:
+        path = f"models/compare/{left}--{right}/index.html"
+        assert (site / path).is_file()
+        assert path in directory
+        for family in (left, right):
+            page = _text(site / "families" / family / "index.html")
+            assert f"../../{path}" in page
+    page = _text(site / "models" / "compare" / f"{DNABERT2}--{NT}" / "index.html")
+    assert "DNABERT-2 and Nucleotide Transformer" in page
+    assert "no overall score" in page
+
+
+def test_compare_path_names_both_families() -> None:
+    pair = type("Pair", (), {"left_id": "a", "right_id": "b"})()
+    assert compare_path(pair) == "models/compare/a--b/index.html"
+
+
+def test_model_pages_stay_under_one_megabyte(site: Path) -> None:
+    for path in [*site.glob("families/*/index.html"), *site.glob("models/**/index.html")]:
+        assert path.stat().st_size < 1_000_000, path
