@@ -49,13 +49,39 @@ EXCERPT = [
 ]  # fmt: skip
 
 
-def _workbook(rows: list[list[object]], sheet: str = SHEET) -> bytes:
+REGULATORY = [
+    # 'PDAS regulatory' rows 1, 47, 48, 119 and 120, as in the workbook
+    ["Task", "Checkpoint", "Metric", "Pretraining loss"],
+    ["Promoter (proximal, non-TATA)", 0, 0.991508995, 0.9789],
+    ["Promoter (proximal, non-TATA)", 1, 0.99255569, 0.8162],
+    ["CRE activity", 0, 0.655707612, 0.9789],
+    ["CRE activity", 1, 0.63866777, 0.8162],
+]
+VARIANT = [
+    # 'PDAS variant' rows 1, 2, 3, 18 and 19, as in the workbook
+    ["Task", "Model", "Checkpoint", "Metric", "Pretraining loss"],
+    ["Variant (disease-related-coding)", "Model H", 0, 0.431666682690162, 1.10605299472808],
+    ["Variant (disease-related-coding)", "Model H", 1, 0.442463116774636, 0.915613293647766],
+    ["Variant (disease-related-coding)", "Model M", 0, 0.505790466836141, 0.9789],
+    ["Variant (disease-related-coding)", "Model M", 1, 0.538767018136896, 0.8162],
+]
+
+
+def _workbook(
+    rows: list[list[object]],
+    sheet: str = SHEET,
+    regulatory: list[list[object]] = REGULATORY,
+) -> bytes:
     book = openpyxl.Workbook()
     ws = book.active
     assert ws is not None
     ws.title = sheet
     for row in rows:
         ws.append(row)
+    for name, sheet_rows in (("PDAS regulatory", regulatory), ("PDAS variant", VARIANT)):
+        extra = book.create_sheet(name)
+        for row in sheet_rows:
+            extra.append(row)
     out = io.BytesIO()
     book.save(out)
     return out.getvalue()
@@ -118,6 +144,13 @@ def test_excerpt_rows_go_to_the_table_of_their_protocol(tmp_path: Path) -> None:
     )
     assert spec["adaptation"] == "zero_shot"
     assert not (root / "artifacts/sources/lingodnabench/files").exists()  # no licence: no copy
+    checkpoints = tables["lingodnabench-table-pretraining-regulatory"]
+    assert [(r["model"], r["task"], r["checkpoint"], r["spearman"], r["pretraining-loss"])
+            for r in checkpoints][:2] == [
+        ("Model M", "CRE activity", "0", "0.655707612", "0.9789"),
+        ("Model M", "CRE activity", "1", "0.63866777", "0.8162"),
+    ]  # fmt: skip
+    assert len(tables["lingodnabench-table-pretraining-variant"]) == 4
 
 
 @pytest.mark.parametrize(
@@ -143,6 +176,16 @@ def test_a_malformed_workbook_refuses_and_writes_nothing(
     assert not root.exists()
 
 
+def test_unnamed_model_needs_model_m_losses(tmp_path: Path) -> None:
+    """The regulatory checkpoint sheet names no model: its rows are Model M's only while
+    its losses are Model M's in the variant sheet."""
+    other = [REGULATORY[0], ["CRE activity", 0, 0.655707612, 0.5]]
+    folder = _folder(tmp_path, _workbook(EXCERPT, regulatory=other))
+    with pytest.raises(ImportProblem, match="cannot be given to Model M"):
+        run_import("lingodnabench", tmp_path / "site", folder=folder, commit=COMMIT)
+    assert not (tmp_path / "site").exists()
+
+
 def test_not_a_workbook_is_one_clear_line(tmp_path: Path) -> None:
     folder = _folder(tmp_path, b"Category,Task\n")
     command = ["rewire", "import", "lingodnabench", "--from", str(folder), "--root", str(tmp_path)]
@@ -152,13 +195,13 @@ def test_not_a_workbook_is_one_clear_line(tmp_path: Path) -> None:
     assert "not a readable .xlsx workbook" in line and "nothing was changed" in line
 
 
-def _stored_texts(data: bytes) -> dict[str, str]:
-    """Coordinate -> the text the workbook's XML stores for each numeric cell of the
-    benchmark sheet (read without openpyxl)."""
+def _stored_texts(data: bytes, sheet: str = SHEET) -> dict[str, str]:
+    """Coordinate -> the text the workbook's XML stores for each numeric cell of `sheet`
+    (read without openpyxl)."""
     with zipfile.ZipFile(io.BytesIO(data)) as archive:
         book = archive.read("xl/workbook.xml").decode("utf-8")
         names = re.findall(r'<sheet [^>]*name="([^"]+)"', book)
-        xml = archive.read(f"xl/worksheets/sheet{names.index(SHEET) + 1}.xml").decode("utf-8")
+        xml = archive.read(f"xl/worksheets/sheet{names.index(sheet) + 1}.xml").decode("utf-8")
     cells = re.findall(r'<c r="([A-Z]+\d+)"([^>]*)>(?:<f>[^<]*</f>)?<v>([^<]*)</v>', xml)
     return {ref: text for ref, attrs, text in cells if 't="s"' not in attrs}
 
@@ -182,16 +225,29 @@ def test_every_value_is_the_text_the_pinned_workbook_stores() -> None:
     ]
     assert source["sha256"] == hashlib.sha256(data).hexdigest()
     assert source["size_bytes"] == len(data) and source["revision"] == COMMIT
-    stored = _stored_texts(data)
+    letters = {  # sheet -> (score column, loss column)
+        "PDAS regulatory": ("C", "D"),
+        "PDAS variant": ("D", "E"),
+    }
+    stored = {s: _stored_texts(data, s) for s in (SHEET, *letters)}
     seen = 0
     for rows in _tables(ROOT).values():
         for row in rows:
-            ref = row["locator"].rsplit("!", 1)[1]
-            assert row["locator"] == f"{WORKBOOK}: '{SHEET}'!{ref}"
-            values = [row.get(c) for c in ("auroc", "spearman") if row.get(c)]
-            assert values == [stored[ref]], row
-            seen += 1
-    assert seen == 328
+            match = re.fullmatch(
+                rf"{re.escape(WORKBOOK)}: '([^']+)'!([A-Z]+)(\d+)(?::[A-Z]+\d+)?", row["locator"]
+            )
+            assert match, row["locator"]
+            sheet, column, number = match.groups()
+            scores = [row[c] for c in ("auroc", "spearman") if row.get(c)]
+            if sheet == SHEET:
+                assert scores == [stored[sheet][f"{column}{number}"]], row
+                seen += 1
+                continue
+            score, loss = letters[sheet]
+            assert scores == [stored[sheet][f"{score}{number}"]], row
+            assert row["pretraining-loss"] == stored[sheet][f"{loss}{number}"], row
+            seen += 2
+    assert seen == 328 + 614
 
 
 @needs_mirror

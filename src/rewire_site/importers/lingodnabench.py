@@ -46,6 +46,7 @@ from .core import (
     slug,
     source_id,
 )
+from .lingodnabench_pdas import LOSS, pdas_tables, read_pdas
 from .records import AREAS, CONTEXTS, RepoFileSpec, repository_file_source
 from .result_tables import MetricColumn, ResultTableSpec, Row, table_record
 
@@ -59,7 +60,13 @@ README = "README.md"
 BENCH_README = "benchmark/README.md"
 DATA_README = "benchmark/datasets/README.md"
 ZERO_SHOT = "benchmark/script/variant_effect_prediction-zero-shot.py"
-PATHS = (WORKBOOK, README, BENCH_README, DATA_README, ZERO_SHOT)
+ALIGN_README = "pretrain_analysis/pretrain_application_alignment/README.md"
+PRETRAIN_README = "pretrain_gLM/README.md"
+EMBEDDINGS = "benchmark/get-embeddings.py"
+PATHS = (
+    WORKBOOK, README, BENCH_README, DATA_README, ZERO_SHOT, ALIGN_README, PRETRAIN_README,
+    EMBEDDINGS,
+)  # fmt: skip
 SHEET = "Benchmark performance"
 HEADER = ("Category", "Task", "Task type", "Metric")
 BASELINE = "Non-gLM baselines"
@@ -124,11 +131,10 @@ def _printed(value: Any) -> str | None:
     raise ValueError(repr(value))
 
 
-def read_sheet(file: SourceFile) -> list[TaskRow]:
-    """The benchmark sheet's task rows; a workbook of another shape is refused."""
+def load_grids(file: SourceFile) -> dict[str, list[tuple[Any, ...]]]:
+    """Every sheet of the workbook as rows of cell values; not a workbook is refused."""
     try:
         import openpyxl
-        from openpyxl.utils import get_column_letter
     except ImportError:  # pragma: no cover - the `import` extra
         raise ImportProblem(
             "reading a spreadsheet needs openpyxl: pip install -e '.[import]'"
@@ -139,18 +145,34 @@ def read_sheet(file: SourceFile) -> list[TaskRow]:
         raise ImportProblem(
             f"{file.path}: not a readable .xlsx workbook ({error}); nothing was changed"
         ) from None
-    if SHEET not in book.sheetnames:
-        raise ImportProblem(f"{file.path}: no sheet {SHEET!r}; nothing was changed")
-    grid = [tuple(row) for row in book[SHEET].iter_rows(values_only=True)]
-    book.close()
+    try:
+        return {
+            name: [tuple(row) for row in book[name].iter_rows(values_only=True)]
+            for name in book.sheetnames
+        }
+    finally:
+        book.close()
+
+
+def read_sheet(file: SourceFile) -> list[TaskRow]:
+    """The benchmark sheet's task rows; a workbook of another shape is refused."""
+    return benchmark_rows(load_grids(file), file.path)
+
+
+def benchmark_rows(grids: dict[str, list[tuple[Any, ...]]], path: str) -> list[TaskRow]:
+    from openpyxl.utils import get_column_letter
+
+    if SHEET not in grids:
+        raise ImportProblem(f"{path}: no sheet {SHEET!r}; nothing was changed")
+    grid = grids[SHEET]
     if not grid or tuple(grid[0][: len(HEADER)]) != HEADER:
         raise ImportProblem(
-            f"{file.path}: sheet {SHEET!r} row 1 is not {list(HEADER)} followed by the "
+            f"{path}: sheet {SHEET!r} row 1 is not {list(HEADER)} followed by the "
             "models; nothing was changed"
         )
     models = [str(h) for h in grid[0][len(HEADER) :] if h is not None]
     if not models or len(set(models)) != len(models):
-        raise ImportProblem(f"{file.path}: sheet {SHEET!r} row 1 names no models, or one twice")
+        raise ImportProblem(f"{path}: sheet {SHEET!r} row 1 names no models, or one twice")
     letters = [get_column_letter(i + 1) for i in range(len(HEADER) + len(models))]
     rows: list[TaskRow] = []
     for number, values in enumerate(grid[1:], start=2):
@@ -159,7 +181,7 @@ def read_sheet(file: SourceFile) -> list[TaskRow]:
         category, task, task_type, metric = (str(v) if v is not None else "" for v in values[:4])
         if metric not in METRICS or not task:
             raise ImportProblem(
-                f"{file.path}: '{SHEET}'!D{number}: metric {metric!r} is not one of "
+                f"{path}: '{SHEET}'!D{number}: metric {metric!r} is not one of "
                 f"{sorted(METRICS)} (or no task in B{number}); nothing was changed"
             )
         scores: dict[str, Cell] = {}
@@ -171,19 +193,21 @@ def read_sheet(file: SourceFile) -> list[TaskRow]:
                 text = _printed(value)
             except ValueError:
                 raise ImportProblem(
-                    f"{file.path}: '{SHEET}'!{coordinate}: {value!r} is not a number "
+                    f"{path}: '{SHEET}'!{coordinate}: {value!r} is not a number "
                     f"(nor '{NOT_RUN}' for not run); nothing was changed"
                 ) from None
             if text is not None:
                 scores[model] = Cell(coordinate, text)
         rows.append(TaskRow(number, category, task, task_type, metric, scores))
     if not rows:
-        raise ImportProblem(f"{file.path}: sheet {SHEET!r} has no task rows")
+        raise ImportProblem(f"{path}: sheet {SHEET!r} has no task rows")
     return rows
 
 
 def _check_workbook(file: SourceFile) -> None:
-    read_sheet(file)
+    grids = load_grids(file)
+    benchmark_rows(grids, file.path)
+    read_pdas(grids, file.path)
 
 
 def _source(files: SourceFiles, path: str, licence: SourceFile | None) -> Record:
@@ -329,14 +353,91 @@ def _family(files: SourceFiles, family: NewFamily) -> Record:
     return record
 
 
+def _bert_series(files: SourceFiles) -> Record:
+    """The authors' own pre-trained BERT models ('Model H', 'Model M'): checkpoints on
+    their FTP server, not on a hub, so the labels are family-level."""
+    pretrain, align, emb = files[PRETRAIN_README], files[ALIGN_README], files[EMBEDDINGS]
+    note = (
+        "The authors' own pre-training, one of the BERT-155M-Series checkpoints on their FTP "
+        "server (benchmark/get-embeddings.py loads model_H and model_M from it); the sheet's "
+        "checkpoint column is the pre-training epoch. Not published on a model hub."
+    )
+    return {
+        "id": f"{PREFIX}-family-bert-155m-series",
+        "kind": "model_family",
+        "title": "BERT-155M series (LingoDNABench's own pre-training)",
+        "summary": (
+            "BERT-style DNA language models the LingoDNABench authors pre-trained on human "
+            "and on multi-species genomes to study pre-training checkpoints."
+        ),
+        "limitations": [
+            "Imported family: only what the LingoDNABench repository states is recorded; "
+            "its checkpoints are on the authors' FTP server, not pinned on a model hub."
+        ],
+        "areas": AREAS,
+        "contexts": CONTEXTS,
+        "citations": [
+            line_citation(
+                PREFIX, pretrain, find_line(pretrain, "Train gLM with human and multi-species")
+            ),
+            line_citation(PREFIX, align, find_line(align, "**Model family:**")),
+            line_citation(
+                PREFIX,
+                emb,
+                find_line(emb, 'elif model_name == "model_M":'),
+                find_line(emb, "BERT-155M-Series/model_H/"),
+            ),
+        ],
+        "name": "BERT-155M series (LingoDNABench)",
+        "developers": ["LingoDNABench authors (gao-lab)"],
+        "architecture": None,
+        "tokenisation": None,
+        "labels": [
+            {"scope": SCOPE, "label": "Model H", "note": note},
+            {
+                "scope": SCOPE,
+                "label": "Model M",
+                "note": note + " The pre-training application README calls model_M the "
+                "multi-species BERT-style gLM.",
+            },
+        ],
+        "missing_metadata": {
+            "architecture": missing(
+                "unreported", "pretrain_gLM/BERT holds the code; not transcribed."
+            ),
+            "tokenisation": missing("unreported", "Not stated in the READMEs read."),
+        },
+        "added": ADDED,
+    }
+
+
 def build(files: SourceFiles) -> list[Record]:
     records: list[Record] = [_source(files, p, None) for p in PATHS]
-    rows = read_sheet(files[WORKBOOK])
+    grids = load_grids(files[WORKBOOK])
+    rows = benchmark_rows(grids, WORKBOOK)
+    pdas = read_pdas(grids, WORKBOOK)
     records += [_family(files, f) for f in NEW_FAMILIES]
+    records.append(_bert_series(files))
     for row in rows:
         records.append(_dataset(files, row))
-    records += [_protocol(files, key) for key in ("adapter", "variant", "baseline")]
+    keys = ("adapter", "variant", "baseline", "pretraining", "pretraining-variant")
+    records += [_protocol(files, key) for key in keys]
     records += _tables(files, rows)
+    records += pdas_tables(
+        files[WORKBOOK],
+        pdas,
+        {row.task: row.metric for row in rows},
+        {"AUROC": AUROC, "Spearman's rho": SPEARMAN},
+        {
+            "areas": AREAS,
+            "contexts": CONTEXTS,
+            "citations": [
+                line_citation(PREFIX, files[ALIGN_README], find_line(files[ALIGN_README], n))
+                for n in ("**Model family:**", "`model_M-0`, `model_M-1`")
+            ],
+            "added": ADDED,
+        },
+    )
     return records
 
 
@@ -417,6 +518,19 @@ _PROTOCOLS = {
         "and the AUROC of that score against the pathogenic (or functional) labels is "
         "reported. Nothing is trained.",
     ),
+    "pretraining": (
+        "LingoDNABench pre-training checkpoints: an adapter on each checkpoint's embeddings",
+        "Each pre-training checkpoint (epoch) of the authors' own BERT model embeds the "
+        "sequences (last layer); a downstream adapter is trained on the train split's "
+        "embeddings and scored on the test split, as for the benchmark. How many seeds "
+        "the checkpoint values average is not stated.",
+    ),
+    "pretraining-variant": (
+        "LingoDNABench pre-training checkpoints: zero-shot variant scores of each checkpoint",
+        "Each pre-training checkpoint (epoch) of the authors' own BERT models embeds the "
+        "reference and the variant sequence; the variant's score is the distance between "
+        "the two embeddings and the AUROC of that score is reported. Nothing is trained.",
+    ),
     "baseline": (
         "LingoDNABench non-gLM baselines",
         "The spreadsheet's 'Non-gLM baselines' column: one value per task from a method "
@@ -430,6 +544,9 @@ def _protocol(files: SourceFiles, key: str) -> Record:
     title, measurement = _PROTOCOLS[key]
     readme, bench = files[README], files[BENCH_README]
     citations = [sentence_citation(PREFIX, readme, "AUROC for classification")]
+    if key.startswith("pretraining"):
+        align = files[ALIGN_README]
+        citations += [line_citation(PREFIX, align, find_line(align, "**Checkpoint naming:**"))]
     if key == "adapter":
         citations += [
             sentence_citation(PREFIX, readme, "five random seeds"),
@@ -440,19 +557,22 @@ def _protocol(files: SourceFiles, key: str) -> Record:
             ),
             line_citation(PREFIX, bench, find_line(bench, "layer=-1  # last layer")),
         ]
-    elif key == "variant":
+    if key in ("variant", "pretraining-variant"):
         script = files[ZERO_SHOT]
         citations += [
             line_citation(PREFIX, script, find_line(script, "d_auc=roc_auc_score(label,d_score)")),
             line_citation(PREFIX, bench, find_line(bench, "### 5.7 Variant Effect Prediction")),
         ]
     metrics = [AUROC] if key == "variant" else [AUROC, SPEARMAN]
+    if key.startswith("pretraining"):
+        metrics = [AUROC, SPEARMAN, LOSS]
 
     def metric(m: MetricColumn) -> Record:
+        unit = "fraction" if m.scale == "fraction" else "correlation coefficient"
         return {
             "id": m.column,
             "label": m.label,
-            "unit": "fraction" if m.scale == "fraction" else "correlation coefficient",
+            "unit": "loss" if m is LOSS else unit,
             "direction": m.direction,
             **({"scale": m.scale} if m.scale else {}),
             "minimum": m.minimum,
