@@ -36,6 +36,14 @@ class Architecture:
     """How nucleotides become tokens."""
     attention_modules: tuple[str, ...] = ("query", "key", "value")
     notes: tuple[str, ...] = field(default_factory=tuple)
+    config_source: str = "hub config.json as publicly reported (see shared/research/gpu-facts.md)"
+    """Where the dimensions come from: a file at a pinned commit, with its SHA-256, where one is
+    reachable from these machines."""
+    nucleotides_per_token: float | None = None
+    """Nucleotides per sequence token as the model's sources state it (6 for NT's 6-mers); None
+    where no source states one (BPE tokenisers vary with the sequence)."""
+    nucleotides_exact: bool = False
+    """True where the ratio is exact by construction (k-mers); False for a stated average."""
 
 
 def _esm(hidden: int, layers: int, heads: int, ffn: int) -> dict[str, Any]:
@@ -96,6 +104,47 @@ def _dnabert2() -> dict[str, Any]:
     }
 
 
+def _mistral_dna_1m() -> dict[str, Any]:
+    """Mistral-DNA-v1-1M-hg38 (a Mixtral, 8 experts), from its config.json (MISTRAL_DNA_SOURCE)."""
+    return {
+        "vocab_size": 4096,
+        "hidden_size": 64,
+        "intermediate_size": 64,
+        "num_hidden_layers": 4,
+        "num_attention_heads": 8,
+        "num_key_value_heads": 8,
+        "head_dim": 8,
+        "num_local_experts": 8,
+        "num_experts_per_tok": 1,
+        "max_position_embeddings": 256,
+        "hidden_act": "silu",
+        "rms_norm_eps": 1e-05,
+        "rope_theta": 1000000.0,
+        "router_aux_loss_coef": 0.02,
+        "attention_dropout": 0.0,
+        "bos_token_id": 1,
+        "eos_token_id": 2,
+        "pad_token_id": 3,
+        "sliding_window": None,
+        "tie_word_embeddings": False,
+        "output_router_logits": False,
+    }
+
+
+DNABERT_S_SOURCE = (
+    "MAGICS-LAB/DNABERT_S at ac01b55e5034182e4b915d34ce5a3a323b82adb8, "
+    "evaluate/model_codes/config.json (SHA-256 "
+    "d54c142114563aa34ef7c2b54ccc921d08e50cd7c3cd69c439d5e0d2bbcfcdee): hidden 768, 12 layers, "
+    "12 heads, feed-forward 3072, vocabulary 4096, ALiBi starting size 512 (DNABERT-2's dimensions)"
+)
+MISTRAL_DNA_SOURCE = (
+    "raphaelmourad/Mistral-DNA at 700996f23699dac45022cd4d588a247e1306d2b7, "
+    "data/models/Mistral-DNA-v1-1M-hg38-finetuned-tf0/config.json (SHA-256 "
+    "10ec163c9aabd41782e2de84181603cab9f257c72aa986a92af9d82997f42752; fine-tuned from "
+    "RaphaelMourad/Mistral-DNA-v1-1M-hg38, whose dimensions it keeps): Mixtral, hidden 64, "
+    "4 layers, 8 heads, 8 experts (1 per token), vocabulary 4096, 256 positions"
+)
+
 NT_TOKENS = "non-overlapping 6-mers with a prepended CLS; leftover bases become single tokens"
 GENA_TOKENS = (
     "BPE, about 8.8 nucleotides per token (model card: 512 tokens ~ 4.5 kb), plus CLS and SEP"
@@ -129,6 +178,8 @@ ARCHITECTURES: dict[str, Architecture] = {
             checkpoint="InstaDeepAI/nucleotide-transformer-2.5b-multi-species",
             max_tokens=1000,
             tokenisation=NT_TOKENS,
+            nucleotides_per_token=6.0,
+            nucleotides_exact=True,
         ),
         Architecture(
             key="nt-500m",
@@ -139,6 +190,8 @@ ARCHITECTURES: dict[str, Architecture] = {
             checkpoint="InstaDeepAI/nucleotide-transformer-500m-human-ref",
             max_tokens=1000,
             tokenisation=NT_TOKENS,
+            nucleotides_per_token=6.0,
+            nucleotides_exact=True,
         ),
         Architecture(
             key="gena-lm-110m",
@@ -150,6 +203,7 @@ ARCHITECTURES: dict[str, Architecture] = {
             max_tokens=512,
             tokenisation=GENA_TOKENS,
             notes=(GENA_NOTE,),
+            nucleotides_per_token=4500 / 512,
         ),
         Architecture(
             key="gena-lm-336m",
@@ -161,6 +215,7 @@ ARCHITECTURES: dict[str, Architecture] = {
             max_tokens=512,
             tokenisation=GENA_TOKENS,
             notes=(GENA_NOTE,),
+            nucleotides_per_token=4500 / 512,
         ),
         Architecture(
             key="dnabert-2",
@@ -173,6 +228,41 @@ ARCHITECTURES: dict[str, Architecture] = {
             tokenisation=DNABERT2_TOKENS,
             attention_modules=("Wqkv",),
             notes=DNABERT2_NOTES,
+        ),
+        Architecture(
+            key="dnabert-s",
+            name="DNABERT-S",
+            family="mosaic-bert-alibi",
+            config=_dnabert2(),
+            published_parameters=117e6,
+            checkpoint="zhihan1996/DNABERT-S",
+            max_tokens=2048,
+            tokenisation=DNABERT2_TOKENS,
+            attention_modules=("Wqkv",),
+            notes=(
+                "DNABERT-S is DNABERT-2 trained further with a contrastive objective; its "
+                "config.json gives DNABERT-2's dimensions, so its memory and speed equal "
+                "DNABERT-2's by construction (measured again, not copied).",
+                *DNABERT2_NOTES,
+            ),
+            config_source=DNABERT_S_SOURCE,
+        ),
+        Architecture(
+            key="mistral-dna-1m",
+            name="Mistral-DNA 1M",
+            family="mixtral-causal",
+            config=_mistral_dna_1m(),
+            published_parameters=1e6,
+            checkpoint="RaphaelMourad/Mistral-DNA-v1-1M-hg38",
+            max_tokens=256,
+            tokenisation="BPE over DNA (vocabulary 4096), a causal language model",
+            attention_modules=("q_proj", "k_proj", "v_proj"),
+            notes=(
+                "A Mixtral (sparse mixture of 8 experts, 1 per token) shrunk for DNA; built as "
+                "transformers' MixtralForCausalLM; the masked-LM loss of the other models is its "
+                "next-token loss here.",
+            ),
+            config_source=MISTRAL_DNA_SOURCE,
         ),
     )
 }
@@ -187,6 +277,8 @@ TINY: dict[str, Architecture] = {
         checkpoint="none (test configuration)",
         max_tokens=1000,
         tokenisation=NT_TOKENS,
+        nucleotides_per_token=6.0,
+        nucleotides_exact=True,
     ),
     "tiny-gena": Architecture(
         key="tiny-gena",
@@ -222,6 +314,27 @@ TINY: dict[str, Architecture] = {
         tokenisation=DNABERT2_TOKENS,
         attention_modules=("Wqkv",),
     ),
+    "tiny-mixtral": Architecture(
+        key="tiny-mixtral",
+        name="tiny Mixtral (tests)",
+        family="mixtral-causal",
+        config={
+            **_mistral_dna_1m(),
+            "hidden_size": 32,
+            "intermediate_size": 32,
+            "num_hidden_layers": 2,
+            "num_attention_heads": 4,
+            "num_key_value_heads": 4,
+            "head_dim": 8,
+            "num_local_experts": 2,
+            "vocab_size": 1000,
+        },
+        published_parameters=0.0,
+        checkpoint="none (test configuration)",
+        max_tokens=256,
+        tokenisation="BPE (tests)",
+        attention_modules=("q_proj", "k_proj", "v_proj"),
+    ),
 }
 
 
@@ -248,6 +361,10 @@ def hf_config(arch: Architecture) -> Any:
         from measure.dnabert2 import dnabert2_config
 
         return dnabert2_config(arch.config)
+    if arch.family == "mixtral-causal":
+        from transformers import MixtralConfig
+
+        return MixtralConfig(**arch.config)
     raise ValueError(f"unknown family {arch.family!r}")
 
 
@@ -269,6 +386,10 @@ def build_model(
         with torch.device(device):
             return DnaBert2ForMaskedLM(config)
     with torch.device(device):
+        if arch.family == "mixtral-causal":
+            from transformers import AutoModelForCausalLM
+
+            return AutoModelForCausalLM.from_config(config, attn_implementation=attn_implementation)
         model = AutoModelForMaskedLM.from_config(config, attn_implementation=attn_implementation)
     return model
 

@@ -205,6 +205,29 @@ class DnaBert2ForMaskedLM(PreTrainedModel):
         loss = F.cross_entropy(logits.float(), target)
         return MaskedLMOutput(loss=loss, logits=logits)
 
+    def hidden_states(
+        self, input_ids: torch.Tensor, attention_mask: torch.Tensor | None = None
+    ) -> torch.Tensor:
+        """The last layer's hidden states (batch, length, hidden), zeros at padding: what an
+        embedding is pooled from (the hub code's BertModel output)."""
+        batch, length = input_ids.shape
+        if attention_mask is None:
+            attention_mask = torch.ones_like(input_ids)
+        dtype = self.decoder.weight.dtype
+        if length > self.alibi.shape[-1]:
+            self.alibi = alibi_bias(self.config.num_attention_heads, length).to(
+                self.alibi.device, dtype
+            )
+        extended = (1.0 - attention_mask[:, None, None, :].to(dtype)) * -10000.0
+        bias = extended + self.alibi[:, :, :length, :length].to(dtype)
+        indices = torch.nonzero(attention_mask.bool().flatten(), as_tuple=False).flatten()
+        hidden = self.embeddings(input_ids, torch.zeros_like(input_ids)).reshape(batch * length, -1)
+        hidden = hidden.index_select(0, indices)
+        for layer in self.layers:
+            hidden = layer(hidden, indices, (batch, length), bias, None)
+        out = hidden.new_zeros(batch * length, hidden.shape[-1]).index_put((indices,), hidden)
+        return cast(torch.Tensor, out.view(batch, length, -1))
+
     def _head(self, hidden: torch.Tensor) -> torch.Tensor:
         transformed = self.transform_norm(F.gelu(self.transform(hidden)))
         return cast(torch.Tensor, self.decoder(transformed))

@@ -4,7 +4,8 @@ Importing registers the recipe."""
 
 from __future__ import annotations
 
-from measure.memory_curve.runner import MemoryCurves
+from measure.memory_curve.runner import EmbeddingThroughput, MemoryCurves
 from measure.registry import register
 
 register(MemoryCurves())
+register(EmbeddingThroughput())

@@ -20,7 +20,10 @@ from measure.recipe_file import read_recipe
 from measure.recipe_file import require as _require
 
 RECIPE_FILE = Path(__file__).with_name("recipe.yaml")
-METHODS = ("inference", "peft", "full", "full-mixed", "full-mixed-ckpt")
+METHODS = ("inference", "peft", "full", "full-mixed", "full-mixed-ckpt", "embed")
+"""Every method a recipe file may name; a recipe runs the methods it describes (the memory
+curves the first five, the embedding-throughput recipe `throughput.yaml` only `embed`)."""
+THROUGHPUT_FILE = Path(__file__).with_name("throughput.yaml")
 PROCESS_OVERHEAD_S = 20.0
 """Start of a process (one per model and method): imports, CUDA context, model build.
 Measured on one H200 (run 20261130-curves-2310): 14-21 s from the worker's start to its
@@ -67,6 +70,8 @@ class CurveRecipe:
     title: str
     seed: int
     steps: int
+    warmup: int
+    """Leading steps left out of the timing (throughput); 0 for the memory curves."""
     start_tokens: int
     batches: tuple[int, ...]
     optimizer: Mapping[str, Any]
@@ -100,8 +105,8 @@ def parse_recipe(data: Any) -> CurveRecipe:
     if not isinstance(data, Mapping):
         raise RecipeError("recipe: expected a mapping")
     methods = _require(data, "methods", dict)
-    if set(methods) != set(METHODS):
-        raise RecipeError(f"methods: expected exactly {', '.join(METHODS)}")
+    if not methods or not set(methods) <= set(METHODS):
+        raise RecipeError(f"methods: expected some of {', '.join(METHODS)}")
     batches = _require(data, "batches", list)
     if not batches or any(not isinstance(b, int) or isinstance(b, bool) or b < 1 for b in batches):
         raise RecipeError("batches: expected a list of positive integers")
@@ -120,6 +125,9 @@ def parse_recipe(data: Any) -> CurveRecipe:
     steps = _require(data, "steps", int)
     if steps < 1:
         raise RecipeError("steps: must be positive")
+    warmup = data.get("warmup", 0)
+    if not isinstance(warmup, int) or isinstance(warmup, bool) or not 0 <= warmup < steps:
+        raise RecipeError("warmup: expected an integer from 0 to steps - 1")
     return CurveRecipe(
         id=_require(data, "id", str),
         protocol=_require(data, "protocol", str),
@@ -127,6 +135,7 @@ def parse_recipe(data: Any) -> CurveRecipe:
         title=_require(data, "title", str),
         seed=_require(data, "seed", int),
         steps=steps,
+        warmup=warmup,
         start_tokens=start,
         batches=tuple(batches),
         optimizer=_require(data, "optimizer", dict),
@@ -150,13 +159,14 @@ def points(
 ) -> list[Point]:
     """Every point, shortest inputs first within a model, method and batch."""
     for method in methods:
-        if method not in METHODS:
-            raise RecipeError(f"--stages: no method {method!r} (methods: {', '.join(METHODS)})")
+        if method not in recipe.methods:
+            known = ", ".join(recipe.methods)
+            raise RecipeError(f"--stages: no method {method!r} (methods: {known})")
     chosen = [recipe.model(k) for k in models] if models else list(recipe.models)
     out = []
     for model in chosen:
         maximum = model.architecture.max_tokens
-        for method in methods or METHODS:
+        for method in methods or tuple(recipe.methods):
             for batch in batches or recipe.batches:
                 for tokens in lengths(recipe.start_tokens, maximum):
                     out.append(Point(model, method, batch, tokens))
@@ -184,7 +194,7 @@ def estimate_point(
     arch = point.model.architecture
     c = arch.config
     total = parameter_counts(c)
-    if point.method == "inference":
+    if point.method in ("inference", "embed"):
         states = total * 2
     elif point.method == "peft":
         states = total * 2 + peft_parameters(arch, recipe.lora) * (4 + 4 + 8)
@@ -210,9 +220,9 @@ def estimate_point(
         flash=True,
         checkpointing=point.method == "full-mixed-ckpt",
     )
-    if point.method == "inference":
+    if point.method in ("inference", "embed"):
         activations /= int(c["num_hidden_layers"])  # no activations kept between layers
-    passes = 2.0 if point.method == "inference" else 6.0
+    passes = 2.0 if point.method in ("inference", "embed") else 6.0
     flops = passes * total * point.batch * point.tokens * recipe.steps
     start = PROCESS_OVERHEAD_S if process_start else 0.0
     return states / 1e9 + activations, start + POINT_OVERHEAD_S + flops / EFFECTIVE_FLOPS

@@ -13,6 +13,7 @@ from measure.architectures import get_architecture
 from measure.builder import configuration_record, evaluation_record
 from measure.memory_curve.recipe import CurveRecipe
 from measure.memory_curve.runner import FINISHED
+from measure.peak_flops import peak_for
 from measure.records import (
     GB,
     added_on,
@@ -97,6 +98,9 @@ def build_records(
         },
         added=added,
     )
+    if method == "embed":
+        return [configuration, _embed_evaluation(recipe, log, artifact, environment, eval_id,
+                                                 config_id, settings, added)]  # fmt: skip
     result: dict[str, Any] = {
         "column": f"{method}-batch-{batch}",
         "status": "out_of_memory" if oom else "value",
@@ -158,6 +162,141 @@ def build_records(
         added=added,
     )
     return [configuration, evaluation]
+
+
+def throughput(log: dict[str, Any]) -> dict[str, float]:
+    """Median pass time after the warm-up, and what it gives per second: sequences, tokens,
+    nucleotides (where the tokeniser's ratio is stated) and model FLOPs utilisation (2 FLOPs
+    per parameter and token, against the GPU's datasheet bf16 dense peak)."""
+    timed = sorted(log["step_seconds"][int(log.get("warmup", 0)) :])
+    if not timed:
+        raise ValueError(f"{log['item']}: no timed passes")
+    middle = len(timed) // 2
+    median = timed[middle] if len(timed) % 2 else (timed[middle - 1] + timed[middle]) / 2
+    batch, tokens = int(log["batch"]), int(log["tokens"])
+    arch = get_architecture(log["model"]["key"])
+    out = {
+        "median_seconds": median,
+        "sequences_per_second": batch / median,
+        "tokens_per_second": batch * tokens / median,
+        "timed_passes": float(len(timed)),
+        "spread_seconds": timed[-1] - timed[0],
+    }
+    if arch.nucleotides_per_token is not None:
+        out["nucleotides_per_second"] = batch * tokens * arch.nucleotides_per_token / median
+    peak = peak_for(str(log["environment"]["gpu"])).bf16_dense_tflops * 1e12
+    flops = 2.0 * float(log["model"]["parameters_total"]) * batch * tokens
+    out["model_flops_utilisation"] = flops / median / peak
+    return out
+
+
+def _sig(value: float) -> float:
+    return float(f"{value:.4g}")
+
+
+def _embed_evaluation(
+    recipe: CurveRecipe,
+    log: dict[str, Any],
+    artifact: dict[str, Any],
+    environment: dict[str, Any],
+    eval_id: str,
+    config_id: str,
+    settings: dict[str, str],
+    added: str,
+) -> dict[str, Any]:
+    """The evaluation of one throughput point: sequences per second (median of the timed
+    passes), with tokens and nucleotides per second, utilisation and peak memory beside it."""
+    model, batch, tokens, run_id = log["model"], log["batch"], log["tokens"], log["run_id"]
+    arch = get_architecture(model["key"])
+    label = f"batch {batch}, {tokens} tokens"
+    oom = log["status"] == "out_of_memory"
+    result: dict[str, Any] = {
+        "column": f"embed-batch-{batch}",
+        "status": "out_of_memory" if oom else "value",
+        "unit": "sequence per second",
+        "direction": "higher",
+        "uncertainty": None,
+        "coverage": None,
+    }
+    if oom:
+        result["note"] = str(log["error"]).split(":")[0]
+        result["observations"] = []
+    else:
+        figures = throughput(log)
+        result["value"] = _sig(figures["sequences_per_second"])
+        result["note"] = (
+            f"batch {batch} / median time of {int(figures['timed_passes'])} passes after "
+            f"{log.get('warmup', 0)} warm-up passes"
+        )
+        observations = [
+            {"name": "median-pass-time", "value": _sig(figures["median_seconds"] * 1000),
+             "unit": "millisecond", "note": "Median over the timed passes, between CUDA "
+             "synchronisations"},
+            {"name": "pass-time-range", "value": _sig(figures["spread_seconds"] * 1000),
+             "unit": "millisecond", "note": "Slowest minus fastest timed pass"},
+            {"name": "tokens-per-second", "value": _sig(figures["tokens_per_second"]),
+             "unit": "token per second", "note": "Batch x tokens / median pass time"},
+            {"name": "model-flops-utilisation",
+             "value": _sig(figures["model_flops_utilisation"] * 100), "unit": "percent",
+             "note": "2 FLOPs per parameter and token over the median pass, against the "
+             "GPU's datasheet bf16 dense peak (measure/peak_flops.py)"},
+            {"name": "peak-allocated-memory",
+             "value": round(log["memory"]["peak_allocated_bytes"] / GB, 4), "unit": "gigabyte",
+             "note": "torch.cuda.max_memory_allocated() over the passes"},
+        ]  # fmt: skip
+        if "nucleotides_per_second" in figures:
+            kind = "exact for 6-mers" if arch.nucleotides_exact else "a stated average"
+            observations.insert(3, {
+                "name": "nucleotides-per-second",
+                "value": _sig(figures["nucleotides_per_second"]),
+                "unit": "nucleotide per second",
+                "note": f"Tokens per second x {arch.nucleotides_per_token:.3g} nucleotides per "
+                f"token ({kind}: {arch.tokenisation})",
+            })  # fmt: skip
+        result["observations"] = observations
+    return evaluation_record(
+        eval_id=eval_id,
+        config_id=config_id,
+        title=f"{model['name']} embedding throughput, {label} (Rewire measurement)",
+        summary=f"Sequence embeddings per second of {model['name']} (frozen, bf16), {label}. "
+        f"Measured by Rewire on {environment['gpu']}.",
+        protocol=recipe.protocol,
+        dataset=recipe.dataset,
+        run_id=run_id,
+        comparison={
+            "split": "Not applicable: passes on synthetic sequences",
+            "population": f"A batch of {batch} sequences of {tokens} random tokens",
+            "inputs": "Token ids drawn uniformly from the model's sequence vocabulary with its "
+            f"special tokens, regenerated from seed {log['seed']}",
+            "adaptation": log["method_text"],
+            "aggregation": f"Median of {log['steps'] - int(log.get('warmup', 0))} timed passes "
+            f"after {log.get('warmup', 0)} warm-up passes" + _process_text(log),
+            "budget": f"{tokens} tokens, batch {batch}, {log['steps']} passes",
+            "dataset_version": f"Regenerated by Rewire with seed {log['seed']}",
+            "metric_implementation": "time.perf_counter() between torch.cuda.synchronize() "
+            "calls around each pass in measure/memory_curve/worker.py",
+        },
+        results=[result],
+        artifacts=[artifact],
+        environment=environment,
+        settings=settings,
+        missing_metadata={
+            "results.0.uncertainty": {
+                "reason": "unknown",
+                "note": "One process per point; the range of the timed passes is an "
+                "observation, not an interval.",
+            },
+            "results.0.coverage": {
+                "reason": "inapplicable",
+                "note": "No samples are scored: the metric is speed.",
+            },
+        },
+        limitations=[
+            "Random weights and synthetic tokens: valid for speed, not for accuracy.",
+            "Sequences of equal length, no padding, one GPU; tokenisation on the CPU is not timed.",
+        ],
+        added=added,
+    )
 
 
 def _process_text(log: dict[str, Any]) -> str:

@@ -24,6 +24,7 @@ from measure import env
 from measure.console import wide_console
 from measure.memory_curve.recipe import (
     RECIPE_FILE,
+    THROUGHPUT_FILE,
     CurveRecipe,
     Point,
     estimate_point,
@@ -78,7 +79,8 @@ class MemoryCurves(Recipe):
         if unknown:
             raise ValueError(f"batch {unknown[0]}: the recipe's batches are {recipe.batches}")
         chosen = points(recipe, models=options.models, methods=options.stages, batches=batches)
-        run_id = options.run_id or datetime.now(UTC).strftime("%Y%m%d-curves-%H%M%S")
+        stamp = "%Y%m%d-curves-%H%M%S" if self.id == "memory-curves" else "%Y%m%d-embed-%H%M%S"
+        run_id = options.run_id or datetime.now(UTC).strftime(stamp)
         run_dir = options.runs_dir / run_id
         planned = []
         started: set[tuple[str, str]] = set()
@@ -210,6 +212,17 @@ class MemoryCurves(Recipe):
         return subprocess.Popen(command, env=child_env, stdout=handle, stderr=subprocess.STDOUT)
 
 
+class EmbeddingThroughput(MemoryCurves):
+    """The same runner over `throughput.yaml`: the `embed` method, timed passes."""
+
+    id = "embedding-throughput"
+    protocol_id = "rewire-20261202-protocol-embedding-throughput"
+    title = "Embedding throughput against input length and batch (frozen model, bf16)"
+
+    def __init__(self, recipe_file: Path = THROUGHPUT_FILE) -> None:
+        super().__init__(recipe_file)
+
+
 def groups(todo: list[PlannedPoint]) -> list[list[PlannedPoint]]:
     """The points of each model and method together, in plan order: one process each."""
     out: dict[tuple[str, str], list[PlannedPoint]] = {}
@@ -242,6 +255,7 @@ def point_spec(
         "batch": point.batch,
         "tokens": point.tokens,
         "steps": recipe.steps,
+        "warmup": recipe.warmup,
         "seed": recipe.seed,
         "optimizer": dict(recipe.optimizer),
         "lora": dict(recipe.lora),

@@ -18,7 +18,7 @@ import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import torch
 import torch.nn.functional as F
@@ -40,7 +40,19 @@ def precision_text(method: str) -> str:
         return "fp32 master weights, gradients and AdamW states; forward under bf16 autocast" + (
             "; activation checkpointing per layer" if MIXED[method] else ""
         )
-    return "bf16 weights" + ("" if method == "inference" else ", see trainable")
+    return "bf16 weights" + ("" if method in ("inference", "embed") else ", see trainable")
+
+
+def embed(model: Any, batch: dict[str, torch.Tensor]) -> torch.Tensor:
+    """Sequence embeddings: the encoder's last hidden states (no language-model head), the
+    mean over each sequence's tokens, in fp32 (the pooling of the NT and DNABERT-2 papers;
+    applied to every model here so that speeds compare)."""
+    inputs = {k: v for k, v in batch.items() if k != "labels"}
+    if hasattr(model, "hidden_states"):  # measure/dnabert2.py: no transformers base model
+        hidden = model.hidden_states(inputs["input_ids"])
+    else:
+        hidden = model.base_model(**inputs).last_hidden_state
+    return cast(torch.Tensor, hidden.float().mean(dim=1))
 
 
 def _checkpoint_layers(model: Any) -> None:
@@ -71,12 +83,12 @@ def _model(spec: dict[str, Any], device: torch.device) -> tuple[Any, str]:
     model = model.to(torch.bfloat16)
     if method == "peft":
         lora = dict(spec["lora"])
-        if arch.family == "mosaic-bert-alibi":  # DNABERT-2 projects Q, K and V in one Linear
-            lora["target_modules"] = list(arch.attention_modules)
+        # the architecture's attention projections (DNABERT-2: one fused Wqkv; Mixtral: q/k/v_proj)
+        lora["target_modules"] = list(arch.attention_modules)
         model = train.apply_lora(model, lora, "bf16")
         targets = ", ".join(lora["target_modules"])
         return model, f"LoRA adapters on {targets} (bf16, the weights' dtype)"
-    return model, "none" if method == "inference" else "every weight (bf16)"
+    return model, "none" if method in ("inference", "embed") else "every weight (bf16)"
 
 
 def attention_text(arch_key: str) -> str:
@@ -109,7 +121,7 @@ def _prepare(spec: dict[str, Any], device: torch.device) -> _Prepared:
     model, trainable_text = _model(spec, device)
     params = [p for p in model.parameters() if p.requires_grad]
     optimizer = None
-    if method == "inference":
+    if method in ("inference", "embed"):
         model.eval()
     else:
         model.train()
@@ -120,7 +132,7 @@ def _prepare(spec: dict[str, Any], device: torch.device) -> _Prepared:
         trainable=trainable_text,
         optimizer=optimizer,
         parameters_total=count_parameters(model),
-        parameters_trainable=sum(p.numel() for p in params) if method != "inference" else 0,
+        parameters_trainable=0 if optimizer is None else sum(p.numel() for p in params),
         classifier=method == "peft" and arch.family == "esm",
     )
 
@@ -207,6 +219,7 @@ def _new_log(
         "batch": spec["batch"],
         "tokens": spec["tokens"],
         "steps": spec["steps"],
+        "warmup": spec.get("warmup", 0),
         "seed": spec["seed"],
         "status": "error",
         "process": {
@@ -274,7 +287,10 @@ def _measure(
         for _ in range(spec["steps"]):
             memory.sync()
             tick = time.perf_counter()
-            if optimizer is None:
+            if spec["method"] == "embed":
+                with torch.inference_mode():
+                    embed(model, batch)
+            elif optimizer is None:
                 with torch.inference_mode():
                     model(**{k: v for k, v in batch.items() if k != "labels"})
             else:

@@ -37,6 +37,14 @@ def parameter_counts(arch_config: dict[str, Any]) -> int:
         int(arch_config["intermediate_size"]),
         int(arch_config["vocab_size"]),
     )
+    if "num_local_experts" in arch_config:  # Mixtral: rotary, RMSNorm, no biases, experts
+        heads, kv = int(arch_config["num_attention_heads"]), int(arch_config["num_key_value_heads"])
+        d = int(arch_config.get("head_dim") or h // heads)
+        experts = int(arch_config["num_local_experts"])
+        attention = h * heads * d * 2 + h * kv * d * 2
+        layer = attention + experts * 3 * h * f + h * experts + 2 * h
+        head = 0 if arch_config.get("tie_word_embeddings") else v * h
+        return v * h + n * layer + h + head
     if arch_config.get("position_embedding_type") == "alibi":  # DNABERT-2: GLU, no positions
         positions = 0
         layer = 4 * (h * h + h) + 2 * h * f + f * h + h + 4 * h

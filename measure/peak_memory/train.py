@@ -56,6 +56,10 @@ def synthetic_batches(
             if arch.family == "esm" and nucleotides is not None:
                 bases = torch.randint(0, 4, (nucleotides,), generator=generator)
                 row = nt_ids(bases)
+            elif arch.family == "mixtral-causal":  # BOS then BPE ids past the 4 specials
+                body = torch.randint(4, int(arch.config["vocab_size"]), (tokens - 1,),
+                                     generator=generator)  # fmt: skip
+                row = torch.cat([torch.tensor([int(arch.config["bos_token_id"])]), body])
             elif arch.family == "esm":
                 body = torch.randint(
                     NT_KMER_OFFSET, NT_BASE_OFFSET, (tokens - 1,), generator=generator
@@ -70,6 +74,9 @@ def synthetic_batches(
                 raise ValueError(f"tokenised length {row.numel()} != planned {tokens}")
             rows.append(row)
         input_ids = torch.stack(rows)
+        if arch.family == "mixtral-causal":  # a causal LM: every next token is a target
+            out.append({"input_ids": input_ids, "labels": input_ids.clone()})
+            continue
         mask_id = NT_SPECIALS["mask"] if arch.family == "esm" else GENA_SPECIALS["mask"]
         chosen = torch.rand(input_ids.shape, generator=generator) < MASK_FRACTION
         chosen[:, 0] = False

@@ -21,6 +21,7 @@ from measure.peak_memory.plan import parameter_counts
         ("nt-500m", 486e6),
         ("gena-lm-110m", 110.7e6),
         ("gena-lm-336m", 336.7e6),  # gpu-facts.md: GENA-LM large ≈ 336.7 M
+        ("dnabert-s", 117_074_176),  # DNABERT-2's dimensions, as its config.json gives them
     ],
 )
 def test_parameter_counts_on_meta_match_published_sizes(key: str, expected: float) -> None:

@@ -14,6 +14,7 @@ import yaml
 
 from measure.memory_curve.recipe import (
     METHODS,
+    THROUGHPUT_FILE,
     RecipeError,
     estimate_point,
     lengths,
@@ -25,6 +26,7 @@ from measure.memory_curve.recipe import (
 REPO = Path(__file__).resolve().parents[2]
 TINY = Path(__file__).parent / "fixtures" / "tiny_curves.yaml"
 PROTOCOL = "rewire-20261130-protocol-gpu-memory-curves"
+MEMORY_METHODS = ("inference", "peft", "full", "full-mixed", "full-mixed-ckpt")
 
 
 def test_lengths_double_up_to_the_maximum_included() -> None:
@@ -39,12 +41,18 @@ def test_the_shipped_recipe_covers_every_model_method_batch_and_length() -> None
     recipe = load_recipe()
     assert recipe.protocol == PROTOCOL
     keys = [m.key for m in recipe.models]
-    assert keys == ["nt-500m", "nt-2-5b", "gena-lm-110m", "gena-lm-336m", "dnabert-2"]
+    assert keys == [
+        "nt-500m", "nt-2-5b", "gena-lm-110m", "gena-lm-336m", "dnabert-2", "dnabert-s",
+        "mistral-dna-1m",
+    ]  # fmt: skip
+    methods = tuple(recipe.methods)
+    assert methods == MEMORY_METHODS
     chosen = points(recipe)
-    # NT: 64..1000 (5 lengths); GENA-LM: 64..512 (4); DNABERT-2: 64..2048 (6); x 5 x 2
-    assert len(chosen) == (5 + 5 + 4 + 4 + 6) * len(METHODS) * 2
+    # NT: 64..1000 (5 lengths); GENA-LM: 64..512 (4); DNABERT-2 and -S: 64..2048 (6);
+    # Mistral-DNA: 64..256 (3); x 5 methods x 2 batches
+    assert len(chosen) == (5 + 5 + 4 + 4 + 6 + 6 + 3) * len(methods) * 2
     assert len({p.key for p in chosen}) == len(chosen)
-    assert {p.column for p in chosen} == {f"{m}-batch-{b}" for m in METHODS for b in (1, 8)}
+    assert {p.column for p in chosen} == {f"{m}-batch-{b}" for m in methods for b in (1, 8)}
     assert max(p.tokens for p in chosen if p.model.key == "gena-lm-336m") == 512
     only = points(recipe, models=["nt-2-5b"], methods=["full"], batches=[8])
     assert [p.tokens for p in only] == [64, 128, 256, 512, 1000]
@@ -71,9 +79,11 @@ def test_estimates_grow_with_length_batch_and_method() -> None:
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        (lambda d: d["methods"].pop("peft"), "methods: expected exactly"),
+        (lambda d: d["methods"].update(lora="x"), "methods: expected some of"),
+        (lambda d: d.update(methods={}), "methods: expected some of"),
+        (lambda d: d.update(warmup=2), "warmup: expected an integer"),
         (lambda d: d.update(batches=[0]), "batches: expected a list of positive integers"),
-        (lambda d: d["models"].append({"key": "dnabert-3", "family": "x"}), "models.3.key"),
+        (lambda d: d["models"].append({"key": "dnabert-3", "family": "x"}), "models.4.key"),
         (lambda d: d.update(steps=0), "steps: must be positive"),
         (lambda d: d.pop("protocol"), "protocol: required"),
     ],
@@ -108,9 +118,9 @@ def _log(model: str, method: str, batch: int = 8, tokens: int = 128) -> dict[str
     return run_point(spec)
 
 
-@pytest.mark.parametrize("model", ["tiny-esm", "tiny-gena", "tiny-dnabert-2"])
+@pytest.mark.parametrize("model", ["tiny-esm", "tiny-gena", "tiny-dnabert-2", "tiny-mixtral"])
 def test_every_method_runs_on_the_cpu(model: str) -> None:
-    logs = {method: _log(model, method) for method in METHODS}
+    logs = {method: _log(model, method) for method in MEMORY_METHODS}
     for method, log in logs.items():
         assert log["status"] == "value", log["error"]
         assert len(log["step_seconds"]) == 2
@@ -120,6 +130,8 @@ def test_every_method_runs_on_the_cpu(model: str) -> None:
     assert 0 < logs["peft"]["model"]["parameters_trainable"] < total
     expected = "IA3" if model == "tiny-esm" else "LoRA"
     assert logs["peft"]["trainable"].startswith(expected)
+    if model == "tiny-mixtral":  # LoRA on the Mixtral attention projections
+        assert "q_proj, k_proj, v_proj" in logs["peft"]["trainable"]
     assert logs["full"]["optimizer"] == "torch.optim.adamw.AdamW"
     for method in ("full-mixed", "full-mixed-ckpt"):
         assert logs[method]["model"]["parameters_trainable"] == total
@@ -292,7 +304,7 @@ def test_the_runner_groups_points_by_model_and_method(tmp_path: Path) -> None:
     )
     _, planned, _ = MemoryCurves().planned(options)
     grouped = groups(planned)
-    assert len(grouped) == 3 * 2  # three tiny models x two methods
+    assert len(grouped) == 4 * 2  # four tiny models x two methods
     for group in grouped:
         assert len({(p.point.model.key, p.point.method) for p in group}) == 1
         first, *rest = (p.plan.estimated_seconds or 0.0 for p in group)
@@ -332,3 +344,103 @@ def test_a_fresh_process_check_is_stored_and_cited_beside_its_point(tmp_path: Pa
     # shared process's reserved peaks lie from the fresh ones
     assert observed["peak-reserved-fresh-process"] == pytest.approx(2.15)
     assert "point 3 of 3 run in one process" in evaluation["comparison"]["aggregation"]
+
+
+TINY_THROUGHPUT = Path(__file__).parent / "fixtures" / "tiny_throughput.yaml"
+THROUGHPUT = "rewire-20261202-protocol-embedding-throughput"
+
+
+def test_every_method_is_known_and_the_throughput_recipe_embeds_every_model() -> None:
+    assert set(METHODS) == {*MEMORY_METHODS, "embed"}
+    recipe = load_recipe(THROUGHPUT_FILE)
+    assert recipe.protocol == THROUGHPUT and tuple(recipe.methods) == ("embed",)
+    assert recipe.warmup < recipe.steps
+    assert {m.key for m in recipe.models} == {m.key for m in load_recipe().models}
+    chosen = points(recipe)
+    assert {p.column for p in chosen} == {f"embed-batch-{b}" for b in recipe.batches}
+    with pytest.raises(RecipeError, match="no method 'full'"):
+        points(recipe, methods=["full"])
+    gb = {p.key: estimate_point(recipe, p)[0] for p in points(recipe, models=["nt-2-5b"])}
+    assert gb["nt-2-5b--embed--b32--1000tok"] > gb["nt-2-5b--embed--b1--1000tok"] > 2 * 2.5
+
+
+def _embed_log(model: str, batch: int = 8) -> dict[str, Any]:
+    recipe = load_recipe(TINY_THROUGHPUT)
+    point = points(recipe, models=[model], batches=[batch])[0]
+    spec = point_spec(recipe, point, "20261202-embed-test", RunOptions(), "test")
+    spec["device"] = "cpu"
+    return run_point(spec)
+
+
+@pytest.mark.parametrize("model", ["tiny-esm", "tiny-gena", "tiny-dnabert-2", "tiny-mixtral"])
+def test_embedding_passes_run_on_the_cpu_for_every_architecture(model: str) -> None:
+    log = _embed_log(model)
+    assert log["status"] == "value", log["error"]
+    assert len(log["step_seconds"]) == 4 and log["warmup"] == 1
+    assert log["model"]["parameters_trainable"] == 0 and log["trainable"] == "none"
+    assert "optimizer" not in log
+
+
+def test_an_embedding_is_the_mean_of_the_last_hidden_states() -> None:
+    from measure.architectures import build_model, get_architecture
+    from measure.memory_curve.worker import embed
+
+    for key in ("tiny-esm", "tiny-dnabert-2", "tiny-mixtral"):
+        arch = get_architecture(key)
+        model = build_model(arch).eval()
+        ids = torch.randint(5, 64, (3, 16))
+        with torch.inference_mode():
+            pooled = embed(model, {"input_ids": ids, "labels": ids})
+            assert pooled.shape == (3, int(arch.config["hidden_size"]))
+            assert pooled.dtype == torch.float32
+            if key != "tiny-dnabert-2":
+                hidden = model.base_model(input_ids=ids).last_hidden_state
+                assert torch.allclose(pooled, hidden.float().mean(dim=1))
+        # one sequence's embedding does not depend on the others in its batch
+        with torch.inference_mode():
+            alone = embed(model, {"input_ids": ids[:1]})
+        assert torch.allclose(alone, pooled[:1], atol=1e-5)
+
+
+def test_throughput_records_give_sequences_per_second_and_validate(tmp_path: Path) -> None:
+    from measure.memory_curve.records import throughput
+
+    (tmp_path / "records").mkdir()
+    needed = (*NEEDED, THROUGHPUT, "rewire-20261202-family-mistral-dna",
+              "rewire-20261202-source-mistral-dna-config-json")  # fmt: skip
+    for record_id in needed:
+        source = REPO / "records" / f"{record_id}.yaml"
+        if not source.exists():
+            pytest.skip(f"catalogue record {record_id} not present")
+        shutil.copy(source, tmp_path / "records")
+    recipe = load_recipe(TINY_THROUGHPUT)
+    ours: set[str] = set()
+    for model, family in (("tiny-esm", "saadat-fellay-20261015-family-gena-lm"),
+                          ("tiny-mixtral", "rewire-20261202-family-mistral-dna")):  # fmt: skip
+        log = _embed_log(model)
+        log["step_seconds"] = [9.0, 0.5, 0.25, 0.3]  # the warm-up pass is left out
+        log["memory"].update(peak_allocated_bytes=1_000_000_000, peak_reserved_bytes=2 * 10**9)
+        log["environment"].update(gpu="NVIDIA H200", gpu_memory_gb=150.0)
+        figures = throughput(log)
+        assert figures["median_seconds"] == pytest.approx(0.3)
+        assert figures["sequences_per_second"] == pytest.approx(8 / 0.3)
+        path = tmp_path / f"{model}.json"
+        path.write_text(json.dumps(log))
+        stored = store_artifact(path, tmp_path, log["run_id"], f"{model}.json")
+        artifact = {"path": stored.path, "sha256": stored.sha256, "description": "raw log"}
+        written = write_records(build_records(recipe, log, artifact, family), tmp_path)
+        ours.update(path.name for path in written)
+        evaluation = yaml.safe_load(written[1].read_text(encoding="utf-8"))
+        [result] = evaluation["results"]
+        assert result["column"] == "embed-batch-8"
+        assert result["value"] == pytest.approx(26.67, abs=0.01)
+        names = {o["name"] for o in result["observations"]}
+        assert {"tokens-per-second", "model-flops-utilisation"} <= names
+        # nucleotides per second only where the tokeniser's ratio is stated (NT's 6-mers)
+        assert ("nucleotides-per-second" in names) == (model == "tiny-esm")
+    from rewire_site.validate import validate_paths
+
+    report = validate_paths([tmp_path / "records"], tmp_path, cache=False)
+    # the records written here validate (the copied family records cite sources not copied)
+    assert not [str(p) for p in report.problems if p.severity == "error" and p.path.name in ours]
+    assert len(ours) == 4
