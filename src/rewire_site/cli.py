@@ -192,7 +192,8 @@ def build(
 def import_command(
     source: str = typer.Argument(
         ...,
-        help="Source to import: feng-2024, tang-koo-2024, genomic-benchmarks, dgeb, lingodnabench.",
+        help="Source to import: feng-2024, tang-koo-2024, genomic-benchmarks, dgeb, "
+        "lingodnabench, evo2-gene-completion.",
     ),
     git_dir: Path | None = typer.Option(  # noqa: B008
         None, "--git-dir", help="A clone (or bare git directory) of the source repository."
