@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import dgeb, evo2, feng, genomic_benchmarks, lingodnabench, tang_koo
+from . import dgeb, evo2, feng, genomic_benchmarks, lindsey, lingodnabench, tang_koo
 from .core import Importer, ImportProblem, ImportReport, SourceFiles, render_records, write_records
 from .shape import check_shape
 
@@ -22,6 +22,7 @@ IMPORTERS: dict[str, Importer] = {
         dgeb.IMPORTER,
         lingodnabench.IMPORTER,
         evo2.IMPORTER,
+        lindsey.IMPORTER,
     )
 }
 
