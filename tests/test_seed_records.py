@@ -101,9 +101,12 @@ def test_every_record_file_opens_with_the_schema_modeline_of_its_kind(
     catalogue: Catalogue,
 ) -> None:
     for record_id, record in catalogue.by_id.items():
-        first = (ROOT / RECORDS_DIR / f"{record_id}.yaml").read_text("utf-8").splitlines()[0]
         kind = KIND_OF[type(record)]
-        assert first == f"# yaml-language-server: $schema=../schemas/{kind}.schema.json"
+        # a result table's specification lies one folder down, in records/tables/
+        folder, up = ("tables/", "../../") if kind == "result_table" else ("", "../")
+        path = ROOT / RECORDS_DIR / f"{folder}{record_id}.yaml"
+        first = path.read_text("utf-8").splitlines()[0]
+        assert first == f"# yaml-language-server: $schema={up}schemas/{kind}.schema.json"
 
 
 def _transcribed(record_id: str) -> bool:
