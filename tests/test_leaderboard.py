@@ -186,3 +186,71 @@ def test_no_page_of_a_built_catalogue_is_over_one_megabyte(tmp_path: Path) -> No
     chooser = (site / "chooser" / "index.html").read_text(encoding="utf-8")
     tasks_part, other_part = chooser.split('id="other-data"')
     assert RANDOM_DNA not in tasks_part and RANDOM_DNA in other_part
+
+
+# ---------------------------------------------------------------- result-table rows
+
+TABLES = Path(__file__).resolve().parent / "fixtures" / "result_tables"
+
+
+def _table_scenario(tmp: Path, csv_edit: tuple[str, str] | None = None) -> Catalogue:
+    """The result_tables scenario (one table: FixBERT with two seeds on H3, FixBERT-small,
+    Mystery-LM unmapped), copied; `csv_edit` replaces one text of its CSV."""
+    import shutil
+
+    shutil.copytree(TABLES, tmp / "project")
+    if csv_edit is not None:
+        path = tmp / "project" / "records" / "tables" / "rt-table.csv"
+        text = path.read_text(encoding="utf-8")
+        assert csv_edit[0] in text
+        path.write_text(text.replace(*csv_edit), encoding="utf-8")
+    return gather(tmp / "project" / "records", tmp / "project").catalogue
+
+
+def test_result_table_rows_make_a_board_of_their_own(tmp_path: Path) -> None:
+    catalogue = _table_scenario(tmp_path)
+    found = task_boards_of(catalogue, flags_by_evaluation(catalogue), ("rt-task-h3",))
+    (board,) = found.boards
+    assert (board.adaptation, board.table_id, board.protocol_id) == (
+        "fine_tuned",
+        "rt-table",
+        "rt-protocol",
+    )
+    assert [c.label for c in board.columns] == ["MCC", "Accuracy"]
+    titles = [r.model.title for r in board.rows]
+    assert titles == ["FixBERT", "FixBERT-small", "Mystery-LM"]
+    fix, small, mystery = board.rows
+    mcc = fix.values[0]
+    assert mcc is not None
+    # two seeds aggregate: mean, sd (n - 1) and n; evidence is the first seed's CSV line
+    assert mcc.value == pytest.approx((0.5512 + 0.5601) / 2)
+    assert mcc.spread == pytest.approx(0.0062932, abs=1e-6) and mcc.n == 2
+    assert (mcc.evidence.record_id, mcc.evidence.line) == ("rt-table", 2)
+    assert mcc.standing == "best"
+    assert not fix.model.pinned and small.model.pinned  # FixBERT: family-level label
+    assert mystery.model.record is None  # unmapped: shown, never guessed
+    text = leaderboard(found, catalogue, "H3").answers[0]
+    assert text.startswith("On H3, under full fine-tuning, the highest MCC is 0.5556 for FixBERT")
+
+
+def test_a_lead_within_the_spread_over_seeds_is_a_tie(tmp_path: Path) -> None:
+    """FixBERT-small at 0.553 is 0.0027 below FixBERT's mean, within its sd over seeds
+    (0.0063): neither is best."""
+    catalogue = _table_scenario(
+        tmp_path, ("FixBERT-small,H3,1,0.4012,", "FixBERT-small,H3,1,0.553,")
+    )
+    found = task_boards_of(catalogue, flags_by_evaluation(catalogue), ("rt-task-h3",))
+    board = found.boards[0]
+    assert {board.rows[i].model.title for i in board.top(0)} == {"FixBERT", "FixBERT-small"}
+    assert found.answers[0].state == "tied"
+
+
+def test_a_board_value_links_to_its_row_on_the_table_s_rows_page(tmp_path: Path) -> None:
+    _table_scenario(tmp_path)
+    site = tmp_path / "site"
+    build_site(tmp_path / "project", site, release_date=date(2026, 12, 2), workers=1)
+    task = (site / "tasks" / "rt-task-h3" / "index.html").read_text(encoding="utf-8")
+    href = re.search(r'href="\.\./\.\./([^"]+#line-2)"', task)
+    assert href is not None, "the FixBERT value links to CSV line 2"
+    page, anchor = href.group(1).split("#")
+    assert f'id="{anchor}"' in (site / page).read_text(encoding="utf-8")

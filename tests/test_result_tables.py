@@ -401,7 +401,8 @@ def test_the_table_page_and_its_rows_pages_and_csv_download(tmp_path: Path) -> N
     assert "0123456789abcdef0123456789abcdef01234567" in page  # the source's commit
     assert "rows/1/index.html" in page and "downloads/tables/rt-table.csv" in page
     rows = (out / "tables" / "rt-table" / "rows" / "1" / "index.html").read_text(encoding="utf-8")
-    assert rows.count("<tr>") == 7  # the heading and six rows
+    assert rows.count("<tr") == 7  # the heading and six rows
+    assert '<tr id="line-2">' in rows  # each row's CSV line: where leaderboards link
     assert "results/scores.json: FixBERT[&#34;H3&#34;][1]" in rows
     source = (out / "sources" / "rt-source" / "index.html").read_text(encoding="utf-8")
     assert "tables/rt-table/index.html" in source  # linked from its source's page

@@ -163,7 +163,7 @@ def task_pages(catalogue: Catalogue, flags: Flags, release_id: str) -> list[Task
     return [
         _task_page(group_ids, by_dataset, catalogue, flags, release_id, facts)
         for group_ids in task_groups(catalogue)
-        if any(by_dataset.get(d) for d in group_ids)
+        if any(by_dataset.get(d) or catalogue.result_rows.of_dataset(d) for d in group_ids)
     ]
 
 

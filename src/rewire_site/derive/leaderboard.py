@@ -127,6 +127,11 @@ class BoardModel:
     """Parameter count of the pinned checkpoint, where the records state it."""
     context_bp: float | None
     """Longest input of the checkpoint in base pairs (accepted, else trained), where known."""
+    record: str | None = None
+    """The record its name links to: the configuration, or the model family a result
+    table's label maps to; None for a label that maps to no record."""
+    pinned: bool = True
+    """False: a result table's label known only at family level (checkpoint not pinned)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -286,6 +291,10 @@ class ModelFacts:
             self._families[family_id] = found
         return found
 
+    def checkpoint(self, family_id: str, name: str | None) -> _Checkpoint | None:
+        """The facts of checkpoint `name` of `family_id` (None: not pinned, or not listed)."""
+        return None if name is None else self._checkpoints(family_id).get(name.lower())
+
     def model(self, configuration: Configuration) -> BoardModel:
         """The board model of `configuration`: its checkpoint's facts where its recorded
         checkpoint (the hub id before any note) names one of its family's checkpoints."""
@@ -299,6 +308,7 @@ class ModelFacts:
             configuration.family,
             entry.parameters if entry is not None else None,
             entry.context_bp if entry is not None else None,
+            record=configuration.id,
         )
 
 
@@ -372,7 +382,7 @@ def _board(
             if model.title != row.configuration_title:  # distinct_titles made it unique
                 model = BoardModel(
                     model.key, row.configuration_title, model.family_id, model.parameters,
-                    model.context_bp,
+                    model.context_bp, model.record,
                 )  # fmt: skip
             rows.append(BoardRow(model, tuple(values)))
     if not rows:
@@ -496,6 +506,12 @@ def task_boards(
         )
         if board is not None:
             boards.append(board)
+    from .table_board import table_boards  # it builds on this module's facts
+
+    for dataset_id in group_ids:
+        found, resource = table_boards(dataset_id, catalogue, facts)
+        boards += found
+        other += resource
     boards.sort(key=lambda b: CLASSES.index(b.adaptation))  # stable: keeps dataset order
     answers = tuple(
         _answer(name, boards, [i for i, b in enumerate(boards) if b.adaptation == name])

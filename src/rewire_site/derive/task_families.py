@@ -9,8 +9,9 @@ A dataset that lists more than one task is a benchmark suite ("suites"), whateve
 title says.
 Descriptions are not read: they are free text and name many things besides the task.
 A task is a group of datasets the records declare the same task (`task_groups`); its
-results are those of evaluations under protocols that measure the task, not memory or time
-(`is_resource_metric`). A task with no such result is not counted.
+results are those of evaluations, and the values of result tables' rows, under protocols
+that measure the task, not memory or time (`is_resource_metric`). A task with no such
+result is not counted.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from dataclasses import dataclass
 
 from ..chooser.overlaps import task_groups
 from ..link import Catalogue
-from ..models import Dataset, Evaluation, Protocol
+from ..models import Dataset, Evaluation, Protocol, ResultTable
 from .readiness import is_resource_metric
 
 OTHER = "other"
@@ -104,6 +105,18 @@ def task_families(catalogue: Catalogue) -> tuple[TaskFamily, ...]:
     for evaluation in catalogue.of_kind(Evaluation):
         if not is_resource_metric(catalogue.get(evaluation.protocol, Protocol)):
             results[evaluation.dataset] += len(evaluation.results)
+    resource: dict[str, bool] = {}
+    for row in catalogue.result_rows:  # a result table's values count as results too
+        table = catalogue.by_id.get(row.table)
+        if row.dataset is None or not isinstance(table, ResultTable):
+            continue
+        if table.protocol not in resource:
+            protocol = catalogue.by_id.get(table.protocol)
+            resource[table.protocol] = isinstance(protocol, Protocol) and is_resource_metric(
+                protocol
+            )
+        if not resource[table.protocol]:
+            results[row.dataset] += sum(v is not None for v in row.values)
     found: dict[str, list[TaskRef]] = {}
     for group in task_groups(catalogue):
         datasets = [catalogue.get(i, Dataset) for i in group]

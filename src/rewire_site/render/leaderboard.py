@@ -22,6 +22,7 @@ from ..derive.leaderboard import (
 from ..link import Catalogue
 from ..models import Metric, Protocol
 from .contexts import Link
+from .result_table import row_anchor
 from .urls import page_of
 
 CLASS_LABELS: dict[AdaptationClass, str] = {
@@ -270,16 +271,17 @@ def _standing_note(value: BoardValue, rivals: int) -> str:
 
 
 def _model_link(model: BoardModel, catalogue: Catalogue) -> Link:
-    record = catalogue.by_id.get(model.key)
-    return Link(model.title, page_of(record) if record is not None else "")
+    record = catalogue.by_id.get(model.record) if model.record else None
+    title = model.title if model.pinned else f"{model.title} (checkpoint not pinned)"
+    return Link(title, page_of(record) if record is not None else "")
 
 
 def _evidence_href(value: BoardValue, catalogue: Catalogue) -> str:
+    """The evaluation's page, or the result table's row (its rows page and anchor)."""
+    if value.evidence.line is not None:
+        return row_anchor(value.evidence.record_id, value.evidence.line, catalogue)
     record = catalogue.by_id.get(value.evidence.record_id)
-    if record is None:
-        return ""
-    href = page_of(record)
-    return f"{href}#row-{value.evidence.line}" if value.evidence.line is not None else href
+    return page_of(record) if record is not None else ""
 
 
 def _ticks(low: float, high: float) -> tuple[float, float, list[float]]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..derive.display import ORIGIN_LABELS, missing_text, plural
-from ..derive.table_facts import MappedLabel, TableFacts, row_pages, table_facts
+from ..derive.table_facts import ROWS_PER_PAGE, MappedLabel, TableFacts, row_pages, table_facts
 from ..link import Catalogue
 from ..models import ModelFamily, ResultTable, Source
 from ..table_rows import ResultTableRow
@@ -133,6 +133,16 @@ class ResultRowsPage(Page):
     """The page after, if any."""
     download: Link
     """The whole table as CSV."""
+    lines: tuple[int, ...] = ()
+    """Each row's CSV line: its anchor ('line-812'), where a leaderboard value links."""
+
+
+def row_anchor(table_id: str, line: int, catalogue: Catalogue) -> str:
+    """Where one row of a table is shown: its rows page and anchor (leaderboards link
+    each value there)."""
+    rows = catalogue.result_rows.of_table(table_id)
+    index = next((i for i, r in enumerate(rows) if r.line == line), 0)
+    return f"{rows_path(table_id, index // ROWS_PER_PAGE + 1)}#line-{line}"
 
 
 def _missing_or(record: ResultTable | Source, path: str, value: str | None) -> str:
@@ -273,6 +283,7 @@ def rows_pages(table: ResultTable, catalogue: Catalogue, facts: SiteFacts) -> li
                 previous=previous,
                 next=following,
                 download=Link("The whole table as CSV", download_path(table.id)),
+                lines=tuple(r.line for r in rows[page.start : page.stop]),
             )
         )
     return made
@@ -282,6 +293,7 @@ __all__ = [
     "ResultRowsPage",
     "ResultTablePage",
     "download_path",
+    "row_anchor",
     "rows_pages",
     "rows_path",
     "table_page",
