@@ -31,6 +31,7 @@ from ..derive.reproduction import protocol_reproduction_groups
 from ..link import Catalogue
 from ..models import Evaluation
 from ..render import index
+from ..render.downloads import protocol_derived
 from ..render.plan import API_CHUNK, SitePlan, facts_of, shared_titles
 from ..render.protocol import protocol_table
 from ..render.search import SearchEntry, ordered_entries, search_entry
@@ -90,7 +91,7 @@ class Derived:
         self.flags: dict[str, Item[tuple[Flag, ...]]] = {}
         self.facets: dict[str, Item[Facets]] = {}
         self.entries: dict[str, Item[SearchEntry]] = {}
-        self.protocols: dict[str, Item[tuple[Any, Any, tuple[Any, ...], Any]]] = {}
+        self.protocols: dict[str, Item[tuple[Any, Any, tuple[Any, ...], Any, Any]]] = {}
         self.hashes: dict[str, str | None] = {}
         self.logs: dict[str, LogFacts] = {}
         self.plan: SitePlan | None = None
@@ -203,13 +204,17 @@ class Derived:
 
         tracked = tracked_facts(facts, self.recorder)
 
-        def protocol_facts(protocol: Any) -> tuple[Any, Any, tuple[Any, ...], Any]:
+        def protocol_facts(protocol: Any) -> tuple[Any, Any, tuple[Any, ...], Any, Any]:
             groups = tuple(protocol_reproduction_groups(protocol, seen, flags=tracked.flags))
+            table = protocol_table(protocol, seen, tracked)
             return (
-                protocol_table(protocol, seen, tracked),
+                table,
                 protocol_headline(protocol, seen, tracked.flags),
                 groups,
                 coverage_row(protocol, seen, tracked.flags, groups),
+                protocol_derived(
+                    protocol.id, seen, tracked.flags, {protocol.id: table}, {protocol.id: groups}
+                ),
             )
 
         self.protocols, _ = self._refresh(
@@ -223,11 +228,13 @@ class Derived:
         headlines = {k: i.value[1] for k, i in self.protocols.items()}
         reproductions = {k: i.value[2] for k, i in self.protocols.items()}
         coverage = tuple(i.value[3] for i in self.protocols.values())
+        results = {k: i.value[4] for k, i in self.protocols.items()}
         if old is not None:
             out |= {("coverage",)} if old.coverage != coverage else set()
             out |= diff("table", old.tables, tables)
             out |= diff("headline", old.headlines, headlines)
             out |= diff("reproduction", old.reproductions, reproductions)
+            out |= diff("results", old.results, results)
         plan = SitePlan(
             release=release.preview_release(len(catalogue.by_id), self.day),
             catalogue=catalogue,
@@ -240,6 +247,7 @@ class Derived:
             headlines=headlines,
             reproductions=reproductions,
             coverage=coverage,
+            results=results,
         )
         self.plan = plan
         return plan, out

@@ -106,6 +106,8 @@ def csv_cell(text: str) -> str:
 
 
 def _cell(value: object) -> str:
+    if type(value) is str:  # most cells: the one test first (0.9 million at 10,000 evaluations)
+        return csv_cell(value)
     if value is None:
         return ""
     if isinstance(value, bool):
@@ -176,11 +178,11 @@ def derived_results(
     `reproductions` likewise, each protocol's reproduction groups."""
     found: Derived = {}
     for protocol in catalogue.protocols():
-        found.update(_protocol_derived(protocol.id, catalogue, flags, tables, reproductions))
+        found.update(protocol_derived(protocol.id, catalogue, flags, tables, reproductions))
     return found
 
 
-def _protocol_derived(
+def protocol_derived(
     protocol_id: str,
     catalogue: Catalogue,
     flags: Flags,
@@ -266,13 +268,11 @@ def evaluation_matrix_csv(
     rows = []
     for evaluation in catalogue.of_kind(Evaluation):
         rows += _matrix_rows(evaluation, catalogue, found)
-    return csv_bytes(
-        MATRIX_HEADER,
-        (
-            (*row, *dataclasses.astuple(derived.get((str(row[0]), str(row[9])), _NO_DERIVED)))
-            for row in rows
-        ),
-    )
+    with_derived = []
+    for row in rows:
+        extra = derived.get((str(row[0]), str(row[9])), _NO_DERIVED)
+        with_derived.append((*row, extra.standing, extra.verdict))
+    return csv_bytes(MATRIX_HEADER, with_derived)
 
 
 _NO_DERIVED = DerivedResult("", "")

@@ -160,6 +160,15 @@ class SitePlan:
     coverage: tuple[ProtocolCoverage, ...]
     """Every protocol's coverage row, computed once from `reproductions` (the home page
     and the coverage CSV show them)."""
+    results: Mapping[str, downloads.Derived]
+    """Protocol id -> the standing and verdict of each of its results, computed once from
+    `tables` and `reproductions`: the evaluation matrix CSV and api/derived.json read
+    them (computed in each of those jobs, it cost 1 CPU s twice at 10,000 evaluations;
+    `rewire serve` now recomputes only an edited protocol's)."""
+
+    def derived_results(self) -> downloads.Derived:
+        """(evaluation id, column id) -> standing and verdict, over every protocol."""
+        return {key: found for one in self.results.values() for key, found in one.items()}
 
     def protocol_coverage(self) -> tuple[ProtocolCoverage, ...]:
         """Every protocol's coverage row (`rewire serve` records this read)."""
@@ -256,7 +265,7 @@ class SitePlan:
             return {name: downloads.api_index(self.catalogue)}
         if name == EXPORTS:  # the sitemap: written after rendering, from the chooser pages
             return export_files(self.catalogue, self.facts.release_id, sitemap=False)
-        derived = downloads.derived_results(self.catalogue, flags, self.tables, self.reproductions)
+        derived = self.derived_results()
         if name == downloads.EVALUATION_MATRIX:
             csv = downloads.evaluation_matrix_csv(self.catalogue, flags, derived)
             return {name: downloads.gzip_bytes(csv)}
@@ -302,6 +311,7 @@ def plan_site(
         p.id: tuple(protocol_reproduction_groups(p, catalogue, flags=facts.flags))
         for p in protocols
     }
+    tables = {p.id: protocol_table(p, catalogue, facts) for p in protocols}
     return SitePlan(
         release=made,
         catalogue=catalogue,
@@ -310,8 +320,12 @@ def plan_site(
         members=index.filter_members(facts.filters),
         download_items=index.download_items(facts.downloads),
         record_ids=tuple(sorted(catalogue.by_id)),
-        tables={p.id: protocol_table(p, catalogue, facts) for p in protocols},
+        tables=tables,
         headlines={p.id: protocol_headline(p, catalogue, facts.flags) for p in protocols},
         reproductions=reproductions,
         coverage=index.coverage_rows(catalogue, facts.flags, reproductions),
+        results={
+            p.id: downloads.protocol_derived(p.id, catalogue, facts.flags, tables, reproductions)
+            for p in protocols
+        },
     )
