@@ -24,7 +24,7 @@ from rewire_site.derive.model_compare import compare_families, family_pairs
 from rewire_site.derive.model_results import RESOURCES, family_evaluations, model_results
 from rewire_site.derive.model_results import protocol_class as klass
 from rewire_site.link import Catalogue
-from rewire_site.models import Evaluation, Protocol
+from rewire_site.models import Evaluation, Protocol, ResultTable
 from rewire_site.render.model_compare import compare_path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -216,3 +216,26 @@ def test_compare_path_names_both_families() -> None:
 def test_model_pages_stay_under_one_megabyte(site: Path) -> None:
     for path in [*site.glob("families/*/index.html"), *site.glob("models/**/index.html")]:
         assert path.stat().st_size < 1_000_000, path
+
+
+def test_result_table_rows_join_the_family_results_by_the_tables_class() -> None:
+    """Imported result-table rows of a family's labels are on its page: one entry per
+    row and metric (seeds aggregated), in the table's own block and class, never merged
+    with another table's or an evaluation's."""
+    live = gather(RECORDS, ROOT).catalogue
+    family = next((f.id for f in live.families() if live.result_rows.of_family(f.id)), None)
+    if family is None:
+        pytest.skip("no result table maps a label to a family yet")
+    rows = live.result_rows.of_family(family)
+    groups = model_results(family, live)
+    shown: set[tuple[str, str, str]] = set()
+    for group in groups:
+        for c in group.classes:
+            for table in c.tables:
+                spec = live.get(table.table_id, ResultTable)
+                assert c.protocol_class == spec.adaptation.value
+                for r in table.results:
+                    shown.add((table.table_id, r.model_label, r.task_label))
+                    if r.aggregate.n == 1:
+                        assert r.printed
+    assert shown == {(r.table, r.model, r.task) for r in rows}

@@ -1,7 +1,9 @@
 """Every result of a model family across tasks, grouped as a model page shows them: by
 task family (derive.task_families' rule over the dataset titles), then protocol class
-(fine-tuned, parameter-efficient, frozen probe, zero-shot, other), then protocol. Pure;
-no best marks: results of one protocol are listed, never ranked here.
+(fine-tuned, parameter-efficient, frozen probe, zero-shot, other), then protocol, and
+each imported result table apart (its rows, seeds aggregated to mean, sd and n by
+derive.table_facts.seed_aggregates; the table's own adaptation is its class). Pure; no
+best marks: results of one protocol or table are listed, never ranked here.
 
 The protocol class is read from the evaluation's stated adaptation and its protocol's
 title by `protocol_class` (declared patterns; nothing else is read). A result of a memory,
@@ -16,10 +18,12 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ..link import Catalogue
-from ..models import Configuration, Dataset, Evaluation, Protocol
+from ..models import Configuration, Dataset, Evaluation, Protocol, ResultTable
 from ..models.evaluation import Origin, Result
 from ..models.protocol import Metric
+from ..table_rows import ResultTableRow
 from .readiness import is_resource_metric
+from .table_facts import SeedAggregate, seed_aggregates, seed_position
 from .task_families import FAMILY_RULES, OTHER, SUITE, family_of
 
 ProtocolClass = Literal[
@@ -85,13 +89,49 @@ class ProtocolResults:
 
 
 @dataclass(frozen=True)
+class TableResult:
+    """One result of an imported result table: a row's metric, seeds aggregated."""
+
+    task_label: str
+    """The source's task label."""
+    dataset_id: str | None
+    """The dataset the label maps to (None: unmapped)."""
+    dataset_title: str
+    """Its title, else the source's label."""
+    model_label: str
+    """The source's model label."""
+    checkpoint: str | None
+    """The checkpoint the label is pinned to (None: known at family level only)."""
+    settings: tuple[tuple[str, str], ...]
+    """(setting name, value) of the row, the seed left out."""
+    metric_label: str
+    aggregate: SeedAggregate
+    """Mean, sd and n over the seeds (n 1: one row)."""
+    printed: str
+    """The value as printed when n is 1, else ''."""
+
+
+@dataclass(frozen=True)
+class TableResults:
+    """The family's rows of one result table (one table, not ranked)."""
+
+    table_id: str
+    table_title: str
+    results: tuple[TableResult, ...]
+
+
+@dataclass(frozen=True)
 class ClassResults:
     protocol_class: ProtocolClass
     protocols: tuple[ProtocolResults, ...]
+    tables: tuple[TableResults, ...] = ()
+    """Imported result tables of this class (by title)."""
 
     @property
     def count(self) -> int:
-        return sum(len(p.results) for p in self.protocols)
+        return sum(len(p.results) for p in self.protocols) + sum(
+            len(t.results) for t in self.tables
+        )
 
 
 @dataclass(frozen=True)
@@ -166,14 +206,18 @@ def model_results(family_id: str, catalogue: Catalogue) -> tuple[TaskFamilyResul
                     evaluation.origin,
                 )
             )
+    tabled = _table_results(family_id, catalogue, datasets)
     out = []
-    for key in sorted(grouped, key=lambda k: _FAMILY_ORDER.get(k, 99)):
+    for key in sorted(set(grouped) | set(tabled), key=lambda k: _FAMILY_ORDER.get(k, 99)):
         classes = []
         for klass in PROTOCOL_CLASSES:
-            by_protocol = grouped[key].get(klass)
-            if not by_protocol:
+            by_protocol = grouped[key].get(klass, {}) if key in grouped else {}
+            tables = tuple(
+                sorted(tabled.get(key, {}).get(klass, ()), key=lambda t: t.table_title.lower())
+            )
+            if not by_protocol and not tables:
                 continue
-            tables = [
+            protocol_tables = [
                 ProtocolResults(
                     pid,
                     protocols[pid].title,
@@ -191,7 +235,64 @@ def model_results(family_id: str, catalogue: Catalogue) -> tuple[TaskFamilyResul
                 )
                 for pid, rows in by_protocol.items()
             ]
-            tables.sort(key=lambda t: (t.protocol_title.lower(), t.protocol_id))
-            classes.append(ClassResults(klass, tuple(tables)))
+            protocols_found = sorted(
+                (p for p in protocol_tables),
+                key=lambda t: (t.protocol_title.lower(), t.protocol_id),
+            )
+            classes.append(ClassResults(klass, tuple(protocols_found), tables))
         out.append(TaskFamilyResults(key, tuple(classes), len(datasets[key])))
     return tuple(out)
+
+
+def _table_results(
+    family_id: str, catalogue: Catalogue, datasets: dict[str, set[str]]
+) -> dict[str, dict[ProtocolClass, list[TableResults]]]:
+    """The family's result-table rows by task family and the table's adaptation; adds each
+    mapped dataset (else the task label) to `datasets` for the task counts."""
+    by_table: dict[str, list[ResultTableRow]] = defaultdict(list)
+    for row in catalogue.result_rows.of_family(family_id):
+        by_table[row.table].append(row)
+    found: dict[str, dict[ProtocolClass, list[TableResults]]] = defaultdict(
+        lambda: defaultdict(list)
+    )
+    for table_id in sorted(by_table):
+        table = catalogue.get(table_id, ResultTable)
+        members = by_table[table_id]
+        identity = {(r.model, r.task): r for r in members}
+        names = [c.name for c in table.columns.settings]
+        seed = seed_position(table)
+        kept = [n for i, n in enumerate(names) if i != seed]
+        by_key: dict[str, list[TableResult]] = defaultdict(list)
+        for aggregate in seed_aggregates(table, members):
+            row = identity[(aggregate.model, aggregate.task)]
+            dataset = catalogue.get(row.dataset, Dataset) if row.dataset is not None else None
+            title = dataset.title if dataset is not None else row.task
+            suite = dataset is not None and len(dataset.tasks) > 1
+            key = SUITE if suite else family_of((title,))
+            datasets[key].add(row.dataset or f"label:{row.task}")
+            metric = table.columns.metrics[aggregate.metric]
+            printed = ""
+            if aggregate.n == 1:
+                line = next(r for r in members if r.line == aggregate.lines[0])
+                value = line.values[aggregate.metric]
+                printed = value.printed if value is not None else ""
+            by_key[key].append(
+                TableResult(
+                    row.task,
+                    row.dataset,
+                    title,
+                    row.model,
+                    row.checkpoint,
+                    tuple(zip(kept, aggregate.settings, strict=True)),
+                    metric.label,
+                    aggregate,
+                    printed,
+                )
+            )
+        klass: ProtocolClass = table.adaptation.value
+        for key, results in by_key.items():
+            results.sort(
+                key=lambda r: (r.dataset_title.lower(), r.model_label, r.settings, r.metric_label)
+            )
+            found[key][klass].append(TableResults(table.id, table.title, tuple(results)))
+    return found

@@ -19,7 +19,7 @@ from ..derive.model_directory import (
     HardwareEntry,
 )
 from ..derive.model_facts import FactRow
-from ..derive.model_results import RESOURCES, ModelResult, TaskFamilyResults
+from ..derive.model_results import RESOURCES, ModelResult, TableResult, TaskFamilyResults
 from ..derive.task_families import LABELS as TASK_LABELS
 from .contexts import Link
 from .models import (
@@ -103,14 +103,30 @@ class ResultLine:
 
     task: Link
     """The task (dataset) page."""
-    configuration: Link
-    """The tested configuration's page."""
+    configuration: str
+    """The tested configuration's title (its page is one click from the value's)."""
     metric: str
     """'MCC (correlation, -1 to 1)'."""
     value: Link
     """The value as every page shows it, linking to its evaluation (its evidence)."""
     origin: str
     """'Independent paper', 'Rewire measurement', ..."""
+
+
+@dataclass(frozen=True)
+class TableLine:
+    """One result of an imported result table (seeds aggregated)."""
+
+    task: Link
+    """The task's page ('' href: the source's task label maps to no task record)."""
+    model: str
+    """The source's model label, and 'checkpoint not pinned' when it is known only at
+    family level."""
+    settings: str
+    """'learning rate 3e-5; layer 12' ('' when none)."""
+    values: str
+    """Each metric with its value as printed (one row), or its mean, sd and n over
+    seeds: 'MCC 0.61; F1 0.70', 'MCC mean 0.61, sd 0.02, n 3'."""
 
 
 @dataclass(frozen=True)
@@ -126,6 +142,9 @@ class ProtocolBlock:
     which the protocol's page shows."""
     caption: str
     """'72 results on 9 tasks, listed, not ranked'."""
+    table_lines: tuple[TableLine, ...] = ()
+    """For an imported result table (then `protocol` links to the table's page and
+    `rows` is empty): its rows of this family."""
 
 
 @dataclass(frozen=True)
@@ -224,11 +243,41 @@ def _line(r: ModelResult) -> ResultLine:
     shown = result_value(r.metric, r.result)
     return ResultLine(
         Link(r.dataset_title, record_path("dataset", r.dataset_id)),
-        Link(r.configuration_title, record_path("configuration", r.configuration_id)),
+        r.configuration_title,
         f"{r.column_label} ({scale_unit(r.metric)})",
         Link(shown.full, record_path("evaluation", r.evaluation_id)),
         ORIGIN_LABELS[r.origin],
     )
+
+
+def _table_value(r: TableResult) -> str:
+    aggregate = r.aggregate
+    if aggregate.n == 1:
+        return f"{r.metric_label} {r.printed}"
+    sd = "" if aggregate.sd is None else f", sd {aggregate.sd:.3g}"
+    return f"{r.metric_label} mean {aggregate.mean:.4g}{sd}, n {aggregate.n}"
+
+
+def _table_lines(results: tuple[TableResult, ...]) -> tuple[TableLine, ...]:
+    """One line per task, model and settings, its metrics side by side."""
+    grouped: dict[tuple[str, str, tuple[tuple[str, str], ...]], list[TableResult]] = {}
+    for r in results:
+        grouped.setdefault((r.dataset_title, r.model_label, r.settings), []).append(r)
+    lines = []
+    for members in grouped.values():
+        r = members[0]
+        lines.append(
+            TableLine(
+                Link(
+                    r.dataset_title,
+                    "" if r.dataset_id is None else record_path("dataset", r.dataset_id),
+                ),
+                r.model_label + ("" if r.checkpoint else " (checkpoint not pinned)"),
+                "; ".join(f"{name} {value}" for name, value in r.settings),
+                "; ".join(_table_value(m) for m in members),
+            )
+        )
+    return tuple(lines)
 
 
 def task_groups(found: tuple[TaskFamilyResults, ...]) -> tuple[TaskGroup, ...]:
@@ -253,6 +302,23 @@ def task_groups(found: tuple[TaskFamilyResults, ...]) -> tuple[TaskGroup, ...]:
                             if group.key == RESOURCES
                             else ", listed, not ranked"
                         ),
+                    )
+                )
+            for found_table in klass.tables:
+                protocols += 1
+                tasks = len({r.dataset_id or r.task_label for r in found_table.results})
+                blocks.append(
+                    ProtocolBlock(
+                        CLASS_LABELS[klass.protocol_class],
+                        Link(
+                            found_table.table_title,
+                            record_path("result_table", found_table.table_id),
+                        ),
+                        (),
+                        f"{plural(len(found_table.results), 'result')} on "
+                        f"{plural(tasks, 'task')} from an imported result table, listed, not "
+                        "ranked; every row with its place in the source on the table's page",
+                        _table_lines(found_table.results),
                     )
                 )
         what = "setup" if group.key == RESOURCES else "task"
