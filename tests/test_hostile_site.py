@@ -40,6 +40,7 @@ from rewire_site.models import (
 )
 from rewire_site.models.common import ReviewStatus, web_url
 from rewire_site.render.downloads import FORMULA_STARTS
+from rewire_site.table_rows import ModelIdentity, ResultRows, ResultTableRow, Unmapped, Value
 
 HOSTILE_TEXT = [
     "<script>alert(1)</script>",
@@ -175,18 +176,44 @@ def _with_every_kind_of_field(catalogue: Catalogue) -> list[RecordBase]:
     return records
 
 
+def hostile_rows(texts: list[str]) -> ResultRows:
+    """Rows of the result table `rt-table` whose labels, settings, printed values and
+    locators are the hostile strings (a row that slipped past the CSV checks), some
+    mapped to the scenario's records, and every label listed as unmapped too."""
+    n = len(texts)
+    rows = tuple(
+        ResultTableRow(
+            "rt-table",
+            i + 2,
+            texts[i % n],
+            texts[(i + 1) % n],
+            (texts[(i + 2) % n],),
+            (Value(0.5, texts[(i + 3) % n]), None),
+            texts[(i + 4) % n],
+            "rt-task-h3" if i % 2 else None,
+            ModelIdentity("rt-family", texts[i % n] if i % 3 else None) if i % 2 else None,
+        )
+        for i in range(max(n, 4))
+    )
+    unmapped = Unmapped(tuple(sorted(set(texts))), tuple(sorted(set(texts))))
+    return ResultRows({"rt-table": rows}, {"rt-table": unmapped})
+
+
 def hostile_catalogue(texts: list[str], urls: list[str]) -> tuple[Catalogue, Hostile]:
     hostile = Hostile(texts, urls)
     base = _with_every_kind_of_field(load_scenario("minimal"))
-    return Catalogue.from_records(hostile_copy(r, hostile) for r in base), hostile
+    tables = _with_every_kind_of_field(load_scenario("result_tables"))
+    records = [hostile_copy(r, hostile) for r in (*base, *tables)]
+    return Catalogue.from_records(records, hostile_rows(texts)), hostile
 
 
 def formula_cells(site: Path) -> list[tuple[str, str]]:
     """(file, cell) for each cell of each CSV download that a spreadsheet would read
     as a formula: it starts with = + - @, tab or CR and is not a number."""
     found = []
-    for path in sorted((site / "downloads").glob("*.csv.gz")):
-        text = gzip.decompress(path.read_bytes()).decode("utf-8")
+    for path in sorted((site / "downloads").rglob("*.csv*")):
+        data = path.read_bytes()
+        text = (gzip.decompress(data) if path.suffix == ".gz" else data).decode("utf-8")
         for row in csv.reader(io.StringIO(text, newline="")):
             for cell in row:
                 if cell.startswith(FORMULA_STARTS):
@@ -215,11 +242,14 @@ def test_every_text_and_url_field_of_every_record_kind_is_filled() -> None:
         ("Citation", "locator"),
         ("Result", "printed_value"),
         ("Concern", "text"),
+        ("SourceLabel", "label"),
+        ("MetricColumn", "label"),
+        ("SettingColumn", "name"),
     } <= hostile.filled
     kinds = {type(r).__name__ for r in catalogue.by_id.values()}
     assert kinds == {
         "Source", "Protocol", "Dataset", "ModelFamily", "Configuration", "Evaluation",
-        "Question",
+        "Question", "ResultTable",
     }  # fmt: skip
     assert len(hostile.filled) > 60
 
