@@ -8,7 +8,7 @@ from ..link import Catalogue
 from ..models import Dataset, ModelFamily, ResultTable
 from ..models.common import SourceLabel
 from ..models.family import Fact
-from .downloads import csv_bytes
+from .downloads import csv_bytes, csv_cell
 
 TASK_IDENTITY = "downloads/task-identity.csv"
 CHECKPOINT_IDENTITY = "downloads/checkpoint-identity.csv"
@@ -25,7 +25,7 @@ def table_csv(table: ResultTable, catalogue: Catalogue) -> bytes:
         "model_family",
         "checkpoint",
         "dataset",
-        *(f"setting:{s.name}" for s in spec.settings),
+        *(csv_cell(f"setting: {s.name}") for s in spec.settings),  # a name may hold a CR
         *(f"{m.metric}" for m in spec.metrics),
         "locator",
     )
