@@ -451,6 +451,10 @@ class FilterPage(Page):
     value_label: str
     rows: tuple[FilterRow, ...]
     count_text: str
+    parts: tuple[Link, ...] = ()
+    """The pages of a long list ('1 to 1,000', ...); empty when one page holds it."""
+    part: int = 0
+    """Index of this page in `parts`."""
 
 
 # ----------------------------------------------------------------- sections several pages share

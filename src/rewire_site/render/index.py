@@ -210,6 +210,17 @@ def filter_members(filters: FilterIndex) -> dict[tuple[str, str], tuple[str, ...
     return {k: tuple(sorted(v)) for k, v in sorted(members.items())}
 
 
+FILTER_ROWS_PER_PAGE = 1000
+"""Evaluations one filter page lists (about 550 kB of HTML); a value with more gets
+further pages (`filter_part_path`): no page over 1 MB however many evaluations match."""
+
+
+def filter_part_path(facet: str, value_slug: str, number: int) -> str:
+    """Path of part `number` (1-based) of a filter's list: part 1 is `filter_path`."""
+    first = filter_path(facet, value_slug)
+    return first if number == 1 else first.replace("index.html", f"part-{number}/index.html")
+
+
 def filter_page(
     key: str,
     value: str,
@@ -217,24 +228,59 @@ def filter_page(
     catalogue: Catalogue,
     facts: SiteFacts,
 ) -> FilterPage:
-    """Every evaluation of the catalogue whose facet `key` has `value`."""
+    """The first page of every evaluation of the catalogue whose facet `key` has
+    `value` (`filter_pages`: all of them)."""
+    return filter_pages(key, value, evaluation_ids, catalogue, facts)[0]
+
+
+def filter_pages(
+    key: str,
+    value: str,
+    evaluation_ids: tuple[str, ...],
+    catalogue: Catalogue,
+    facts: SiteFacts,
+    per_page: int = FILTER_ROWS_PER_PAGE,
+) -> list[FilterPage]:
+    """Every evaluation of the catalogue whose facet `key` has `value`, `per_page` to a
+    page (one page for up to `per_page`)."""
     facet_label = dict(FACETS).get(key, key)
     value_label = facts.filters.labels.get(key, {}).get(value, value)
     rows = tuple(_filter_row(i, catalogue) for i in evaluation_ids)
-    path = filter_path(key, value)
-    return FilterPage(
-        **page_header(
-            "filter.html",
-            path,
-            f"{facet_label}: {value_label}",
-            f"Every evaluation whose {facet_label.lower()} is {value_label}.",
-            facts.release_id,
-        ),
-        facet_label=facet_label,
-        value_label=value_label,
-        rows=rows,
-        count_text=plural(len(rows), "evaluation"),
+    starts = list(range(0, len(rows), per_page)) or [0]
+    parts = (
+        tuple(
+            Link(
+                f"{start + 1:,} to {min(start + per_page, len(rows)):,}",
+                filter_part_path(key, value, n + 1),
+            )
+            for n, start in enumerate(starts)
+        )
+        if len(starts) > 1
+        else ()
     )
+    pages = []
+    for n, start in enumerate(starts):
+        shown = rows[start : start + per_page]
+        pages.append(
+            FilterPage(
+                **page_header(
+                    "filter.html",
+                    filter_part_path(key, value, n + 1),
+                    f"{facet_label}: {value_label}"
+                    + (f" (part {n + 1} of {len(starts)})" if parts else ""),
+                    f"Every evaluation whose {facet_label.lower()} is {value_label}.",
+                    facts.release_id,
+                ),
+                facet_label=facet_label,
+                value_label=value_label,
+                rows=shown,
+                count_text=plural(len(rows), "evaluation")
+                + (f"; this page lists {start + 1:,} to {start + len(shown):,}" if parts else ""),
+                parts=parts,
+                part=n,
+            )
+        )
+    return pages
 
 
 def _filter_row(evaluation_id: str, catalogue: Catalogue) -> FilterRow:

@@ -217,7 +217,7 @@ class SitePlan:
         if kind == "filter":
             key, value = job[1], job[2]
             ids = self.members[(key, value)]
-            return [index.filter_page(key, value, ids, self.catalogue, self.facts)]
+            return index.filter_pages(key, value, ids, self.catalogue, self.facts)
         if kind == "chooser":
             return chooser_pages(self.catalogue, self.facts.flags, self.facts.release_id)
         if kind == "fits":
