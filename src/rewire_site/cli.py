@@ -193,7 +193,7 @@ def import_command(
     source: str = typer.Argument(
         ...,
         help="Source to import: feng-2024, tang-koo-2024, genomic-benchmarks, dgeb, "
-        "lingodnabench, evo2-gene-completion, lindsey-2025.",
+        "lingodnabench, evo2-gene-completion, lindsey-2025, dnallm-mark.",
     ),
     git_dir: Path | None = typer.Option(  # noqa: B008
         None, "--git-dir", help="A clone (or bare git directory) of the source repository."

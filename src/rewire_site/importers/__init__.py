@@ -1,6 +1,6 @@
 """`rewire import SOURCE`: public result tables at a pinned commit -> records.
 
-One module per source format (feng, tang_koo, genomic_benchmarks), a shared core
+One module per source format (feng, tang_koo, genomic_benchmarks, dnallm_mark), a shared core
 (core.py: files, ids, YAML, manifest), table readers (tables.py) and record builders
 (records.py, families.py). See README, section "Importing public result tables".
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import dgeb, evo2, feng, genomic_benchmarks, lindsey, lingodnabench, tang_koo
+from . import dgeb, dnallm_mark, evo2, feng, genomic_benchmarks, lindsey, lingodnabench, tang_koo
 from .core import Importer, ImportProblem, ImportReport, SourceFiles, render_records, write_records
 from .shape import check_shape
 
@@ -23,6 +23,7 @@ IMPORTERS: dict[str, Importer] = {
         lingodnabench.IMPORTER,
         evo2.IMPORTER,
         lindsey.IMPORTER,
+        dnallm_mark.IMPORTER,
     )
 }
 

@@ -144,6 +144,22 @@ def _checkpoint_line(readme: SourceFile, model: str) -> int:
     raise ImportProblem(f"{readme.path}: no checkpoint-table row for {model!r}")
 
 
+OTHER_LABELS: dict[str, tuple[Record, ...]] = {
+    "evo2_1b_base": (
+        {
+            "scope": "dnallm-mark",
+            "label": "evo2_1b_base",
+            "note": (
+                "DNALLM-Mark's performance file prints this Hugging Face id with a size of "
+                "1108M parameters (its info block)."
+            ),
+        },
+    ),
+}
+"""Other sources' labels for these checkpoints (one family record per family: the
+DNALLM-Mark importer points here instead of writing its own Evo family)."""
+
+
 def _family(files: SourceFiles, rows: tuple[tuple[Cell, ...], ...]) -> Record:
     readme = files[REPO_README]
     checkpoints = []
@@ -160,7 +176,7 @@ def _family(files: SourceFiles, rows: tuple[tuple[Cell, ...], ...]) -> Record:
                     f"{readme.line(line)}; parameters as {SUMMARY} prints them "
                     "(params_billions)."
                 ),
-                "labels": [{"scope": SCOPE, "label": model}],
+                "labels": [{"scope": SCOPE, "label": model}, *OTHER_LABELS.get(model, ())],
             }
         )
     return {

@@ -10,7 +10,7 @@ the reason.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .core import Record, missing
 from .records import ADDED, AREAS, CONTEXTS
@@ -30,6 +30,8 @@ class Family:
     summary: str
     reference: str
     """The paper as the citing README or script names it."""
+    checkpoints: tuple[Record, ...] = field(default=())
+    """Checkpoints another source pins, with that source's label (e.g. DNALLM-Mark's)."""
 
 
 FAMILIES: dict[str, Family] = {
@@ -42,6 +44,19 @@ FAMILIES: dict[str, Family] = {
             "GPN (Genomic Pre-trained Network), a DNA language model by Benegas et al.",
             "Benegas, G. et al. DNA language models are powerful predictors of genome-wide "
             "variant effects (PNAS 2023).",
+            (
+                {
+                    "name": "songlab/gpn-brassicales",
+                    "parameters": "66M",
+                    "url": "https://huggingface.co/songlab/gpn-brassicales",
+                    "note": (
+                        "As DNALLM-Mark prints it for `gpn-brassicales` (its performance "
+                        "file's info block): 66M parameters, context 512 bp, tokeniser "
+                        "singlebase, architecture ConvNet. The hub revision is not stated."
+                    ),
+                    "labels": [{"scope": "dnallm-mark", "label": "gpn-brassicales"}],
+                },
+            ),
         ),
         Family(
             "catalogue-family-random-bert",
@@ -75,15 +90,19 @@ FAMILIES: dict[str, Family] = {
 
 
 def family_record(family: Family) -> Record:
-    return {
+    recorded = (
+        "recorded, with the checkpoints another importing source pins; model facts are"
+        if family.checkpoints
+        else "recorded; checkpoints and model facts are"
+    )
+    record: Record = {
         "id": family.id,
         "kind": "model_family",
         "title": family.name,
         "summary": family.summary,
         "limitations": [
             "Imported family: only its name, developers and the paper the importing "
-            f"sources name ({family.reference}) are recorded; checkpoints and model facts "
-            "are not yet recorded."
+            f"sources name ({family.reference}) are {recorded} not yet recorded."
         ],
         "areas": AREAS,
         "contexts": CONTEXTS,
@@ -105,6 +124,9 @@ def family_record(family: Family) -> Record:
             ),
         },
     }
+    if family.checkpoints:
+        record["checkpoints"] = [dict(c) for c in family.checkpoints]
+    return record
 
 
 def family_records(ids: set[str]) -> list[Record]:
