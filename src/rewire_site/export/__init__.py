@@ -4,7 +4,7 @@ citations, and a sitemap. `export_files` gives every file with its site path."""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from ..chooser.pages import chooser_pages
 from ..link import Catalogue
@@ -27,11 +27,16 @@ def sitemap_file(catalogue: Catalogue, release_id: str, chooser_paths: Iterable[
 
 
 def export_files(
-    catalogue: Catalogue, release_id: str, *, sitemap: bool = True
+    catalogue: Catalogue,
+    release_id: str,
+    *,
+    sitemap: bool = True,
+    lines: Mapping[str, str | None] | None = None,
 ) -> dict[str, bytes]:
     """Every export file by site path. `sitemap=False` leaves out the sitemap (the build
-    writes it after rendering, from the chooser pages it wrote: `sitemap_file`)."""
-    files = {EEE_DOWNLOAD: gzip_bytes(eee_jsonl(catalogue))}
+    writes it after rendering, from the chooser pages it wrote: `sitemap_file`);
+    `lines`: each evaluation's Every Eval Ever line (`eee.eee_lines`), when computed."""
+    files = {EEE_DOWNLOAD: gzip_bytes(eee_jsonl(catalogue, lines))}
     if sitemap:
         paths = [p.path for p in chooser_pages(catalogue, {}, release_id)]
         files[SITEMAP] = sitemap_file(catalogue, release_id, paths)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from datetime import UTC, date, datetime
 from typing import Any
 
@@ -222,19 +223,24 @@ def evaluation_document(evaluation: Evaluation, catalogue: Catalogue) -> dict[st
     return document
 
 
-def _line(evaluation: Evaluation, catalogue: Catalogue) -> str | None:
+def eee_line(evaluation: Evaluation, catalogue: Catalogue) -> str | None:
+    """The evaluation's document as one JSON line; None when it has none."""
     document = evaluation_document(evaluation, catalogue)
     if document is None:
         return None
     return json.dumps(document, sort_keys=True, ensure_ascii=False) + "\n"
 
 
-def eee_jsonl(catalogue: Catalogue) -> bytes:
+def eee_lines(catalogue: Catalogue) -> dict[str, str | None]:
+    """Evaluation id -> its line (`eee_line`)."""
+    return {e.id: eee_line(e, catalogue) for e in catalogue.of_kind(Evaluation)}
+
+
+def eee_jsonl(catalogue: Catalogue, lines: Mapping[str, str | None] | None = None) -> bytes:
     """Every evaluation's document, one per line, grouped by protocol (protocol id, then
     evaluation id). A protocol's title and summary are in each of its lines: grouped,
-    they lie in one stretch of the file, where gzip finds the repeats in its window."""
-    lines = []
-    for record in catalogue.by_id.values():
-        if isinstance(record, Evaluation):
-            lines.append((record.protocol, record.id, _line(record, catalogue)))
-    return "".join(line for _, _, line in sorted(lines) if line is not None).encode("utf-8")
+    they lie in one stretch of the file, where gzip finds the repeats in its window.
+    `lines`: `eee_lines`, when computed already (the derive stage does)."""
+    found = eee_lines(catalogue) if lines is None else lines
+    order = sorted((e.protocol, e.id) for e in catalogue.of_kind(Evaluation))
+    return "".join(found[i] or "" for _, i in order).encode("utf-8")

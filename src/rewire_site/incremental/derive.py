@@ -28,6 +28,7 @@ from ..derive.filters import FilterIndex, evaluation_facets, index_of, labels_of
 from ..derive.findings import protocol_headline
 from ..derive.logs import LogFacts
 from ..derive.reproduction import protocol_reproduction_groups
+from ..export.eee import eee_line
 from ..link import Catalogue
 from ..models import Evaluation
 from ..render import index
@@ -92,6 +93,7 @@ class Derived:
         self.facets: dict[str, Item[Facets]] = {}
         self.entries: dict[str, Item[SearchEntry]] = {}
         self.protocols: dict[str, Item[tuple[Any, Any, tuple[Any, ...], Any, Any]]] = {}
+        self.eee: dict[str, Item[str | None]] = {}
         self.hashes: dict[str, str | None] = {}
         self.logs: dict[str, LogFacts] = {}
         self.plan: SitePlan | None = None
@@ -143,6 +145,11 @@ class Derived:
         )
         new_flags = {k: i.value for k, i in self.flags.items()}
         out |= {("flags", k) for k in differ} | ({("flags", ANY)} if differ else set())
+
+        self.eee, differ = self._refresh(
+            self.eee, evaluations, changed, lambda e: eee_line(e, seen), lambda e: e.id
+        )
+        out |= {("eee", k) for k in differ} | ({("eee", ANY)} if differ else set())
 
         hrefs: Mapping[tuple[str, str], str]
         before = self.facets
@@ -248,6 +255,7 @@ class Derived:
             reproductions=reproductions,
             coverage=coverage,
             results=results,
+            eee_lines={k: i.value for k, i in self.eee.items()},
         )
         self.plan = plan
         return plan, out

@@ -10,7 +10,7 @@ through these views adds a key to the current `Recorder`:
 - `("ref", X)`: the references to `X` were read (`referrers`, `referring`,
   `evaluations_of`), plus `("id", i)` for each record returned;
 - `(tag, key)` / `(tag, ANY)` for the derived facts: `flags`, `artifact`, `facet:<key>`,
-  `label:<key>`, `href`, `shared`, `table`, `headline`, `reproduction`, `results`, `members`;
+  `label:<key>`, `href`, `shared`, `table`, `headline`, `reproduction`, `results`, `eee`, `members`;
   `("entries",)`, `("coverage",)` and `("api", slice)` for the search entries, the
   coverage rows and a JSON API job's slice of record ids.
 
@@ -184,6 +184,7 @@ def tracked_plan(plan: SitePlan, recorder: Recorder) -> TrackedPlan:
         headlines=TrackedMap(plan.headlines, "headline", recorder),
         reproductions=TrackedMap(plan.reproductions, "reproduction", recorder),
         results=TrackedMap(plan.results, "results", recorder),
+        eee_lines=TrackedMap(plan.eee_lines, "eee", recorder),
     )
     made = TrackedPlan(**values)
     object.__setattr__(made, "recorder", recorder)

@@ -27,6 +27,7 @@ from ..derive.model_compare import family_pairs
 from ..derive.reproduction import ReproductionGroup, protocol_reproduction_groups
 from ..derive.tables import ProtocolTables
 from ..export import SITE_URL, export_files
+from ..export.eee import eee_lines
 from ..export.jsonld import with_json_ld
 from ..fits.pages import fits_page
 from ..link import Catalogue
@@ -166,6 +167,11 @@ class SitePlan:
     them (computed in each of those jobs, it cost 1 CPU s twice at 10,000 evaluations;
     `rewire serve` now recomputes only an edited protocol's)."""
 
+    eee_lines: Mapping[str, str | None]
+    """Evaluation id -> its Every Eval Ever line (export.eee.eee_line), computed once: the
+    exports job joins them (2.2 CPU s at 10,000 evaluations in that job; `rewire serve`
+    now recomputes only the lines whose records an edit changed)."""
+
     def derived_results(self) -> downloads.Derived:
         """(evaluation id, column id) -> standing and verdict, over every protocol."""
         return {key: found for one in self.results.values() for key, found in one.items()}
@@ -264,7 +270,9 @@ class SitePlan:
         if name == downloads.API_INDEX:
             return {name: downloads.api_index(self.catalogue)}
         if name == EXPORTS:  # the sitemap: written after rendering, from the chooser pages
-            return export_files(self.catalogue, self.facts.release_id, sitemap=False)
+            return export_files(
+                self.catalogue, self.facts.release_id, sitemap=False, lines=self.eee_lines
+            )
         derived = self.derived_results()
         if name == downloads.EVALUATION_MATRIX:
             csv = downloads.evaluation_matrix_csv(self.catalogue, flags, derived)
@@ -328,4 +336,5 @@ def plan_site(
             p.id: downloads.protocol_derived(p.id, catalogue, facts.flags, tables, reproductions)
             for p in protocols
         },
+        eee_lines=eee_lines(catalogue),
     )
