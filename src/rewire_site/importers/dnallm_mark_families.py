@@ -52,6 +52,22 @@ def _shared(infos: list[Info], key: str) -> str | None:
     return found.pop() if len(found) == 1 and "" not in found else None
 
 
+OTHER_LABELS: dict[str, tuple[Record, ...]] = {
+    "XLS/OmniNA-220m": (
+        {
+            "scope": "lingodnabench",
+            "label": "OmniNA (220M)",
+            "note": (
+                "LingoDNABench links https://huggingface.co/XLS/OmniNA-220m for OmniNA "
+                "(benchmark/README.md, line 122)."
+            ),
+        },
+    ),
+}
+"""Other sources' labels for checkpoints of the families this importer writes (hub id ->
+labels): one family record per family, however many sources name it."""
+
+
 def family_record(files: SourceFiles, family: ids.NewFamily) -> Record:
     infos = [read_info(files, label) for label in family.labels]
     citations: list[Record] = []
@@ -83,7 +99,10 @@ def family_record(files: SourceFiles, family: ids.NewFamily) -> Record:
                     f"{info.text('tokenizer')}, architecture {info.text('architecture')}. The "
                     "hub revision is not stated."
                 ),
-                "labels": [{"scope": ids.SCOPE, "label": info.label}],
+                "labels": [
+                    {"scope": ids.SCOPE, "label": info.label},
+                    *OTHER_LABELS.get(hub, ()),
+                ],
             }
         )
     record: Record = {

@@ -159,6 +159,19 @@ OTHER_LABELS: dict[str, tuple[Record, ...]] = {
 """Other sources' labels for these checkpoints (one family record per family: the
 DNALLM-Mark importer points here instead of writing its own Evo family)."""
 
+FAMILY_LABELS: tuple[Record, ...] = (
+    {
+        "scope": "lingodnabench",
+        "label": "Evo2 (7B)",
+        "note": (
+            "LingoDNABench's model table names Evo2-7B (7B parameters) and links only the "
+            "evo2 repository (benchmark/README.md, lines 40 and 143-144); evo2_7b, "
+            "evo2_7b_base and evo2_7b_262k are all 7B checkpoints, so none is pinned."
+        ),
+    },
+)
+"""Other sources' labels known only at family level (shown as 'checkpoint not pinned')."""
+
 
 def _family(files: SourceFiles, rows: tuple[tuple[Cell, ...], ...]) -> Record:
     readme = files[REPO_README]
@@ -201,6 +214,7 @@ def _family(files: SourceFiles, rows: tuple[tuple[Cell, ...], ...]) -> Record:
         "architecture": "StripedHyena 2",
         "tokenisation": "single nucleotide",
         "checkpoints": checkpoints,
+        "labels": list(FAMILY_LABELS),
         "added": ADDED,
     }
 
