@@ -9,11 +9,23 @@ marked `slow`. Long tests that share a module- or session-scoped fixture of this
 (an IA3 run, a built catalogue) stay together in one share, so the fixture is made once;
 each group goes to the share that weighs least so far (a test of LONGEST weighs
 LONGEST_WEIGHT, any other long test 1). Without xdist the order changes nothing.
+
+The live catalogue (records/) is read through the session fixtures here only: `live` and
+`live_catalogue` (gathered once per test process) and `live_site` (built once per run).
 """
 
 from __future__ import annotations
 
+import fcntl
+import os
+from datetime import date
+from pathlib import Path
+
 import pytest
+
+from rewire_site.build import Gathered, build_site, gather
+from rewire_site.config import RECORDS_DIR
+from rewire_site.link import Catalogue
 
 LONGEST = (
     # DeepSpeed compiles its CPU Adam op with g++ (cold: about 70 s on two idle cores).
@@ -83,3 +95,39 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         result += share + short[:take]
         short = short[take:]
     items[:] = result + short
+
+
+ROOT = Path(__file__).resolve().parents[1]
+LIVE_RELEASE_DATE = date(2026, 10, 22)
+"""The release date of the one build of the live catalogue (`live_site`)."""
+
+
+@pytest.fixture(scope="session")
+def live() -> Gathered:
+    """The live catalogue (records/), gathered once per test process: every test that
+    reads it shares this one. Editors add records every day: no test pins its size."""
+    return gather(ROOT / RECORDS_DIR, ROOT)
+
+
+@pytest.fixture(scope="session")
+def live_catalogue(live: Gathered) -> Catalogue:
+    return live.catalogue
+
+
+@pytest.fixture(scope="session")
+def live_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The site of the live catalogue, built once per test run (`LIVE_RELEASE_DATE`):
+    under pytest-xdist the first worker to ask builds it into the run's shared folder,
+    under a lock, and the others read that build. Tests only read it."""
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent  # the run's folder, shared by its workers
+    site = base / "live-site"
+    with (base / "live-site.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            if not (site / "index.html").is_file():
+                build_site(ROOT, site, release_date=LIVE_RELEASE_DATE)
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+    return site

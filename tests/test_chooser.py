@@ -16,7 +16,6 @@ from rewire_site.chooser.pages import chooser_pages
 from rewire_site.derive.concerns import flags_by_evaluation
 from rewire_site.link import Catalogue
 from rewire_site.models import Dataset, Evaluation, Protocol
-from rewire_site.validate import validate_paths
 
 ROOT = Path(__file__).resolve().parents[1]
 TEMPLATES = ROOT / "templates"
@@ -24,10 +23,9 @@ RELEASE = "2026-11-30-000000000000"
 
 
 @pytest.fixture(scope="module")
-def catalogue() -> Catalogue:
-    report = validate_paths([ROOT / "records"], ROOT, cache=False)
-    assert report.ok, [str(p) for p in report.problems[:5]]
-    return Catalogue.from_records(report.records.values())
+def catalogue(live_catalogue: Catalogue) -> Catalogue:
+    """The live catalogue, gathered once per test process (tests/conftest.py)."""
+    return live_catalogue
 
 
 @pytest.fixture(scope="module")

@@ -8,11 +8,9 @@ where its item logs span longer. These tests read the real logs under `artifacts
 from __future__ import annotations
 
 import json
-from functools import cache
 from pathlib import Path
 
 from rewire_site import release
-from rewire_site.build import gather
 from rewire_site.derive.logs import logged_run, parse_log
 from rewire_site.derive.readiness import readiness
 from rewire_site.link import Catalogue
@@ -26,13 +24,9 @@ E1_LOG = (
 )
 
 
-@cache
-def _catalogue() -> Catalogue:
-    return gather(ROOT / "records", ROOT).catalogue
-
-
-def _requirement(evaluation: Evaluation, key: str, logs: bool = True) -> tuple[str, str]:
-    catalogue = _catalogue()
+def _requirement(
+    catalogue: Catalogue, evaluation: Evaluation, key: str, logs: bool = True
+) -> tuple[str, str]:
     hashes = release.hash_artifacts(catalogue, ROOT)
     found = release.read_logs(catalogue, ROOT, hashes) if logs else {}
     ready = readiness(evaluation, catalogue, hashes, found)
@@ -52,30 +46,32 @@ def test_parse_log_reads_commit_times_and_gpu() -> None:
     assert parse_log('{"environment": {}}') is None
 
 
-def test_a_dirty_log_is_said_and_the_record_commit_beside_it() -> None:
-    evaluation = _catalogue().get(E1, Evaluation)
+def test_a_dirty_log_is_said_and_the_record_commit_beside_it(live_catalogue: Catalogue) -> None:
+    evaluation = live_catalogue.get(E1, Evaluation)
     assert evaluation.environment is not None
-    state, text = _requirement(evaluation, "recipe")
+    state, text = _requirement(live_catalogue, evaluation, "recipe")
     assert state == "unmet"
     assert "71b1cc44578be47754051f595e6519ab7a31e91e+dirty" in text
     assert f"the record states commit {evaluation.environment.git_commit}" in text
     assert "no uncommitted changes logged" not in text
     # Without the logs the page claims nothing about them.
-    _, unread = _requirement(evaluation, "recipe", logs=False)
+    _, unread = _requirement(live_catalogue, evaluation, "recipe", logs=False)
     assert "no hashed JSON log of the run was read" in unread
 
 
-def test_the_run_time_gives_the_logged_span_where_it_differs() -> None:
-    evaluation = _catalogue().get(E1, Evaluation)
-    _, text = _requirement(evaluation, "compute")
+def test_the_run_time_gives_the_logged_span_where_it_differs(live_catalogue: Catalogue) -> None:
+    evaluation = live_catalogue.get(E1, Evaluation)
+    _, text = _requirement(live_catalogue, evaluation, "compute")
     assert "for 4 seconds" in text  # the record's own start and end
     assert "Its 2 hashed logs span 10 seconds" in text
 
 
-def test_no_page_says_no_uncommitted_changes_where_a_log_records_them() -> None:
+def test_no_page_says_no_uncommitted_changes_where_a_log_records_them(
+    live_catalogue: Catalogue,
+) -> None:
     """Over the live catalogue: 'no uncommitted changes logged' only where every hashed
     log of the run was read and none is marked +dirty."""
-    catalogue = _catalogue()
+    catalogue = live_catalogue
     hashes = release.hash_artifacts(catalogue, ROOT)
     logs = release.read_logs(catalogue, ROOT, hashes)
     said = 0

@@ -26,10 +26,9 @@ RELEASE = "2026-11-30-000000000000"
 
 
 @pytest.fixture(scope="module")
-def catalogue() -> Catalogue:
-    report = validate_paths([ROOT / "records"], ROOT, cache=False)
-    assert report.ok, [str(p) for p in report.problems[:5]]
-    return Catalogue.from_records(report.records.values())
+def catalogue(live_catalogue: Catalogue) -> Catalogue:
+    """The live catalogue, gathered once per test process (tests/conftest.py)."""
+    return live_catalogue
 
 
 @pytest.fixture(scope="module")

@@ -379,13 +379,13 @@ def test_the_shared_process_caveat_for_each_direction(catalogue: Catalogue) -> N
     assert "which way it differs is not checked" in with_fresh(None)
 
 
-def test_the_live_catalogues_caveat_reads_its_own_checks() -> None:
+def test_the_live_catalogues_caveat_reads_its_own_checks(live_catalogue: Catalogue) -> None:
     """On the committed records: the direction the page states is the one the records'
     fresh-process checks give (shared_process_bias), whatever records are added later."""
     from rewire_site.derive.fits import shared_process_bias
     from rewire_site.fits.pages import curve_notes
 
-    live = curves(gather(ROOT / "records", ROOT).catalogue)
+    live = curves(live_catalogue)
     figure = curve_notes(live).figure
     expected = {
         "fresh_higher": "err towards 'fits'",

@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 
-from rewire_site.build import gather
 from rewire_site.chooser.pages import compare_pages
 from rewire_site.derive.comparability import ranking_value, value_margin
 from rewire_site.derive.concerns import flags_by_evaluation
@@ -27,8 +26,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
-def catalogue() -> Catalogue:
-    return gather(ROOT / "records", ROOT).catalogue
+def catalogue(live_catalogue: Catalogue) -> Catalogue:
+    """The live catalogue, gathered once per test process (tests/conftest.py)."""
+    return live_catalogue
 
 
 def _flagged(catalogue: Catalogue) -> set[tuple[str, str]]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from datetime import date
-from html.parser import HTMLParser
+from html import unescape
 from pathlib import Path
 
 import pytest
@@ -38,33 +38,23 @@ FORBIDDEN = re.compile(
 )
 """What a reader must never meet (the reviewers' grep, widened)."""
 
-READ_ATTRIBUTES = frozenset({"title", "alt", "aria-label", "placeholder"})
-
-
-class _ReaderText(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.parts: list[str] = []
-        self.skip = 0
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in ("script", "style"):
-            self.skip += 1
-        self.parts.extend(v for k, v in attrs if k in READ_ATTRIBUTES and v)
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in ("script", "style"):
-            self.skip -= 1
-
-    def handle_data(self, data: str) -> None:
-        if not self.skip:
-            self.parts.append(data)
+READ_ATTRIBUTES = ("alt", "aria-label", "placeholder", "title")
+_UNREAD = re.compile(r"<(script|style)\b.*?</\1\s*>|<!--.*?-->", re.IGNORECASE | re.DOTALL)
+_READ_ATTRIBUTE = re.compile(
+    r"\s(?:" + "|".join(READ_ATTRIBUTES) + r""")\s*=\s*(?:"([^"]*)"|'([^']*)')""",
+    re.IGNORECASE,
+)
+_TAG = re.compile(r"<[^>]*>")
 
 
 def reader_text(html: str) -> str:
-    parser = _ReaderText()
-    parser.feed(html)
-    return " ".join(parser.parts)
+    """The text a reader meets: what is between the tags (not in scripts, styles or
+    comments) and the attributes of READ_ATTRIBUTES, entities decoded. Read with
+    regular expressions over the page the builder wrote (escaped by the templates):
+    html.parser took minutes over the live catalogue's pages on two busy cores."""
+    shown = _UNREAD.sub(" ", html)
+    attributes = [a or b for a, b in _READ_ATTRIBUTE.findall(shown)]
+    return unescape(" ".join([_TAG.sub(" ", shown), *attributes]))
 
 
 def offences(site: Path) -> dict[str, list[str]]:
@@ -120,7 +110,6 @@ def test_golden_site_shows_readers_no_code_names_or_editor_text(tmp_path: Path) 
 
 
 @pytest.mark.slow
-def test_live_catalogue_shows_readers_no_code_names_or_editor_text(tmp_path: Path) -> None:
-    build_site(ROOT, tmp_path / "site", release_date=date(2026, 2, 10))
-    found = offences(tmp_path / "site")
+def test_live_catalogue_shows_readers_no_code_names_or_editor_text(live_site: Path) -> None:
+    found = offences(live_site)
     assert not found, _report(found)

@@ -116,17 +116,21 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> BuildReport:
 
 
 @pytest.fixture(scope="module")
-def built_full(tmp_path_factory: pytest.TempPathFactory) -> BuildReport:
-    out = tmp_path_factory.mktemp("full") / "site"
-    return build_site(ROOT, out, release_date=RELEASE_DATE)
+def built_full(live_site: Path) -> Path:
+    """The site of the live catalogue, built once per test run (tests/conftest.py)."""
+    return live_site
 
 
-def _page(report: BuildReport, folder: str, record_id: str) -> str:
-    return flat(page_text(report.site_dir / folder / record_id / "index.html"))
+def _site(built: BuildReport | Path) -> Path:
+    return built if isinstance(built, Path) else built.site_dir
 
 
-def _html(report: BuildReport, folder: str, record_id: str) -> str:
-    return (report.site_dir / folder / record_id / "index.html").read_text(encoding="utf-8")
+def _page(built: BuildReport | Path, folder: str, record_id: str) -> str:
+    return flat(page_text(_site(built) / folder / record_id / "index.html"))
+
+
+def _html(built: BuildReport | Path, folder: str, record_id: str) -> str:
+    return (_site(built) / folder / record_id / "index.html").read_text(encoding="utf-8")
 
 
 def _assert_all(text: str, expected: list[str]) -> None:
@@ -431,7 +435,7 @@ def test_every_page_names_the_release(built: BuildReport) -> None:
         assert built.release_id in page.read_text(encoding="utf-8"), page
 
 
-def test_full_catalogue_keeps_the_seed_facts(built_full: BuildReport) -> None:
+def test_full_catalogue_keeps_the_seed_facts(built_full: Path) -> None:
     """With every record of records/ (Rewire measurements included), the published values,
     their quotes and the IA3 concern still show; counts may grow."""
     memory = _page(built_full, "protocols", PROTOCOL_MEMORY)
@@ -455,7 +459,7 @@ def test_full_catalogue_keeps_the_seed_facts(built_full: BuildReport) -> None:
     _assert_all(evaluation, ["0 of 4 readiness checks met.", "2.49", "Published result"])
 
 
-def test_full_catalogue_protocol_page_reads_published_first(built_full: BuildReport) -> None:
+def test_full_catalogue_protocol_page_reads_published_first(built_full: Path) -> None:
     """With the Rewire measurements, the page leads with its finding (each published
     value, whether it reproduced within the protocol's tolerance), the published evidence
     keeps its seed table (sorted by the '+ Checkpointing' column; not ranked, since the

@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 import pytest
 
-from rewire_site.build import Gathered, gather
+from rewire_site.build import Gathered
 from rewire_site.config import RECORDS_DIR
 from rewire_site.link import Catalogue
 from rewire_site.models import RECORD_TYPES, Evaluation, Protocol, Question, Source
@@ -83,8 +83,9 @@ PEAK_EVALUATIONS = [p.evaluation for p in PRINTED if p.protocol == PEAK]
 
 
 @pytest.fixture(scope="module")
-def loaded() -> Gathered:
-    return gather(ROOT / "records", ROOT)
+def loaded(live: Gathered) -> Gathered:
+    """The live catalogue, gathered once per test process (tests/conftest.py)."""
+    return live
 
 
 @pytest.fixture(scope="module")

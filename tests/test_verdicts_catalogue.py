@@ -10,12 +10,10 @@ The tests read `records/` as it is and pin no count of records.
 from __future__ import annotations
 
 import re
-from functools import cache
 from pathlib import Path
 
 import yaml
 
-from rewire_site.build import gather
 from rewire_site.derive.concerns import flags_by_evaluation
 from rewire_site.derive.findings import evaluation_headline, protocol_headline
 from rewire_site.derive.reproduction import protocol_reproduction_groups
@@ -35,15 +33,12 @@ RECIPE_KNOBS = {  # the record's setup key -> the knob of measure/peak_memory/re
 }
 
 
-@cache
-def _catalogue() -> Catalogue:
-    return gather(ROOT / "records", ROOT).catalogue
-
-
-def test_peak_memory_values_are_judged_under_the_declared_reading() -> None:
+def test_peak_memory_values_are_judged_under_the_declared_reading(
+    live_catalogue: Catalogue,
+) -> None:
     """It said '4 published values: 4 reproduced', each by whichever of 7-17 settings came
     closest, with settings that contradict each other."""
-    catalogue = _catalogue()
+    catalogue = live_catalogue
     protocol = catalogue.get(PEAK_MEMORY, Protocol)
     headline = protocol_headline(protocol, catalogue)
     # no count of the live catalogue is pinned: an editor may add published values or runs
@@ -58,8 +53,8 @@ def test_peak_memory_values_are_judged_under_the_declared_reading() -> None:
     assert all(c.verdict.rule == "declared_reading" for c in group.columns)
 
 
-def test_the_declared_reading_names_settings_the_recipe_runs() -> None:
-    catalogue = _catalogue()
+def test_the_declared_reading_names_settings_the_recipe_runs(live_catalogue: Catalogue) -> None:
+    catalogue = live_catalogue
     recipe = catalogue.get(PEAK_MEMORY, Protocol).recipe
     assert recipe is not None and recipe.declared_reading is not None
     knobs = yaml.safe_load((ROOT / "measure/peak_memory/recipe.yaml").read_text())["knobs"]
@@ -67,9 +62,9 @@ def test_the_declared_reading_names_settings_the_recipe_runs() -> None:
         assert value in knobs[RECIPE_KNOBS[key]], (key, value)
 
 
-def test_the_checkpointing_saving_is_read_as_a_lower_bound() -> None:
+def test_the_checkpointing_saving_is_read_as_a_lower_bound(live_catalogue: Catalogue) -> None:
     """'~3x less memory' was 'not reproduced' although every saving (3.79-4.18x) beat it."""
-    catalogue = _catalogue()
+    catalogue = live_catalogue
     (finding,) = protocol_headline(
         catalogue.get(CHECKPOINTING_SAVING, Protocol), catalogue
     ).findings
@@ -79,8 +74,8 @@ def test_the_checkpointing_saving_is_read_as_a_lower_bound() -> None:
     assert re.search(r"newest run [\d.]+ times \([\d.]+×\) on ", finding.text)
 
 
-def test_the_ia3_headline_reads_the_newest_run_not_the_closest() -> None:
-    catalogue = _catalogue()
+def test_the_ia3_headline_reads_the_newest_run_not_the_closest(live_catalogue: Catalogue) -> None:
+    catalogue = live_catalogue
     protocol = catalogue.get(IA3, Protocol)
     for group in protocol_reproduction_groups(protocol, catalogue):
         for column in group.columns:
@@ -92,12 +87,14 @@ def test_the_ia3_headline_reads_the_newest_run_not_the_closest() -> None:
             assert column.rows[0] is newest
 
 
-def test_every_value_has_one_verdict_on_every_page_and_reproduced_means_it_agreed() -> None:
+def test_every_value_has_one_verdict_on_every_page_and_reproduced_means_it_agreed(
+    live_catalogue: Catalogue,
+) -> None:
     """The property test of issue 23: a 'reproduced' label only where the judged run
     agrees within the tolerance (under both readings of an ambiguous unit); the same
     state for a published value on its protocol page and its evaluation page; a
     measurement page says 'reproduced' only where the value's one verdict is reproduced."""
-    catalogue = _catalogue()
+    catalogue = live_catalogue
     flags = flags_by_evaluation(catalogue)
     checked = 0
     for protocol in catalogue.protocols():
@@ -146,11 +143,11 @@ def test_the_origin_line_carries_no_verdict() -> None:
         assert not re.search(r"\breproduced\b|\bagrees?\b|\bcontradicted\b", line), line
 
 
-def test_the_1m_token_requirement_has_one_verdict_on_every_page() -> None:
+def test_the_1m_token_requirement_has_one_verdict_on_every_page(live_catalogue: Catalogue) -> None:
     """It was 'contradicted' on the measurement's page (record text) and 'No measured
     value to compare' on its protocol page: the verdict is now computed once from the
     measured results and read by the protocol, claim and measurement headlines."""
-    catalogue = _catalogue()
+    catalogue = live_catalogue
     protocol = catalogue.get("evidence-20261130-protocol-hyenadna-1m-training-memory", Protocol)
     claim = catalogue.get(
         "evidence-20261130-eval-hyenadna-1m-training-gpus-huggingface-py", Evaluation
