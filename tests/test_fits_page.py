@@ -244,7 +244,12 @@ def test_every_context_field_is_described(cls: type) -> None:
 def test_every_context_field_is_shown(cls: type) -> None:
     source = "".join(
         (TEMPLATES / name).read_text()
-        for name in ("fits.html", "_partials/_memory_curves.html", "_partials/_fit_answers.html")
+        for name in (
+            "fits.html",
+            "_partials/_memory_curves.html",
+            "_partials/_fit_answers.html",
+            "_partials/_embed_answers.html",
+        )
     )
     own = {f.name for f in dataclasses.fields(cls)} - {
         f.name

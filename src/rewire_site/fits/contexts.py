@@ -184,6 +184,48 @@ class SizeAnswers:
 
 
 @dataclass(frozen=True)
+class EmbedCell:
+    text: str
+    """'about 8.3 minutes', 'not measured this long' or 'tokens only'."""
+    href: str
+    """The measured point's evaluation page ('' when there is no time)."""
+    detail: str
+    """Which point the time is read from, or why there is none."""
+    state: str
+    """time, too-long or no-ratio."""
+
+
+@dataclass(frozen=True)
+class EmbedRow:
+    model: str
+    """The measured model's name."""
+    family_href: str
+    """Its family's page ('' when the family record is absent)."""
+    ratio: str
+    """'6 base pairs per token' or 'base pairs per token not stated'."""
+    cells: tuple[EmbedCell, ...]
+    """One per length of EmbedAnswers.lengths."""
+    fastest: str
+    """The model's fastest measured point, in words."""
+
+
+@dataclass(frozen=True)
+class EmbedAnswers:
+    """"How long to embed 1 million sequences?" (fits.embed)."""
+
+    sequences: str
+    """How many sequences, in words ('1 million')."""
+    lengths: tuple[str, ...]
+    """The columns: sequence lengths in base pairs."""
+    rows: tuple[EmbedRow, ...]
+    """One per measured model."""
+    gpu: str
+    """The GPU(s) the points name."""
+    protocol_href: str
+    """The throughput protocol's page."""
+
+
+@dataclass(frozen=True)
 class FitsPage(Page):
     protocols: tuple[Link, ...]
     """The memory-curve protocols the points are measured under."""
@@ -199,6 +241,8 @@ class FitsPage(Page):
     """Which full fine-tuning recipe the answers read first, and what is not measured."""
     bases_note: str = ""
     """How tokens convert to base pairs, per family, from cited tokeniser facts."""
+    embed: EmbedAnswers | None = None
+    """How long embedding 1 million sequences takes, per measured model (None: no point)."""
 
 
 @dataclass(frozen=True)
@@ -214,3 +258,5 @@ class FamilyCurves:
     """Empty when no model of the family has a point."""
     empty: str
     """'Not measured: ...' when the family has no point, else ''."""
+    embed: EmbedAnswers | None = None
+    """The family's embedding-time answers (None: no throughput point)."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..derive.display import plural
+from ..derive.embed_time import speed_points
 from ..derive.fits import (
     BYTES_PER_PARAMETER,
     GPU_SIZES_GB,
@@ -43,6 +44,7 @@ from .contexts import (
     PointCell,
     PointRow,
 )
+from .embed import embed_answers
 
 FITS_PATH = "fits/index.html"
 TITLE = "Does it fit on my GPU?"
@@ -366,6 +368,7 @@ def fits_page(catalogue: Catalogue, release_id: str, found: Curves | None = None
             untested_text(found, "full", models, "the recipe of the full fine-tuning answers"),
         ),
         bases_note=bases_note,
+        embed=embed_answers(speed_points(catalogue), catalogue),
     )
 
 
@@ -379,4 +382,10 @@ def family_curves(family: ModelFamily, found: Curves, catalogue: Catalogue) -> F
         if models
         else "Not measured: no memory-curve point of a model of this family is recorded."
     )
-    return FamilyCurves(fits_href=FITS_PATH, notes=curve_notes(own), methods=methods, empty=empty)
+    return FamilyCurves(
+        fits_href=FITS_PATH,
+        notes=curve_notes(own),
+        methods=methods,
+        empty=empty,
+        embed=embed_answers(speed_points(catalogue), catalogue, family.id),
+    )
