@@ -423,3 +423,17 @@ def test_a_formula_in_a_label_is_neutralised_in_the_download(root: Path, tmp_pat
     cells = [cell for line in download.splitlines() for cell in line.split(",")]
     assert "'=HYPERLINK(1)" in cells and "'@SUM(1)" in cells
     assert not any(cell.startswith(("=", "+", "@")) for cell in cells)
+
+
+def test_a_metric_direction_against_the_protocols_is_an_error(root: Path) -> None:
+    edit_yaml(
+        root,
+        "label: Accuracy, scale: fraction, direction: higher",
+        "label: Accuracy, scale: fraction, direction: lower",
+    )
+    found = errors(validate(root))
+    assert any(
+        "columns.metrics.1.direction: 'lower' is better here, but protocol 'rt-protocol' says "
+        "'higher'" in e
+        for e in found
+    ), found

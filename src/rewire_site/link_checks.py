@@ -335,6 +335,15 @@ def _check_result_table(to: _Target, table: ResultTable, universe: dict[str, Rec
                     f"'{name}' is not a result column of protocol '{protocol.id}' "
                     f"(its columns: {', '.join(sorted(known))})",
                 )
+            elif isinstance(name, str):
+                stated = protocol.column_metric(name).direction
+                direction = getattr(metric, "direction", None)
+                if isinstance(direction, str) and direction != stated:
+                    to.add(
+                        f"columns.metrics.{i}.direction",
+                        f"'{direction}' is better here, but protocol '{protocol.id}' says "
+                        f"'{stated}' is better for its column '{name}'",
+                    )
     for i, source_id in enumerate(table.sources or []):
         source = universe.get(source_id) if isinstance(source_id, str) else None
         if isinstance(source, Source) and not source.path:
