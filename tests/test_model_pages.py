@@ -10,6 +10,7 @@ three families, and the families' records); expected values are read from the re
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -20,12 +21,13 @@ from scenarios import copy_closure
 from rewire_site.build import build_site, gather
 from rewire_site.chooser.overlaps import better
 from rewire_site.derive.concerns import excluded, flags_by_evaluation
-from rewire_site.derive.model_compare import compare_families, family_pairs
+from rewire_site.derive.model_compare import compare_families, family_pairs, family_triples
 from rewire_site.derive.model_results import RESOURCES, family_evaluations, model_results
 from rewire_site.derive.model_results import protocol_class as klass
 from rewire_site.link import Catalogue
 from rewire_site.models import Evaluation, Protocol, ResultTable
-from rewire_site.render.model_compare import compare_path
+from rewire_site.render.model_compare import compare_path, triple_page, triple_path
+from rewire_site.render.model_page import BLOCK_LINES, task_groups
 
 ROOT = Path(__file__).resolve().parents[1]
 RECORDS = ROOT / "records"
@@ -239,3 +241,38 @@ def test_result_table_rows_join_the_family_results_by_the_tables_class() -> None
                     if r.aggregate.n == 1:
                         assert r.printed
     assert shown == {(r.table, r.model, r.task) for r in rows}
+
+
+def test_three_models_compared_on_what_all_three_hold(catalogue: Catalogue) -> None:
+    flags = flags_by_evaluation(catalogue)
+    pairs = family_pairs(catalogue, flags)
+    triples = family_triples(pairs)
+    assert [t.ids for t in triples] == [(DNABERT2, HYENADNA, NT)]
+    (triple,) = triples
+    assert triple.rows
+    for row in triple.rows:
+        keys = {row.first_second.key, row.first_third.key, row.second_third.key}
+        assert len(keys) == 1
+    page = triple_page(triple, "x")
+    assert page.path == triple_path(triple)
+    assert [m.text for m in page.models] == ["DNABERT-2", "HyenaDNA", "Nucleotide Transformer"]
+    line = page.tables[0].lines[0]
+    assert len(line.values) == 3 and len(line.verdicts) == 3
+
+
+def test_a_long_block_is_cut_with_the_rest_counted(catalogue: Catalogue) -> None:
+    """A block lists at most BLOCK_LINES results; the rest are counted and linked (the
+    protocol's page holds every one), so a model page stays small as imports grow."""
+    groups = model_results(DNABERT2, catalogue)
+    group = next(g for g in groups if g.key != RESOURCES)
+    klass = group.classes[0]
+    table = klass.protocols[0]
+    many = replace(table, results=table.results * (BLOCK_LINES + 5))
+    grown = replace(group, classes=(replace(klass, protocols=(many,), tables=()),))
+    (shown,) = task_groups((grown,))
+    (block,) = shown.blocks
+    assert len(block.rows) == BLOCK_LINES
+    rest = len(many.results) - BLOCK_LINES
+    assert block.more.startswith(f"{rest} further results")
+    (small,) = task_groups((group,))
+    assert all(b.more == "" for b in small.blocks)

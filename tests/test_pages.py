@@ -22,7 +22,7 @@ from rewire_site.render import Renderer, contexts, home, index, templates_dir
 from rewire_site.render import evaluation as evaluation_pages
 from rewire_site.render import protocol as protocol_pages
 from rewire_site.render.contexts import Link
-from rewire_site.render.model_compare import ModelComparePage
+from rewire_site.render.model_compare import ModelComparePage, ModelTriplePage
 
 ROOT = Path(__file__).resolve().parents[1]
 TEMPLATES = templates_dir(ROOT)
@@ -67,6 +67,7 @@ PAGE_TYPES = {
     contexts.DownloadsPage: "downloads.html",
     contexts.FilterPage: "filter.html",
     ModelComparePage: "model_compare.html",
+    ModelTriplePage: "model_compare3.html",
 }
 NOT_DISPLAYED = {"template", "path"}
 """Fields that route a page rather than show on it."""

@@ -68,6 +68,8 @@ class SharedRow:
     right: tuple[Side, ...]
     pairs: tuple[Judged, ...]
     """Every comparable left-right pair, judged."""
+    key: Key = ("", "", "", "", "")
+    """What both sides' results share: dataset, protocol, column, adaptation, split."""
 
     def count(self, outcome: Outcome) -> int:
         return sum(1 for p in self.pairs if p.outcome == outcome)
@@ -179,6 +181,7 @@ def compare_families(
                 tuple(_side(e, catalogue, flags) for e in lefts),
                 tuple(_side(e, catalogue, flags) for e in rights),
                 tuple(judged),
+                key,
             )
         )
     rows.sort(
@@ -207,4 +210,50 @@ def family_pairs(
         pair = compare_families(left.id, right.id, catalogue, flags, entries)
         if pair.rows:
             out.append(pair)
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class TripleRow:
+    """One task, protocol and column all three families have comparable results for:
+    the three pairwise rows (first-second, first-third, second-third)."""
+
+    first_second: SharedRow
+    first_third: SharedRow
+    second_third: SharedRow
+
+
+@dataclass(frozen=True)
+class ModelTriple:
+    ids: tuple[str, str, str]
+    names: tuple[str, str, str]
+    rows: tuple[TripleRow, ...]
+    """Keys shared by all three pairs, in the first pair's order."""
+
+    @property
+    def task_count(self) -> int:
+        return len({r.first_second.dataset_id for r in self.rows})
+
+
+def family_triples(pairs: tuple[ModelPair, ...]) -> tuple[ModelTriple, ...]:
+    """Every three families (by name order, as `family_pairs`) whose three pairs share at
+    least one task, protocol and column: three models compared on what all three hold."""
+    by_ids = {(p.left_id, p.right_id): p for p in pairs}
+    names = {p.left_id: p.left_name for p in pairs} | {p.right_id: p.right_name for p in pairs}
+    order = list(dict.fromkeys(i for p in pairs for i in (p.left_id, p.right_id)))
+    order.sort(key=lambda i: (names[i].lower(), i))
+    out = []
+    for a, b, c in combinations(order, 3):
+        ab, ac, bc = by_ids.get((a, b)), by_ids.get((a, c)), by_ids.get((b, c))
+        if ab is None or ac is None or bc is None:
+            continue
+        in_ac = {r.key: r for r in ac.rows}
+        in_bc = {r.key: r for r in bc.rows}
+        rows = tuple(
+            TripleRow(r, in_ac[r.key], in_bc[r.key])
+            for r in ab.rows
+            if r.key in in_ac and r.key in in_bc
+        )
+        if rows:
+            out.append(ModelTriple((a, b, c), (names[a], names[b], names[c]), rows))
     return tuple(out)

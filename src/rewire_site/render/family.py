@@ -6,17 +6,24 @@ know" (model facts by checkpoint, papers, configurations, evidence, sources) col
 from __future__ import annotations
 
 from ..derive.fits import curves
-from ..derive.model_compare import family_pairs
+from ..derive.model_compare import family_pairs, family_triples
 from ..derive.model_directory import model_directory
 from ..derive.model_facts import fact_rows
 from ..derive.model_results import model_results
 from ..fits.pages import family_curves
 from ..link import Catalogue
 from ..models import Configuration, ModelFamily
-from .contexts import Fact, FamilyPage, SiteFacts
-from .model_compare import compare_path
+from .contexts import Fact, FamilyPage, Link, SiteFacts
+from .model_compare import compare_path, triple_links
 from .model_page import answer, compare_links, fact_lines, key_facts, task_groups
 from .parts import common_fields, link_to, value_fact
+
+
+def _compare(family_id: str, catalogue: Catalogue, facts: SiteFacts) -> tuple[Link, ...]:
+    """The two- and three-model comparison pages this family is on."""
+    pairs = family_pairs(catalogue, facts.flags)
+    triples = tuple(t for t in family_triples(pairs) if family_id in t.ids)
+    return compare_links(family_id, pairs, compare_path) + triple_links(triples)
 
 
 def family_page(
@@ -43,7 +50,7 @@ def family_page(
         **common_fields(f, catalogue, facts, "family.html"),
         answer=answer(f.name, entry, results),
         key_facts=key_facts(entry),
-        compare=compare_links(f.id, family_pairs(catalogue, facts.flags), compare_path),
+        compare=_compare(f.id, catalogue, facts),
         result_groups=task_groups(results),
         facts=page_facts,
         fact_rows=fact_lines(fact_rows(f, catalogue)),

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..derive.display import plural, result_value, scale_unit
-from ..derive.model_compare import ModelPair, SharedRow, Side
+from ..derive.model_compare import ModelPair, ModelTriple, SharedRow, Side
 from .contexts import Link, Page, page_header
 from .model_page import CLASS_LABELS
 from .urls import record_path
@@ -209,3 +209,131 @@ def compare_pages(pairs: tuple[ModelPair, ...], release_id: str) -> list[ModelCo
     """One page per pair."""
     links = compare_links(pairs)
     return [compare_page(p, links, release_id) for p in pairs]
+
+
+def triple_path(triple: ModelTriple) -> str:
+    """'models/compare/<a>--<b>--<c>/index.html'."""
+    return f"{COMPARE_DIR}/{'--'.join(triple.ids)}/index.html"
+
+
+@dataclass(frozen=True)
+class PairVerdict:
+    """One pair's verdict on a line of a three-model comparison."""
+
+    pair: str
+    """'DNABERT-2 and HyenaDNA'."""
+    difference: str
+    """First minus second ('+0.031', a range over several pairs, '' when none judged)."""
+    verdict: str
+    """As on the two-model page."""
+
+
+@dataclass(frozen=True)
+class TripleLine:
+    """One task and metric all three models have comparable results for."""
+
+    task: Link
+    """The task (dataset) page."""
+    metric: str
+    """'MCC (correlation, -1 to 1)'."""
+    values: tuple[tuple[CompareValue, ...], ...]
+    """Each model's values, in the page's model order."""
+    verdicts: tuple[PairVerdict, ...]
+    """The three pairs' verdicts."""
+
+
+@dataclass(frozen=True)
+class TripleTable:
+    """The lines under one protocol."""
+
+    class_label: str
+    """The protocol class."""
+    protocol: Link
+    """The protocol's page."""
+    lines: tuple[TripleLine, ...]
+    """By task, metric."""
+
+
+@dataclass(frozen=True)
+class ModelTriplePage(Page):
+    models: tuple[Link, ...]
+    """The three families' pages."""
+    answer: str
+    """What the page holds, in a sentence."""
+    tables: tuple[TripleTable, ...]
+    """One per protocol."""
+    pairs: tuple[Link, ...]
+    """The two-model pages of the three pairs."""
+
+
+def _pair_verdict(row: SharedRow, left: str, right: str) -> PairVerdict:
+    line = _line(row, left, right)
+    return PairVerdict(f"{left} and {right}", line.difference, line.verdict)
+
+
+def triple_page(triple: ModelTriple, release_id: str) -> ModelTriplePage:
+    a, b, c = triple.names
+    by_protocol: dict[str, list[TripleLine]] = {}
+    first: dict[str, SharedRow] = {}
+    for row in triple.rows:
+        ab, ac, bc = row.first_second, row.first_third, row.second_third
+        base = _line(ab, a, b)
+        line = TripleLine(
+            base.task,
+            base.metric,
+            (base.left, base.right, _line(ac, a, c).right),
+            (_pair_verdict(ab, a, b), _pair_verdict(ac, a, c), _pair_verdict(bc, b, c)),
+        )
+        by_protocol.setdefault(ab.protocol_id, []).append(line)
+        first.setdefault(ab.protocol_id, ab)
+    tables = tuple(
+        TripleTable(
+            CLASS_LABELS[first[pid].protocol_class],
+            Link(first[pid].protocol_title, record_path("protocol", pid)),
+            tuple(lines),
+        )
+        for pid, lines in by_protocol.items()
+    )
+    names = f"{a}, {b} and {c}"
+    pair_links = tuple(
+        Link(f"{x} and {y}", f"{COMPARE_DIR}/{i}--{j}/index.html")
+        for (x, i), (y, j) in (
+            ((a, triple.ids[0]), (b, triple.ids[1])),
+            ((a, triple.ids[0]), (c, triple.ids[2])),
+            ((b, triple.ids[1]), (c, triple.ids[2])),
+        )
+    )
+    return ModelTriplePage(
+        **page_header(
+            "model_compare3.html",
+            triple_path(triple),
+            f"{names} compared",
+            f"{names} side by side on the tasks all three have comparable results for.",
+            release_id,
+            nav="models",
+        ),
+        models=tuple(
+            Link(name, record_path("model_family", i))
+            for name, i in zip(triple.names, triple.ids, strict=True)
+        ),
+        answer=(
+            f"{names} all have comparable results on {plural(triple.task_count, 'task')} "
+            f"under {plural(len(tables), 'protocol')} (same task, protocol, metric, "
+            "adaptation and split). Each line gives the three models' values and each "
+            "pair's verdict; there is no overall score."
+        ),
+        tables=tables,
+        pairs=pair_links,
+    )
+
+
+def triple_links(triples: tuple[ModelTriple, ...]) -> tuple[Link, ...]:
+    """Every three-model page: 'DNABERT-2, HyenaDNA and Nucleotide Transformer (57 shared
+    tasks)'."""
+    return tuple(
+        Link(
+            f"{', '.join(t.names[:2])} and {t.names[2]} ({plural(t.task_count, 'shared task')})",
+            triple_path(t),
+        )
+        for t in triples
+    )

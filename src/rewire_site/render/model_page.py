@@ -145,6 +145,9 @@ class ProtocolBlock:
     table_lines: tuple[TableLine, ...] = ()
     """For an imported result table (then `protocol` links to the table's page and
     `rows` is empty): its rows of this family."""
+    more: str = ""
+    """'120 further results of this model under it are not listed here; every one is on
+    the protocol's page.' when a block holds more than `BLOCK_LINES` ('' otherwise)."""
 
 
 @dataclass(frozen=True)
@@ -250,6 +253,21 @@ def _line(r: ModelResult) -> ResultLine:
     )
 
 
+BLOCK_LINES = 60
+"""Lines a block shows on the family page (the page stays under 1 MB as imports grow);
+the rest are counted and are on the protocol's or the table's page, one click away."""
+
+
+def _more(count: int, where: str, unit: str = "result") -> str:
+    if count <= BLOCK_LINES:
+        return ""
+    rest = count - BLOCK_LINES
+    return (
+        f"{plural(rest, f'further {unit}')} of this model under it {'is' if rest == 1 else 'are'} "
+        f"not listed here; every one is on {where}."
+    )
+
+
 def _table_value(r: TableResult) -> str:
     aggregate = r.aggregate
     if aggregate.n == 1:
@@ -294,7 +312,9 @@ def task_groups(found: tuple[TaskFamilyResults, ...]) -> tuple[TaskGroup, ...]:
                     ProtocolBlock(
                         CLASS_LABELS[klass.protocol_class],
                         Link(table.protocol_title, record_path("protocol", table.protocol_id)),
-                        () if group.key == RESOURCES else tuple(_line(r) for r in table.results),
+                        ()
+                        if group.key == RESOURCES
+                        else tuple(_line(r) for r in table.results[:BLOCK_LINES]),
                         f"{plural(len(table.results), 'result')} on "
                         f"{plural(tasks, 'setup' if group.key == RESOURCES else 'task')}"
                         + (
@@ -302,11 +322,15 @@ def task_groups(found: tuple[TaskFamilyResults, ...]) -> tuple[TaskGroup, ...]:
                             if group.key == RESOURCES
                             else ", listed, not ranked"
                         ),
+                        more=_more(len(table.results), "the protocol's page")
+                        if group.key != RESOURCES
+                        else "",
                     )
                 )
             for found_table in klass.tables:
                 protocols += 1
                 tasks = len({r.dataset_id or r.task_label for r in found_table.results})
+                lines = _table_lines(found_table.results)
                 blocks.append(
                     ProtocolBlock(
                         CLASS_LABELS[klass.protocol_class],
@@ -318,7 +342,8 @@ def task_groups(found: tuple[TaskFamilyResults, ...]) -> tuple[TaskGroup, ...]:
                         f"{plural(len(found_table.results), 'result')} on "
                         f"{plural(tasks, 'task')} from an imported result table, listed, not "
                         "ranked; every row with its place in the source on the table's page",
-                        _table_lines(found_table.results),
+                        lines[:BLOCK_LINES],
+                        more=_more(len(lines), "the table's page", "line"),
                     )
                 )
         what = "setup" if group.key == RESOURCES else "task"
@@ -369,5 +394,10 @@ def compare_links(
         if family_id not in (pair.left_id, pair.right_id):
             continue
         other = pair.right_name if pair.left_id == family_id else pair.left_name
-        out.append(Link(f"{other} ({plural(pair.task_count, 'shared task')})", path_of(pair)))
+        out.append(
+            Link(
+                f"Compare with {other} ({plural(pair.task_count, 'shared task')})",
+                path_of(pair),
+            )
+        )
     return tuple(out)

@@ -23,7 +23,7 @@ from ..derive.coverage import ProtocolCoverage
 from ..derive.filters import FilterIndex, filter_index
 from ..derive.findings import Headline, protocol_headline
 from ..derive.logs import LogFacts
-from ..derive.model_compare import family_pairs
+from ..derive.model_compare import family_pairs, family_triples
 from ..derive.reproduction import ReproductionGroup, protocol_reproduction_groups
 from ..derive.tables import ProtocolTables
 from ..export import SITE_URL, export_files
@@ -48,7 +48,7 @@ from .contexts import DownloadItem, Link, SiteFacts
 from .dataset import dataset_page
 from .evaluation import evaluation_page
 from .family import family_page
-from .model_compare import compare_links, compare_pages
+from .model_compare import compare_links, compare_pages, triple_links, triple_page
 from .models import MODELS_PATH, models_page
 from .pool import DataFile, Job
 from .protocol import protocol_page, protocol_table, sorted_pages
@@ -231,9 +231,12 @@ class SitePlan:
         if kind == "models":
             pairs = family_pairs(self.catalogue, self.facts.flags)
             release = self.facts.release_id
+            triples = family_triples(pairs)
+            links = compare_links(pairs) + triple_links(triples)
             return [
-                models_page(self.catalogue, release, compare_links(pairs)),
+                models_page(self.catalogue, release, links),
                 *compare_pages(pairs, release),
+                *(triple_page(t, release) for t in triples),
             ]
         if kind == "home":
             return [home.home_page(self.catalogue, self.facts, self.models_href())]
