@@ -6,8 +6,9 @@ one board of its own (never merged or ranked with another table or an evaluation
 protocol): rows = the source's model labels (with any settings but the seed), columns =
 the table's metrics that hold a value on the task.
 
-- Seeds: rows that differ only in a setting named 'seed' are one model measured several
-  times: mean, standard deviation (n - 1) and n.
+- Seeds: rows that differ only in the seed setting (`table_facts.SEED_NAMES`) are one
+  model measured several times: mean, standard deviation (n - 1) and n
+  (`table_facts.seed_aggregates`).
 - Ranking is the verdict layer's (`comparability.standings`): every row of a table shares
   its conditions, so rows are comparable when the table states its split; a lead must be
   larger than the values' margins (half a unit of the last printed digit, or the spread
@@ -18,7 +19,6 @@ the table's metrics that hold a value on the task.
 
 from __future__ import annotations
 
-import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -51,10 +51,8 @@ from .leaderboard import (
     sort_rows,
 )
 from .readiness import is_resource_metric
+from .table_facts import seed_aggregates, seed_position
 from .trivial import metric_kind, trivial_results
-
-SEED = "seed"
-"""The setting name whose rows aggregate (case-insensitive)."""
 
 TRIVIAL_LABEL = "no better than a trivial answer"
 """The concern a trivial result carries on a board."""
@@ -71,7 +69,8 @@ class _Group:
 
 def _groups(rows: Sequence[ResultTableRow], table: ResultTable) -> list[_Group]:
     names = [s.name for s in table.columns.settings]
-    keep = [i for i, n in enumerate(names) if n.strip().lower() != SEED]
+    seed = seed_position(table)
+    keep = [i for i in range(len(names)) if i != seed]
     short = [n.split(" (")[0].strip() for n in names]  # "layer (0 is the first ...)"
     found: dict[tuple[str, tuple[tuple[str, str], ...]], list[ResultTableRow]] = {}
     for row in rows:
@@ -84,22 +83,24 @@ def _metric(protocol: Protocol, column: MetricColumn) -> Metric:
     return protocol.column_metric(column.metric)
 
 
-def _value(group: _Group, index: int, column: MetricColumn, metric: Metric) -> BoardValue | None:
+def _value(
+    group: _Group, table: ResultTable, index: int, column: MetricColumn, metric: Metric
+) -> BoardValue | None:
     """The group's value in metric `index`: the one row's, or the mean over seeds with
-    its spread and n. On the metric's own scale (`to_scale` from the printed scale)."""
+    its spread and n (`table_facts.seed_aggregates`, the one aggregation of seeds). On
+    the metric's own scale (`to_scale` from the printed scale)."""
     found = [(r, v) for r in group.rows if (v := r.values[index]) is not None]
     if not found:
         return None
-    numbers = [to_scale(v.value, column.scale, metric.scale) for _, v in found]
-    rounding = max(
-        ROUNDING_MARGIN * to_scale(unit, column.scale, metric.scale)
-        for _, v in found
-        if (unit := last_digit(v.printed)) is not None
-    ) if any(last_digit(v.printed) is not None for _, v in found) else 0.0  # fmt: skip
+    units = [u for _, v in found if (u := last_digit(v.printed)) is not None]
+    rounding = ROUNDING_MARGIN * to_scale(max(units), column.scale, metric.scale) if units else 0.0
     first_row, first = found[0]
-    if len(found) == 1:
+    aggregate = next(
+        (a for a in seed_aggregates(table, group.rows) if a.metric == index and a.n > 1), None
+    )
+    if aggregate is None or aggregate.sd is None:
         return BoardValue(
-            value=numbers[0],
+            value=to_scale(first.value, column.scale, metric.scale),
             recorded=first.value,
             recorded_scale=column.scale,
             printed=first.printed,
@@ -110,19 +111,19 @@ def _value(group: _Group, index: int, column: MetricColumn, metric: Metric) -> B
             concerns=(),
             evidence=Evidence(first_row.table, first_row.line),
         )
-    mean = statistics.fmean(numbers)
-    spread = statistics.stdev(numbers)
+    mean = to_scale(aggregate.mean, column.scale, metric.scale)
+    spread = abs(to_scale(aggregate.sd, column.scale, metric.scale))
     return BoardValue(
         value=mean,
         recorded=mean,
         recorded_scale=metric.scale,
         printed=None,
         spread=spread,
-        n=len(found),
+        n=aggregate.n,
         margin=max(rounding, spread),
         standing="alone",
         concerns=(),
-        evidence=Evidence(first_row.table, first_row.line),
+        evidence=Evidence(first_row.table, aggregate.lines[0]),
     )
 
 
@@ -169,7 +170,8 @@ def table_board(
     )
     groups = _groups(rows, table)
     values = [
-        [_value(g, i, c, m) for i, c, m in zip(used, specs, metrics, strict=True)] for g in groups
+        [_value(g, table, i, c, m) for i, c, m in zip(used, specs, metrics, strict=True)]
+        for g in groups
     ]
     trivial = [_trivial(v, columns, metrics) for v in values]
     split = table.comparison.split
