@@ -437,3 +437,33 @@ def test_a_metric_direction_against_the_protocols_is_an_error(root: Path) -> Non
         "'higher'" in e
         for e in found
     ), found
+
+
+def test_rewire_serve_remakes_the_rows_after_a_rows_file_or_a_label_changes(
+    root: Path,
+) -> None:
+    from rewire_site.incremental import IncrementalSite
+
+    shutil.copytree(Path(__file__).resolve().parents[1] / "templates", root / "templates")
+    site = IncrementalSite(root, root / "records", root / "site", release_date="2026-12-01")
+    site.build()
+    rows_page = root / "site" / "tables" / "rt-table" / "rows" / "1" / "index.html"
+    assert "0.5512" in rows_page.read_text(encoding="utf-8")
+    lines = csv_lines(root)
+    lines[1] = lines[1].replace("0.5512", "0.5513")
+    write_csv(root, lines)
+    site.update([root / f"{TABLE}.csv"])
+    assert "0.5513" in rows_page.read_text(encoding="utf-8")
+    table_page = root / "site" / "tables" / "rt-table" / "index.html"
+    assert "enhancers" in table_page.read_text(encoding="utf-8")
+    dataset = root / "records" / "rt-task-promoter.yaml"
+    text = dataset.read_text(encoding="utf-8")
+    dataset.write_text(
+        text.replace(
+            "  - {scope: rt-bench, label: prom_300}",
+            "  - {scope: rt-bench, label: prom_300}\n  - {scope: rt-bench, label: enhancers}",
+        ),
+        encoding="utf-8",
+    )
+    site.update([dataset])
+    assert "Tasks not yet identified" not in table_page.read_text(encoding="utf-8")

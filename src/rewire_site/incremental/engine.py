@@ -24,7 +24,10 @@ from .. import write
 from ..build import index_files, write_files
 from ..build import render as render_all
 from ..config import TEMPLATES_DIR
+from ..link import Catalogue
+from ..models import Dataset, ModelFamily, ResultTable
 from ..problems import RecordsInvalid
+from ..record_files import ROWS_SUFFIX
 from ..render import Renderer, downloads, templates_dir
 from ..render.plan import SitePlan
 from ..render.pool import DataFile, Job, RenderStats, default_workers, fork_pool
@@ -60,6 +63,23 @@ class Outcome:
             f"{what}{why} in {self.seconds:.2f} s: {self.jobs} job(s) made, "
             f"{len(self.written)} file(s) written, {self.removed} removed{later}"
         )
+
+
+def _touches_rows(old: Catalogue, new: Catalogue, ids: Iterable[str]) -> bool:
+    """True when an edit of `ids` may change the result tables' rows: a result table, or
+    a dataset or model family that carries (or carried) source labels. Rows are read by
+    a full gather (`validate.check_tables`), not edit by edit."""
+    for record_id in ids:
+        for record in (old.by_id.get(record_id), new.by_id.get(record_id)):
+            if isinstance(record, ResultTable):
+                return True
+            if isinstance(record, Dataset) and record.labels:
+                return True
+            if isinstance(record, ModelFamily) and (
+                record.labels or any(c.labels for c in record.checkpoints)
+            ):
+                return True
+    return False
 
 
 class IncrementalSite:
@@ -137,6 +157,8 @@ class IncrementalSite:
         templates = self.root / TEMPLATES_DIR
         if any(p.is_relative_to(templates) for p in paths):
             return self.build("templates changed")
+        if any(p.suffix == ROWS_SUFFIX and p.is_relative_to(self.records_dir) for p in paths):
+            return self.build("a result table's rows changed")
         records = {p for p in paths if p.suffix == ".yaml" and p.is_relative_to(self.records_dir)}
         if not records and not self.pending:
             return Outcome(False, 0.0, 0)
@@ -152,8 +174,11 @@ class IncrementalSite:
     def _update(self, paths: set[Path]) -> Outcome:
         started = time.perf_counter()
         assert self.records is not None and self.plan is not None
+        before = self.records.catalogue
         change = self.records.apply(paths)
         self.pending.clear()
+        if _touches_rows(before, self.records.catalogue, change.ids):
+            return self.build("a result table or a label its rows map through changed")
         plan, keys = self.derived.derive(self.records.catalogue, change.keys, change.ids)
         self.plan = plan
         dirty = {j for j in plan.jobs() if j not in self.deps or not self.deps[j].isdisjoint(keys)}
