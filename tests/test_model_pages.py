@@ -22,6 +22,7 @@ from scenarios import copy_closure
 from rewire_site.build import build_site, gather
 from rewire_site.chooser.overlaps import better
 from rewire_site.derive.concerns import excluded, flags_by_evaluation
+from rewire_site.derive.leaderboard import adaptation_class
 from rewire_site.derive.model_compare import compare_families, family_pairs, family_triples
 from rewire_site.derive.model_results import RESOURCES, family_evaluations, model_results
 from rewire_site.derive.model_results import protocol_class as klass
@@ -66,44 +67,26 @@ def _evaluation(adaptation: str | None) -> Any:
     return holder
 
 
-def _protocol(title: str) -> Any:
-    return type("P", (), {"title": title})()
-
-
 @pytest.mark.parametrize(
-    ("adaptation", "title", "expected"),
+    ("adaptation", "expected"),
     [
-        (
-            "frozen zero-shot embeddings, random forest (pooling: see configuration)",
-            "",
-            "frozen_probe",
-        ),
+        ("frozen zero-shot embeddings, random forest (pooling: see configuration)", "frozen_probe"),
         (
             "IA3 on key, value and feed-forward output; head trainable; backbone frozen",
-            "",
             "parameter_efficient",
         ),
-        (
-            "all bf16; LoRA rank 16 on query, key and value; backbone frozen",
-            "",
-            "parameter_efficient",
-        ),
-        ("Full fine-tuning per dataset", "", "fine_tuned"),
-        (
-            "prediction head 'CNN0.5' on DNABERT-2",
-            "lentiMPRA: probing representations",
-            "frozen_probe",
-        ),
-        ("Published model, inference only", "", "zero_shot"),
-        ("trained from scratch on the dataset", "Promoters", "other"),
-        (None, "Promoters", "not_stated"),
-        (None, "Probing layer by layer", "frozen_probe"),
+        ("all bf16; LoRA rank 16 on query, key and value; backbone frozen", "parameter_efficient"),
+        ("Full fine-tuning per dataset", "fine_tuned"),
+        ("prediction head 'CNN0.5' on DNABERT-2", "frozen_probe"),
+        ("trained from scratch on the dataset", "other"),
+        (None, "other"),
     ],
 )
-def test_protocol_class_reads_the_stated_adaptation(
-    adaptation: str | None, title: str, expected: str
-) -> None:
-    assert klass(_evaluation(adaptation), _protocol(title)) == expected
+def test_protocol_class_is_the_leaderboards(adaptation: str | None, expected: str) -> None:
+    """One rule for every page: a model page files a result under the class its task's
+    leaderboard shows it in."""
+    evaluation = _evaluation(adaptation)
+    assert klass(evaluation) == expected == adaptation_class(adaptation)
 
 
 def test_every_result_of_the_family_is_listed_once(catalogue: Catalogue) -> None:

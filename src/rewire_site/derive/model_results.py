@@ -5,61 +5,37 @@ each imported result table apart (its rows, seeds aggregated to mean, sd and n b
 derive.table_facts.seed_aggregates; the table's own adaptation is its class). Pure; no
 best marks: results of one protocol or table are listed, never ranked here.
 
-The protocol class is read from the evaluation's stated adaptation and its protocol's
-title by `protocol_class` (declared patterns; nothing else is read). A result of a memory,
-time or throughput protocol (`readiness.is_resource_metric`) is in the group RESOURCES,
-not a task family."""
+The protocol class is the leaderboards' (`leaderboard.adaptation_class` over the
+evaluation's stated adaptation), so a result sits in the same class on every page. A
+result of a memory, time or throughput protocol (`readiness.is_resource_metric`) is in
+the group RESOURCES, not a task family."""
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Literal
 
 from ..link import Catalogue
 from ..models import Configuration, Dataset, Evaluation, Protocol, ResultTable
 from ..models.evaluation import Origin, Result
 from ..models.protocol import Metric
 from ..table_rows import ResultTableRow
+from .leaderboard import CLASSES, AdaptationClass, adaptation_class
 from .readiness import is_resource_metric
 from .table_facts import SeedAggregate, seed_aggregates, seed_position
 from .task_families import FAMILY_RULES, OTHER, SUITE, family_of
 
-ProtocolClass = Literal[
-    "fine_tuned", "parameter_efficient", "frozen_probe", "zero_shot", "other", "not_stated"
-]
-PROTOCOL_CLASSES: tuple[ProtocolClass, ...] = (
-    "fine_tuned",
-    "parameter_efficient",
-    "frozen_probe",
-    "zero_shot",
-    "other",
-    "not_stated",
-)
+ProtocolClass = AdaptationClass
+PROTOCOL_CLASSES: tuple[ProtocolClass, ...] = CLASSES
 RESOURCES = "resources"
 """The group of memory, time and throughput results (not a task)."""
 
-_CLASS_RULES: tuple[tuple[ProtocolClass, re.Pattern[str]], ...] = (
-    ("parameter_efficient", re.compile(r"\b(ia3|lora|parameter-efficient|adapters?)\b")),
-    ("frozen_probe", re.compile(r"\bfrozen\b|\bprob(e|es|ing)\b|random forest|prediction head")),
-    ("fine_tuned", re.compile(r"fine-?tun|full update|full training")),
-    ("zero_shot", re.compile(r"zero-shot|inference only")),
-)
-"""(class, pattern): the first pattern found in the adaptation text (lower case) names
-the class; then the same patterns over the protocol's title; else 'other' (or
-'not_stated' with no adaptation stated). 'IA3 ...; backbone frozen' is parameter-efficient:
-its rule comes first."""
 
-
-def protocol_class(evaluation: Evaluation, protocol: Protocol) -> ProtocolClass:
-    """The protocol class of an evaluation's results (see `_CLASS_RULES`)."""
-    adaptation = (evaluation.comparison.adaptation or "").lower()
-    for text in (adaptation, protocol.title.lower()):
-        for key, pattern in _CLASS_RULES:
-            if text and pattern.search(text):
-                return key
-    return "other" if adaptation else "not_stated"
+def protocol_class(evaluation: Evaluation, protocol: Protocol | None = None) -> ProtocolClass:
+    """The protocol class of an evaluation's results: the one rule the leaderboards use
+    (`leaderboard.adaptation_class` over the stated adaptation). `protocol` is not read."""
+    del protocol
+    return adaptation_class(evaluation.comparison.adaptation)
 
 
 @dataclass(frozen=True)

@@ -37,8 +37,7 @@ CLASS_LABELS: dict[str, str] = {
     "parameter_efficient": "Parameter-efficient fine-tuning",
     "frozen_probe": "Frozen model with a trained probe",
     "zero_shot": "Zero-shot",
-    "other": "Other adaptation",
-    "not_stated": "Adaptation not stated",
+    "other": "Other or unstated adaptation",
 }
 """Protocol classes (derive.model_results.ProtocolClass) in reader words."""
 
