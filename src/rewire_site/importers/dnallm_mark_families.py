@@ -46,6 +46,25 @@ def read_info(files: SourceFiles, label: str) -> Info:
     return Info(label, file, info)
 
 
+def _facts(info: Info) -> Record:
+    """The checkpoint's pre-training context (base pairs: the README's model-info template
+    calls `context_len (bp)` the "pretrained context length") and tokeniser, each cited by
+    its line of the performance file."""
+    facts: Record = {}
+    context = info.fields.get("context_len (bp)")
+    if isinstance(context, int) and not isinstance(context, bool) and context > 0:
+        facts["context_length_trained"] = {
+            "value": float(context),
+            "unit": "base-pair",
+            "printed_value": str(context),
+            "citation": info.cite("context_len (bp)", []),
+        }
+    tokeniser = info.text("tokenizer")
+    if tokeniser:
+        facts["tokeniser"] = {"value": tokeniser, "citation": info.cite("tokenizer", [])}
+    return facts
+
+
 def _shared(infos: list[Info], key: str) -> str | None:
     """The value every checkpoint prints alike, else None."""
     found = {i.text(key) for i in infos}
@@ -99,6 +118,7 @@ def family_record(files: SourceFiles, family: ids.NewFamily) -> Record:
                     f"{info.text('tokenizer')}, architecture {info.text('architecture')}. The "
                     "hub revision is not stated."
                 ),
+                "facts": _facts(info),
                 "labels": [
                     {"scope": ids.SCOPE, "label": info.label},
                     *OTHER_LABELS.get(hub, ()),
@@ -141,6 +161,10 @@ def family_record(files: SourceFiles, family: ids.NewFamily) -> Record:
             record["missing_metadata"][field] = missing(
                 "unreported", f"DNALLM-Mark prints it per checkpoint, not alike: {printed}."
             )
+    if any("facts" in c for c in checkpoints):
+        readme = files["README.md"]
+        line = find_line(readme, '"context_len (bp)": "pretrained context length"')
+        citations.append(line_citation(ids.SCOPE, readme, line))  # what the context is
     if family_labels:
         record["labels"] = family_labels
     if not record["missing_metadata"]:
