@@ -81,6 +81,8 @@ def test_excerpt_rows_are_the_committed_rows(excerpt_import: Path) -> None:
         committed_spec = yaml.safe_load((TABLES_DIR / f"{name}.yaml").read_text("utf-8"))
         for key in ("columns", "protocol", "labels", "rows", "adaptation", "origin"):
             assert spec[key] == committed_spec[key], (name, key)
+        # the whole sweep is shown, never ranked: boards use the best-setting tables
+        assert committed_spec.get("ranked", True) is table.best, name
 
 
 def test_each_cell_is_the_source_cell_at_its_locator(excerpt_import: Path) -> None:

@@ -254,3 +254,18 @@ def test_a_board_value_links_to_its_row_on_the_table_s_rows_page(tmp_path: Path)
     assert href is not None, "the FixBERT value links to CSV line 2"
     page, anchor = href.group(1).split("#")
     assert f'id="{anchor}"' in (site / page).read_text(encoding="utf-8")
+
+
+def test_an_unranked_table_makes_no_board(tmp_path: Path) -> None:
+    """A table marked `ranked: false` (a whole hyperparameter sweep beside the table of the
+    selected settings) is shown on its own page, never on a leaderboard: no board, so no
+    best mark, from its rows."""
+    import shutil
+
+    shutil.copytree(TABLES, tmp_path / "project")
+    spec = tmp_path / "project" / "records" / "tables" / "rt-table.yaml"
+    spec.write_text(spec.read_text(encoding="utf-8") + "ranked: false\n", encoding="utf-8")
+    catalogue = gather(tmp_path / "project" / "records", tmp_path / "project").catalogue
+    assert len(catalogue.result_rows.of_dataset("rt-task-h3")) > 0  # the rows are read
+    found = task_boards_of(catalogue, flags_by_evaluation(catalogue), ("rt-task-h3",))
+    assert not found.boards

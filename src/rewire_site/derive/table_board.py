@@ -265,8 +265,8 @@ def table_boards(
     other: list[str] = []
     for table_id in sorted(by_table):
         table = catalogue.by_id.get(table_id)
-        if not isinstance(table, ResultTable):
-            continue
+        if not isinstance(table, ResultTable) or not table.ranked:
+            continue  # an unranked table (a whole sweep) is shown on its own page only
         protocol = catalogue.by_id.get(table.protocol)
         if isinstance(protocol, Protocol) and is_resource_metric(protocol):
             other.append(protocol.id)

@@ -522,6 +522,7 @@ def _table_record(files: SourceFiles, table: TableDef, rows: list[Row]) -> Recor
             "citations": [line_citation(PREFIX, readme, find_line(readme, needle))],
             "limitations": _limitations(table, rows),
             "added": ADDED,
+            **({} if table.best else {"ranked": False}),
         },
     )
     return result_tables.table_record(spec, kept)

@@ -131,6 +131,12 @@ class ResultTable(RecordBase):
     comparison: Comparison = Field(
         description="Conditions shared by every row (stated once, inherited by each row)."
     )
+    ranked: bool = Field(
+        default=True,
+        description="False for a table shown whole but never ranked: no leaderboard and no "
+        "best mark (e.g. a whole hyperparameter sweep beside the table of the settings the "
+        "authors selected, which is the one ranked).",
+    )
 
     @model_validator(mode="after")
     def _published(self) -> ResultTable:
