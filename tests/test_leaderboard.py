@@ -183,6 +183,16 @@ def test_no_page_of_a_built_catalogue_is_over_one_megabyte(tmp_path: Path) -> No
     task = f"tasks/{RANDOM_DNA}/index.html"
     assert task in sizes
     assert {p: s for p, s in sizes.items() if s > PAGE_LIMIT} == {}
+    # the page counts its pairs by verdict; every pair is in its download
+    page = (site / task).read_text(encoding="utf-8")
+    stated = re.search(r"Every pair as CSV</a> \((\d+) pairs\)", page)
+    assert stated is not None and int(stated.group(1)) > 1000
+    download = site / "tasks" / RANDOM_DNA / "overlaps.csv"
+    lines = download.read_text(encoding="utf-8").splitlines()
+    assert len(lines) - 1 == int(stated.group(1))
+    assert lines[0].startswith("model family,metric,one table,value,its evidence page")
+    sitemap = (site / "sitemap.xml").read_text(encoding="utf-8")
+    assert "overlaps.csv" not in sitemap and f"tasks/{RANDOM_DNA}/" in sitemap
     chooser = (site / "chooser" / "index.html").read_text(encoding="utf-8")
     tasks_part, other_part = chooser.split('id="other-data"')
     assert RANDOM_DNA not in tasks_part and RANDOM_DNA in other_part

@@ -49,6 +49,10 @@ class TaskPage(Page):
     overlap_note: str
     overlap_counts: tuple[str, ...]
     """The pairs counted by verdict ('3,921 not comparable: different protocols ...')."""
+    overlap_download: str = ""
+    """The CSV of every pair, when the page lists only some ('' otherwise)."""
+    all_overlaps: tuple[OverlapRow, ...] = ()
+    """Every pair, when the page lists only some: what the download holds (not shown)."""
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,9 @@ from ..derive.leaderboard import ModelFacts, is_task_group, task_boards
 from ..link import Catalogue
 from ..models import Configuration, Dataset, Evaluation, ModelFamily, Protocol, Result
 from ..render.contexts import Link, page_header
+from ..render.downloads import csv_bytes
 from ..render.leaderboard import leaderboard
+from ..render.pool import DataFile
 from ..render.urls import page_of
 from .contexts import (
     ChooserIndexPage,
@@ -215,6 +217,43 @@ def _overlap_counts(overlaps: Sequence[OverlapRow]) -> tuple[str, ...]:
     return tuple(lines)
 
 
+def overlaps_path(first_dataset: str) -> str:
+    """The download of a task's pairs of 'where sources overlap' (when the page lists
+    only some of them)."""
+    return f"tasks/{first_dataset}/overlaps.csv"
+
+
+def overlaps_csv(overlaps: Sequence[OverlapRow]) -> bytes:
+    """Every pair of a task's 'where sources overlap', one CSV line each."""
+    return csv_bytes(
+        (
+            "model family",
+            "metric",
+            "one table",
+            "value",
+            "its evidence page",
+            "other table",
+            "value",
+            "its evidence page",
+            "comparable?",
+        ),
+        (
+            (
+                o.family,
+                o.metric,
+                o.left_group,
+                o.left.text,
+                o.left.href,
+                o.right_group,
+                o.right.text,
+                o.right.href,
+                o.verdict,
+            )
+            for o in overlaps
+        ),
+    )
+
+
 def _task_page(
     group_ids: tuple[str, ...],
     by_dataset: Mapping[str, list[Evaluation]],
@@ -253,7 +292,7 @@ def _task_page(
             "together unless the verdict says comparable."
             + (
                 f" Listed: {plural(len(shown), 'comparable pair')}; the others are "
-                "counted by verdict below, and each value is on its evaluation's page."
+                "counted by verdict below and every pair is in the download."
                 if len(shown) < len(overlaps)
                 else ""
             )
@@ -261,6 +300,8 @@ def _task_page(
             else "No model family has results on this task in two different tables."
         ),
         overlap_counts=_overlap_counts(overlaps) if len(shown) < len(overlaps) else (),
+        overlap_download=overlaps_path(group_ids[0]) if len(shown) < len(overlaps) else "",
+        all_overlaps=tuple(overlaps) if len(shown) < len(overlaps) else (),
     )
 
 
@@ -453,7 +494,7 @@ def _win_text(counts: list[int], left: str, right: str) -> str:
 
 def chooser_pages(
     catalogue: Catalogue, flags: Flags, release_id: str
-) -> list[TaskPage | FamilyMatrixPage | ComparePage | ChooserIndexPage]:
+) -> list[TaskPage | FamilyMatrixPage | ComparePage | ChooserIndexPage | DataFile]:
     tasks = task_pages(catalogue, flags, release_id)
     chosen = {
         task_path(group[0]) for group in task_groups(catalogue) if is_task_group(group, catalogue)
@@ -479,4 +520,9 @@ def chooser_pages(
             f"{plural(len(pairs), 'pair')} of configurations that share at least two tasks."
         ),
     )
-    return [index, *tasks, *matrices, *pairs]
+    downloads = [
+        DataFile(p.overlap_download, overlaps_csv(p.all_overlaps))
+        for p in tasks
+        if p.overlap_download
+    ]
+    return [index, *tasks, *matrices, *pairs, *downloads]

@@ -26,7 +26,8 @@ def sitemap_xml(
 def _paths(catalogue: Catalogue, extra: Iterable[str]) -> list[str]:
     """The pages a sitemap lists, in its order."""
     records = sorted(page_of(r) for r in catalogue.by_id.values())
-    return [HOME, FINDINGS, SEARCH, DOWNLOADS, *records, *sorted(extra)]
+    pages = sorted(p for p in extra if p.endswith(".html"))  # a job's CSV is no page
+    return [HOME, FINDINGS, SEARCH, DOWNLOADS, *records, *pages]
 
 
 def _url(site_url: str, path: str, lastmod: str) -> str:
