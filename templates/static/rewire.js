@@ -104,14 +104,62 @@
     if (!counted) { apply(); }  /* the page's own count is of result rows it does not list */
   }
 
-  /* Search: the page lists every record; typing hides the ones that do not match. */
+  /* Search: the page lists every record (or its share of them, in parts); typing hides the
+     ones that do not match. A list with data-index searches the whole index (JSON) instead,
+     fetched on the first search; if it cannot be fetched, the listed part is searched. */
   function initSearch(input) {
     var list = document.getElementById("search-results");
     var count = document.getElementById("search-count");
     if (!list) { return; }
     var items = Array.prototype.slice.call(list.querySelectorAll("li[data-terms]"));
+    var source = list.getAttribute("data-index");
+    var root = list.getAttribute("data-root") || "";
+    var all = null, loading = false, replaced = false, limit = 500;
+    var original = count ? count.textContent : "";
+    function restore() {
+      if (!replaced) { return; }
+      list.textContent = "";
+      items.forEach(function (li) { list.appendChild(li); });
+      replaced = false;
+    }
+    function showAll(terms) {
+      var found = all.filter(function (e) {
+        return terms.every(function (t) { return e.hay.indexOf(t) !== -1; });
+      });
+      list.textContent = "";
+      found.slice(0, limit).forEach(function (e) {
+        var li = document.createElement("li");
+        var a = document.createElement("a");
+        a.href = root + e.path;
+        a.textContent = e.title;
+        var code = document.createElement("code");
+        code.textContent = e.id;
+        li.appendChild(a);
+        li.appendChild(document.createTextNode(" "));
+        li.appendChild(code);
+        list.appendChild(li);
+      });
+      replaced = true;
+      text(count, found.length + " of " + all.length + " records match" +
+        (found.length > limit ? "; the first " + limit + " are listed" : ""));
+    }
     function apply() {
       var terms = input.value.toLowerCase().split(/\s+/).filter(function (t) { return t !== ""; });
+      if (source && terms.length) {
+        if (all) { showAll(terms); return; }
+        if (!loading) {
+          loading = true;
+          fetch(source).then(function (r) { return r.json(); }).then(function (data) {
+            all = data.map(function (e) {
+              e.hay = [e.title, e.id].concat(e.models || []).join(" ").toLowerCase();
+              return e;
+            });
+            apply();
+          }).catch(function () { source = null; apply(); });
+        }
+        return;
+      }
+      restore();
       var shown = 0;
       items.forEach(function (li) {
         var hay = li.getAttribute("data-terms");
@@ -119,7 +167,7 @@
         li.hidden = !ok;
         if (ok) { shown += 1; }
       });
-      text(count, shown + " of " + items.length + " records" + (terms.length ? " match" : ""));
+      text(count, terms.length ? shown + " of " + items.length + " records match" : original);
     }
     var params = new URLSearchParams(window.location.search);
     if (params.get("q")) { input.value = params.get("q"); }

@@ -418,7 +418,14 @@ class AreaView:
 @dataclass(frozen=True)
 class SearchPage(Page):
     entries: tuple[SearchEntry, ...]
+    """This part's share of every record's entry."""
     count_text: str
+    parts: tuple[Link, ...] = ()
+    """Every part of the list (empty when one page holds it all)."""
+    index_href: str = ""
+    """The whole index as JSON, from the site root."""
+    searches_all: bool = False
+    """True on the search page itself: with JavaScript it searches the whole index."""
 
 
 @dataclass(frozen=True)

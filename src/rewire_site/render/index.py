@@ -36,7 +36,14 @@ from .contexts import (
     page_header,
 )
 from .search import SearchEntry
-from .urls import DOWNLOADS, FINDINGS, SEARCH, filter_path, record_path
+from .urls import (
+    DOWNLOADS,
+    FINDINGS,
+    SEARCH_INDEX,
+    filter_path,
+    record_path,
+    search_part_path,
+)
 
 DOWNLOAD_NOTES = {
     "downloads/protocol-coverage.csv.gz": "one row per protocol: evaluations by origin, "
@@ -148,19 +155,52 @@ def coverage_rows(
     return protocol_coverage(catalogue, flags, reproductions)
 
 
-def search_page(entries: tuple[SearchEntry, ...], facts: SiteFacts) -> SearchPage:
-    return SearchPage(
-        **page_header(
-            "search.html",
-            SEARCH,
-            "All records",
-            "Search every record of the catalogue by title, id and model name.",
-            facts.release_id,
-            nav="search",
-        ),
-        entries=entries,
-        count_text=f"{plural(len(entries), 'record')} in this release",
+SEARCH_PER_PAGE = 1_200
+"""Entries per part of the search list: about 530 bytes each, so a part stays near 640 KB
+(the whole list was 1.88 MB at 3,543 records, over the 1 MB a page may weigh)."""
+
+
+def search_pages(
+    entries: tuple[SearchEntry, ...], facts: SiteFacts, per_page: int = SEARCH_PER_PAGE
+) -> list[SearchPage]:
+    """The search page and, past `per_page` entries, its further parts: each lists its share
+    of every record (without JavaScript, the browser's find searches a part); with
+    JavaScript the search page searches the whole index (search/index.json)."""
+    starts = list(range(0, len(entries), per_page)) or [0]
+    parts = (
+        tuple(
+            Link(
+                f"{start + 1:,} to {min(start + per_page, len(entries)):,}",
+                search_part_path(n + 1),
+            )
+            for n, start in enumerate(starts)
+        )
+        if len(starts) > 1
+        else ()
     )
+    pages = []
+    for n, start in enumerate(starts):
+        shown = entries[start : start + per_page]
+        title = "All records" + (f" (part {n + 1} of {len(starts)})" if parts else "")
+        pages.append(
+            SearchPage(
+                **page_header(
+                    "search.html",
+                    search_part_path(n + 1),
+                    title,
+                    "Search every record of the catalogue by title, id and model name.",
+                    facts.release_id,
+                    nav="search",
+                ),
+                entries=shown,
+                count_text=f"{plural(len(entries), 'record')} in this release"
+                + (f"; this part lists {start + 1:,} to {start + len(shown):,}" if parts else ""),
+                parts=parts,
+                index_href=SEARCH_INDEX,
+                searches_all=n == 0,
+            )
+        )
+    return pages
 
 
 def downloads_page(files: tuple[DownloadItem, ...], facts: SiteFacts) -> DownloadsPage:

@@ -244,7 +244,7 @@ class SitePlan:
             coverage = self.protocol_coverage()
             return [index.findings_page(self.catalogue, self.facts, self.headlines, coverage)]
         if kind == "search":
-            return [index.search_page(self.entries, self.facts)]
+            return list(index.search_pages(self.entries, self.facts))
         if kind == "downloads":
             return [index.downloads_page(self.download_items, self.facts)]
         if kind == "data":  # one site-wide file (or the exports), see DATA_JOBS

@@ -34,6 +34,14 @@ KIND_LABELS: dict[str, str] = {
 
 HOME = "index.html"
 SEARCH = "search/index.html"
+SEARCH_INDEX = "search/index.json"
+
+
+def search_part_path(part: int) -> str:
+    """Part `part` (1-based) of the search page's list: part 1 is the search page itself."""
+    return SEARCH if part == 1 else f"search/part-{part}/index.html"
+
+
 DOWNLOADS = "downloads/index.html"
 FINDINGS = "findings/index.html"
 FITS = "fits/index.html"
