@@ -211,7 +211,7 @@ class EmbedRow:
 
 @dataclass(frozen=True)
 class EmbedAnswers:
-    """"How long to embed 1 million sequences?" (fits.embed)."""
+    """The answers to "How long to embed 1 million sequences?" (fits.embed)."""
 
     sequences: str
     """How many sequences, in words ('1 million')."""
