@@ -261,3 +261,15 @@ def test_a_long_block_is_cut_with_the_rest_counted(catalogue: Catalogue) -> None
     assert block.more.startswith(f"{rest} further results")
     (small,) = task_groups((group,))
     assert all(b.more == "" for b in small.blocks)
+
+
+def test_a_page_shows_at_most_its_budget_of_lines(catalogue: Catalogue) -> None:
+    groups = model_results(DNABERT2, catalogue)
+    tasks = [g for g in groups if g.key != RESOURCES]
+    shown = task_groups(tuple(tasks), page_lines=3)
+    blocks = [b for g in shown for b in g.blocks]
+    assert sum(len(b.rows) + len(b.table_lines) for b in blocks) == 3
+    held = sum(g.count for g in tasks)
+    assert held > 3
+    assert any(b.more for b in blocks)
+    assert task_groups(tuple(tasks), page_lines=0)[0].blocks[0].rows == ()

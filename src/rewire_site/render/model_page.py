@@ -130,7 +130,7 @@ class TableLine:
 
 @dataclass(frozen=True)
 class ProtocolBlock:
-    """The family's results under one protocol: one table, listed, not ranked."""
+    """The family's results under one protocol or table: listed, not ranked."""
 
     class_label: str
     """The protocol class ('Frozen model with a trained probe')."""
@@ -140,13 +140,14 @@ class ProtocolBlock:
     """By task, configuration, metric; empty for memory, time and throughput results,
     which the protocol's page shows."""
     caption: str
-    """'72 results on 9 tasks, listed, not ranked'."""
+    """'72 results on 9 tasks, not ranked'."""
     table_lines: tuple[TableLine, ...] = ()
     """For an imported result table (then `protocol` links to the table's page and
     `rows` is empty): its rows of this family."""
     more: str = ""
     """'120 further results of this model under it are not listed here; every one is on
-    the protocol's page.' when a block holds more than `BLOCK_LINES` ('' otherwise)."""
+    the protocol's page.' when a block holds more than it shows (`BLOCK_LINES`, and
+    `PAGE_LINES` over the page; '' otherwise)."""
 
 
 @dataclass(frozen=True)
@@ -257,10 +258,15 @@ BLOCK_LINES = 60
 the rest are counted and are on the protocol's or the table's page, one click away."""
 
 
-def _more(count: int, where: str, unit: str = "result") -> str:
-    if count <= BLOCK_LINES:
+PAGE_LINES = 800
+"""Lines all blocks of a family page show together: once they are shown, a further block
+gives its count and the link only (every result stays one click away)."""
+
+
+def _more(count: int, where: str, unit: str = "result", shown: int = BLOCK_LINES) -> str:
+    if count <= shown:
         return ""
-    rest = count - BLOCK_LINES
+    rest = count - shown
     return (
         f"{plural(rest, f'further {unit}')} of this model under it {'is' if rest == 1 else 'are'} "
         f"not listed here; every one is on {where}."
@@ -297,7 +303,25 @@ def _table_lines(results: tuple[TableResult, ...]) -> tuple[TableLine, ...]:
     return tuple(lines)
 
 
-def task_groups(found: tuple[TaskFamilyResults, ...]) -> tuple[TaskGroup, ...]:
+class _Budget:
+    """Lines a page may still show (`PAGE_LINES`), at most `BLOCK_LINES` a block."""
+
+    def __init__(self, total: int) -> None:
+        self.left = total
+        self.last = 0
+
+    def take(self, wanted: int) -> int:
+        self.last = max(0, min(wanted, BLOCK_LINES, self.left))
+        self.left -= self.last
+        return self.last
+
+
+def task_groups(
+    found: tuple[TaskFamilyResults, ...], page_lines: int = PAGE_LINES
+) -> tuple[TaskGroup, ...]:
+    """Every group's blocks; each shows up to `BLOCK_LINES` lines while the page's
+    `page_lines` last, and counts the rest with a link to where they all are."""
+    budget = _Budget(page_lines)
     groups = []
     for group in found:
         label = "Memory, time and throughput" if group.key == RESOURCES else TASK_LABELS[group.key]
@@ -313,15 +337,17 @@ def task_groups(found: tuple[TaskFamilyResults, ...]) -> tuple[TaskGroup, ...]:
                         Link(table.protocol_title, record_path("protocol", table.protocol_id)),
                         ()
                         if group.key == RESOURCES
-                        else tuple(_line(r) for r in table.results[:BLOCK_LINES]),
+                        else tuple(
+                            _line(r) for r in table.results[: budget.take(len(table.results))]
+                        ),
                         f"{plural(len(table.results), 'result')} on "
                         f"{plural(tasks, 'setup' if group.key == RESOURCES else 'task')}"
                         + (
                             ", shown on the protocol's page"
                             if group.key == RESOURCES
-                            else ", listed, not ranked"
+                            else ", not ranked"
                         ),
-                        more=_more(len(table.results), "the protocol's page")
+                        more=_more(len(table.results), "the protocol's page", shown=budget.last)
                         if group.key != RESOURCES
                         else "",
                     )
@@ -339,10 +365,10 @@ def task_groups(found: tuple[TaskFamilyResults, ...]) -> tuple[TaskGroup, ...]:
                         ),
                         (),
                         f"{plural(len(found_table.results), 'result')} on "
-                        f"{plural(tasks, 'task')} from an imported result table, listed, not "
-                        "ranked; every row with its place in the source on the table's page",
-                        lines[:BLOCK_LINES],
-                        more=_more(len(lines), "the table's page", "line"),
+                        f"{plural(tasks, 'task')} from an imported result table, not ranked; every "
+                        "row with its place in the source on the table's page",
+                        lines[: budget.take(len(lines))],
+                        more=_more(len(lines), "the table's page", "line", shown=budget.last),
                     )
                 )
         what = "setup" if group.key == RESOURCES else "task"
