@@ -3,10 +3,10 @@ records or templates change.
 
 The site served is a preview (`rewire build --preview`: the release id is the date and
 a preview marker, and every page says it is a preview of unreleased records), rebuilt
-incrementally (`incremental.IncrementalSite`): after a record edit the record and
-protocol pages whose recorded inputs changed are made again at once, the edited record's
-own page first; the site-wide files (listings, search index, downloads, exports, the
-chooser, sitemap, release table) follow in one background pass once edits stop for
+incrementally (`incremental.IncrementalSite`): after a record edit the edited record's
+own page is made again at once; the pages whose recorded inputs it changed (the pages that
+show it, listings, search index, downloads, exports, the chooser, sitemap, release table)
+follow in one background pass once edits stop for
 `SETTLE_AFTER_SECONDS` (a new edit interrupts it). Only files whose bytes changed are
 rewritten, each atomically; once settled the site is byte-identical to a full
 `--preview` build. A template or static file change, or an unexpected error, rebuilds
