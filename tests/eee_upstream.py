@@ -1,5 +1,5 @@
 """The Every Eval Ever project's own validator for an aggregate document, at the pinned
-commit (`rewire_site.export.eee.SCHEMA_COMMIT`), for the export tests.
+commit (`rewire_site.render.export.eee.SCHEMA_COMMIT`), for the export tests.
 
 What `every_eval_ever/validator/validation_core.py::validate_aggregate` runs on one file
 (`run_semantic_checks=True`), less the datastore path and companion-file checks (they

@@ -230,8 +230,7 @@ def test_protocol_tables_and_chooser_pages_are_computed_once_per_build(
     reproduction groups once for the protocol pages, the home page, the evaluation matrix
     CSV and api/derived.json; the chooser pages are built once (the sitemap takes their
     paths from what the build rendered)."""
-    from rewire_site import export
-    from rewire_site.render import downloads, plan, protocol
+    from rewire_site.render import downloads, export, plan, protocol
 
     calls: list[str] = []
 

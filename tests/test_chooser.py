@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from rewire_site.chooser import contexts
-from rewire_site.chooser.overlaps import not_comparable, task_groups, task_links
-from rewire_site.chooser.pages import chooser_pages
 from rewire_site.derive.concerns import flags_by_evaluation
+from rewire_site.derive.overlaps import not_comparable, task_groups, task_links
 from rewire_site.link import Catalogue
 from rewire_site.models import Dataset, Evaluation, Protocol
+from rewire_site.render.chooser import contexts
+from rewire_site.render.chooser.pages import chooser_pages
 
 ROOT = Path(__file__).resolve().parents[1]
 TEMPLATES = ROOT / "templates"
@@ -231,7 +231,7 @@ def test_chooser_pages_take_their_header_from_page_header() -> None:
     render.contexts.page_header, as on every other page; none is filled in by hand."""
     from header_fields import hand_written_headers
 
-    module = ROOT / "src" / "rewire_site" / "chooser" / "pages.py"
+    module = ROOT / "src" / "rewire_site" / "render" / "chooser" / "pages.py"
     assert hand_written_headers(module) == []
 
 
@@ -242,7 +242,7 @@ def test_compare_pairs_are_every_pair_that_shares_two_datasets(catalogue: Catalo
     from collections import defaultdict
     from itertools import combinations
 
-    from rewire_site.chooser.pages import _entries, _pairs
+    from rewire_site.render.chooser.pages import _entries, _pairs
 
     by_config: dict[str, dict[tuple[str, str], object]] = defaultdict(dict)
     for evaluation in catalogue.of_kind(Evaluation):

@@ -255,7 +255,7 @@ def test_a_real_lead_within_the_printed_digits_is_a_tie(tmp_path: Path) -> None:
     from scenarios import copy_closure
 
     from rewire_site.build import gather
-    from rewire_site.chooser.overlaps import better
+    from rewire_site.derive.overlaps import better
 
     root = Path(__file__).resolve().parents[1]
     ids = [

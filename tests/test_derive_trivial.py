@@ -17,7 +17,6 @@ from htmltext import flat, page_text
 from scenarios import copy_closure
 
 from rewire_site.build import build_site, gather
-from rewire_site.chooser.pages import compare_pages
 from rewire_site.derive.concerns import flags_by_evaluation
 from rewire_site.derive.tables import comparison_table
 from rewire_site.derive.trivial import (
@@ -27,6 +26,7 @@ from rewire_site.derive.trivial import (
 )
 from rewire_site.link import Catalogue
 from rewire_site.models import Evaluation, Protocol
+from rewire_site.render.chooser.pages import compare_pages
 
 ROOT = Path(__file__).resolve().parents[1]
 DATASETS = ("4mc-e-coli", "4mc-g-pickeringii", "4mc-g-subterraneus")

@@ -14,10 +14,15 @@ import jsonschema
 import pytest
 from eee_upstream import upstream_errors
 
-from rewire_site.export import EEE_DOWNLOAD, SITE_URL, SITEMAP, export_files
-from rewire_site.export.eee import SCHEMA_COMMIT, SCHEMA_VERSION, eee_jsonl, evaluation_document
 from rewire_site.link import Catalogue
 from rewire_site.models import Evaluation, Protocol, Source
+from rewire_site.render.export import EEE_DOWNLOAD, SITE_URL, SITEMAP, export_files
+from rewire_site.render.export.eee import (
+    SCHEMA_COMMIT,
+    SCHEMA_VERSION,
+    eee_jsonl,
+    evaluation_document,
+)
 from rewire_site.validate import validate_paths
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -157,7 +162,7 @@ def test_evaluation_ids_are_unique(catalogue: Catalogue) -> None:
 
 
 def test_a_bound_the_record_does_not_state_is_exported_unbounded_and_named() -> None:
-    from rewire_site.export.eee import _bounds, _unstated
+    from rewire_site.render.export.eee import _bounds, _unstated
 
     assert _bounds(0.0, None) == {"min_score": 0.0, "max_score": "Infinity"}
     assert _bounds(None, None) == {"min_score": "-Infinity", "max_score": "Infinity"}
@@ -253,8 +258,8 @@ def test_downloads_page_lists_every_export() -> None:
 
 
 def test_json_ld_for_protocol_and_evaluation_pages(catalogue: Catalogue) -> None:
-    from rewire_site.export.jsonld import with_json_ld
     from rewire_site.render.contexts import Page
+    from rewire_site.render.export.jsonld import with_json_ld
 
     page = Page("t.html", "x/index.html", "../", "T", "D", RELEASE, "")
     assert page.json_ld == ""
@@ -276,7 +281,7 @@ def test_json_ld_for_protocol_and_evaluation_pages(catalogue: Catalogue) -> None
 
 
 def test_json_ld_cannot_close_its_script_element() -> None:
-    from rewire_site.export.jsonld import script_text
+    from rewire_site.render.export.jsonld import script_text
 
     text = str(script_text({"name": "</script><b>&"}))
     assert "</" not in text and "<" not in text and "&" not in text

@@ -13,7 +13,7 @@ pytest.importorskip("measure.memory_curve.records")
 
 from fits_scenario import PROTOCOL, write_scenario
 
-from rewire_site.fits.pages import FITS_PATH
+from rewire_site.render.fits.pages import FITS_PATH
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,6 @@ from pathlib import Path
 import pytest
 
 from rewire_site.build import gather
-from rewire_site.derive import fits_chart
 from rewire_site.derive.fits import (
     GPU_SIZES_GB,
     curves,
@@ -24,12 +23,13 @@ from rewire_site.derive.fits import (
     largest_batch,
     longest_length,
 )
-from rewire_site.fits import contexts
-from rewire_site.fits.answers import NOT_STATED, answer_methods
-from rewire_site.fits.pages import FITS_PATH, family_curves, fits_page
 from rewire_site.link import Catalogue
 from rewire_site.models import ModelFamily
 from rewire_site.render import Renderer
+from rewire_site.render.fits import chart as fits_chart
+from rewire_site.render.fits import contexts
+from rewire_site.render.fits.answers import NOT_STATED, answer_methods
+from rewire_site.render.fits.pages import FITS_PATH, family_curves, fits_page
 
 pytest.importorskip("measure.memory_curve.records")
 
@@ -305,7 +305,7 @@ def test_fits_page_takes_its_header_from_page_header() -> None:
     as on every other page; none is filled in by hand."""
     from header_fields import hand_written_headers
 
-    module = ROOT / "src" / "rewire_site" / "fits" / "pages.py"
+    module = ROOT / "src" / "rewire_site" / "render" / "fits" / "pages.py"
     assert hand_written_headers(module) == []
 
 
@@ -326,7 +326,7 @@ def test_the_mixed_precision_recipe_is_said_to_be_unmeasured(catalogue: Catalogu
     """No point of the common mixed-precision recipe is recorded: the full fine-tuning table
     says so, with 16 against 8 bytes per parameter and each model's states in GB from its
     recorded parameter count; other methods say nothing of it."""
-    from rewire_site.fits.pages import untested_text
+    from rewire_site.render.fits.pages import untested_text
 
     page = fits_page(catalogue, RELEASE)
     by_method = {m.method: m for m in page.methods}
@@ -359,7 +359,7 @@ def test_the_shared_process_caveat_follows_the_checks(html: str) -> None:
 
 
 def test_the_shared_process_caveat_for_each_direction(catalogue: Catalogue) -> None:
-    from rewire_site.fits.pages import shared_process_text
+    from rewire_site.render.fits.pages import shared_process_text
 
     found = curves(catalogue)
 
@@ -388,7 +388,7 @@ def test_the_live_catalogues_caveat_reads_its_own_checks(live_catalogue: Catalog
     """On the committed records: the direction the page states is the one the records'
     fresh-process checks give (shared_process_bias), whatever records are added later."""
     from rewire_site.derive.fits import shared_process_bias
-    from rewire_site.fits.pages import curve_notes
+    from rewire_site.render.fits.pages import curve_notes
 
     live = curves(live_catalogue)
     figure = curve_notes(live).figure

@@ -20,12 +20,12 @@ import yaml
 from scenarios import copy_closure
 
 from rewire_site.build import build_site, gather
-from rewire_site.chooser.overlaps import better
 from rewire_site.derive.concerns import excluded, flags_by_evaluation
 from rewire_site.derive.leaderboard import adaptation_class
 from rewire_site.derive.model_compare import compare_families, family_pairs, family_triples
 from rewire_site.derive.model_results import RESOURCES, family_evaluations, model_results
 from rewire_site.derive.model_results import protocol_class as klass
+from rewire_site.derive.overlaps import better
 from rewire_site.link import Catalogue
 from rewire_site.models import Evaluation, Protocol, ResultTable
 from rewire_site.render.model_compare import compare_path, triple_page, triple_path

@@ -12,8 +12,8 @@ from typing import Any
 from measure.architectures import get_architecture
 from measure.builder import configuration_record, evaluation_record
 from measure.memory_curve.recipe import CurveRecipe
-from measure.memory_curve.runner import FINISHED
 from measure.peak_flops import peak_for
+from measure.peak_memory.plan import FINISHED
 from measure.records import (
     GB,
     added_on,

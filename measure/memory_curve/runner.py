@@ -31,9 +31,9 @@ from measure.memory_curve.recipe import (
     load_recipe,
     points,
 )
+from measure.peak_memory.plan import FINISHED  # one list of finished states
 from measure.registry import PlanItem, Recipe, RunOptions
 
-FINISHED = ("value", "out_of_memory")
 NOT_RUN = "not run (skipped after a shorter input did not fit, or the process crashed or timed out)"
 GROUP_TIMEOUT_S = 480.0
 """A process running one model and method's points is stopped after this."""

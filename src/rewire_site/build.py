@@ -41,10 +41,10 @@ from pathlib import Path
 
 from . import record_files, write
 from .config import RECORDS_DIR, SITE_DIR
-from .export import SITEMAP, sitemap_file
 from .link import Catalogue
 from .problems import Problem, RecordsInvalid, printable
 from .render import Renderer, RenderStats, downloads, render_jobs, templates_dir
+from .render.export import SITEMAP, sitemap_file
 from .render.plan import SitePlan, plan_site
 from .render.pool import PARALLEL_MIN_JOBS, Job, Tracker, default_workers
 from .render.search import search_index_json

@@ -13,7 +13,6 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from .config import ARTIFACTS_DIR, RECORDS_DIR
 from .derive.artifacts import IMPORTER_MANIFEST, orphan_artifacts
@@ -31,10 +30,7 @@ from .models import (
 from .models.scales import scale_problem
 from .parse_cache import ParseCache, load_files, yaml_names
 from .problems import Problem, Severity
-from .record_checks import KIND_OF, article, check_loaded, under
-
-if TYPE_CHECKING:
-    from .validate import ValidationReport
+from .record_checks import KIND_OF, ValidationReport, article, check_loaded, under
 
 ENTRY_KINDS = frozenset({"protocol", "question", "evaluation", "result_table"})
 """Kinds that need no referrer: the index lists protocols and questions, an evaluation

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -72,3 +73,21 @@ class RecordsInvalid(Exception):
         self.problems = problems
         errors = [p for p in problems if p.severity == "error"]
         super().__init__(f"{len(errors)} error(s) in the records")
+
+
+def display_path(path: Path, cwd: Path | None = None) -> str:
+    """`path` relative to the working directory when it lies under it. The last part
+    of `path` is never followed: a link is shown where it is, not where it leads (and
+    a loop of links is shown, not raised)."""
+    here = cwd or Path.cwd()
+    written = Path(os.path.abspath(path))  # noqa: PTH100
+    try:
+        real = (written.parent.resolve() / written.name, here.resolve())
+    except (OSError, RuntimeError):  # a loop of links above the file
+        real = (written, here)
+    for candidate, base in ((written, Path(os.path.abspath(here))), real):  # noqa: PTH100
+        try:
+            return str(candidate.relative_to(base))
+        except ValueError:
+            continue
+    return str(path)

@@ -19,12 +19,13 @@ from typing import Annotated, Any
 from pydantic import BaseModel, TypeAdapter, ValidationError
 from pydantic.fields import FieldInfo
 
-from . import completeness
+from . import completeness, table_rows
+from .link import Ref
 from .load import LoadedFile, join, line_of, load_file
 from .models import RECORD_TYPES, Citation, Evaluation, Origin, RecordBase
 from .models.common import CitationRole
 from .models.source import FULL_COMMIT, MOVING_REFERENCE, PINNED_KINDS, SHORT_COMMIT, Source
-from .problems import Problem, Severity, shown
+from .problems import Problem, Severity, display_path, shown
 
 KIND_OF = {model: kind for kind, model in RECORD_TYPES.items()}
 """Record class -> kind name."""
@@ -564,3 +565,85 @@ __all__ = [
     "partial_record",
     "under",
 ]
+
+
+@dataclass
+class ValidationReport:
+    records: dict[str, RecordBase] = field(default_factory=dict)
+    """Records that passed the per-file checks, by id."""
+    files: dict[str, Path] = field(default_factory=dict)
+    """File of each record id."""
+    lines: dict[str, Mapping[str, int]] = field(default_factory=dict)
+    """Record id -> field path -> line (read again from the file when the parse came
+    from the cache)."""
+    problems: list[Problem] = field(default_factory=list)
+    files_checked: int = 0
+    invalid: dict[str, str] = field(default_factory=dict)
+    """Id -> kind of records whose files failed the per-file checks: references to them
+    are not reported again as dangling."""
+    broken_context: dict[str, Path] = field(default_factory=dict)
+    """Id -> file of records outside the paths validated (under records/) that have
+    errors; a reference to one is an error that names the file."""
+    partial: dict[str, FileResult] = field(default_factory=dict)
+    """Id -> per-file result of records that failed their model but whose id could be
+    read: their references and consistency are checked from `FileResult.partial`."""
+    unreadable: dict[str, Path] = field(default_factory=dict)
+    """File name (without .yaml) -> file, for files validated whose id could not be read
+    (a YAML syntax error, no id): a reference to that name is not reported again."""
+    unchecked: dict[str, int] = field(default_factory=dict)
+    """Id in `unreadable` -> how many references to it were not checked."""
+    referrers_unknown: bool = False
+    """True when some file could not be read: whether a record is referred to is then
+    unknown, so no 'nothing refers to' warning is given."""
+    outgoing: dict[str, list[Ref]] = field(default_factory=dict)
+    """Record id -> (field, target id, expected kind) of its references, found with the
+    per-file checks (while the other process parses) for the link checks to use."""
+    orphans_unknown: bool = False
+    """True when records with errors kept the check for uncited artifacts from running."""
+    result_rows: table_rows.ResultRows = field(default_factory=table_rows.ResultRows)
+    """The rows of every result table validated whose rows file has no error."""
+
+    @property
+    def errors(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity == "error"]
+
+    @property
+    def warnings(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity == "warning"]
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+    def line(self, record_id: str, field_path: str) -> int:
+        return line_of(self.lines.get(record_id, {}), field_path)
+
+    def summary(self) -> str:
+        errors, warnings = len(self.errors), len(self.warnings)
+        files = f"{self.files_checked} file{'s' if self.files_checked != 1 else ''}"
+        if not errors and not warnings:
+            return f"{files} checked: no problems"
+        return f"{files} checked: {errors} error(s), {warnings} warning(s)"
+
+    def notes(self, cwd: Path | None = None) -> list[str]:
+        """What was not checked because of errors above (cascades reported once)."""
+        found = []
+        for name, count in sorted(self.unchecked.items()):
+            path = display_path(self.unreadable[name], cwd)
+            found.append(
+                f"note: {count} reference(s) to '{name}' not checked: {path} cannot be "
+                "read (its error is above; fix it first)"
+            )
+        if self.referrers_unknown:
+            found.append(
+                "note: 'nothing refers to this' warnings not given: a file that cannot be "
+                "read may refer to any record"
+            )
+        if self.orphans_unknown:
+            found.append(
+                "note: artifacts no record cites not looked for: a record with errors may cite them"
+            )
+        return found
+
+
+# ---------------------------------------------------------------- files

@@ -94,8 +94,8 @@ def _expected(project: Path, model: str, size_gb: int) -> tuple[str, str, int | 
         family_base_pairs,
         longest_length,
     )
-    from rewire_site.fits.answers import answer_methods
     from rewire_site.models import ModelFamily
+    from rewire_site.render.fits.answers import answer_methods
 
     catalogue = gather(project / "records", project).catalogue
     found = curves(catalogue)

@@ -23,7 +23,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from ..chooser.overlaps import columns_for
 from ..link import Catalogue
 from ..models import Configuration, Dataset, Evaluation, ModelFamily, Protocol
 from ..models.common import Scale
@@ -32,6 +31,7 @@ from ..models.printed import parse_printed
 from .concerns import Flag
 from .fits import BasePairs, family_base_pairs
 from .model_directory import Cited, length
+from .overlaps import columns_for
 from .readiness import is_resource_metric
 from .tables import ComparisonTable, comparison_table
 from .task_families import is_task

@@ -14,13 +14,13 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Literal
 
-from ..chooser.overlaps import better, not_comparable
 from ..link import Catalogue
 from ..models import Configuration, Dataset, Evaluation, ModelFamily, Protocol
 from ..models.evaluation import Result
 from .comparability import ranking_value
 from .concerns import Flag, excluded
 from .model_results import ProtocolClass, family_evaluations, protocol_class
+from .overlaps import better, not_comparable
 from .readiness import is_resource_metric
 
 Entry = tuple[Evaluation, Result, Protocol]

@@ -24,7 +24,6 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime
 from typing import Literal
 
 from ..link import Catalogue
@@ -45,6 +44,7 @@ from .display import (
     result_display,
     result_header,
 )
+from .pairs import EstimateView, ReproductionPair, ReproductionRow
 from .verdicts import ColumnVerdict, agree_count, judge_column, reading_text
 
 Series = Literal["published", "reproduced", "measured", "estimate"]
@@ -79,62 +79,6 @@ INCOMPLETE_TEXT = (
     "protocol asks and claims no value, so no ratio or agreement is computed (its note "
     "says why; its observations hold what was measured)."
 )
-
-
-@dataclass(frozen=True)
-class EstimateView:
-    label: str
-    value: float
-    display: str
-    method: str
-
-
-@dataclass(frozen=True)
-class ReproductionPair:
-    """One column reported by both the published evaluation and the measurement."""
-
-    column_id: str
-    column_label: str
-    header: str
-    unit: str
-    published_value: float | None
-    published_display: str
-    published_printed: str | None
-    published_locator: str | None
-    """Where the source prints the published value (its citation's locator)."""
-    measured_status: Literal["value", "out_of_memory", "incomplete"]
-    measured_value: float | None
-    measured_display: str
-    agreement: Agreement
-    estimates: tuple[EstimateView, ...]
-
-
-@dataclass(frozen=True)
-class ReproductionRow:
-    """One measurement's reproduction of one published column."""
-
-    measured_evaluation_id: str
-    measured_title: str
-    setup: str
-    """'bf16 · full · 1000nt' (the recipe's setup settings) or the measurement's title;
-    unique within its column (a repeated one gains the run's start time)."""
-    differences: tuple[str, ...]
-    """Stated differences from the published run: 'precision bf16', 'on H200 (published:
-    H100)'."""
-    pair: ReproductionPair
-    excluded: bool
-    flag_labels: tuple[str, ...]
-    excluded_by: tuple[str, ...]
-    distance: float | None
-    """|ratio - 1|; None without a ratio."""
-    rewire: bool = True
-    """True for a Rewire measurement; False for a reported reproduction (a community
-    reproduction, a maintainer statement)."""
-    settings: tuple[tuple[str, str], ...] = ()
-    """The recipe's setup keys and the values this measurement ran with (defaults
-    applied), in the recipe's order; empty without setup keys."""
-    started_at: datetime | None = None
-    """When the run started (its environment), for the rule that picks the newest run."""
 
 
 @dataclass(frozen=True)

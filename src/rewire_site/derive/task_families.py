@@ -20,9 +20,9 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from ..chooser.overlaps import task_groups
 from ..link import Catalogue
 from ..models import Dataset, Evaluation, Protocol, ResultTable
+from .overlaps import task_groups
 from .readiness import is_resource_metric
 
 OTHER = "other"

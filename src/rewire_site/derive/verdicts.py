@@ -23,13 +23,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from ..models.evaluation import Result
 from .agreement import Agreement
-
-if TYPE_CHECKING:
-    from .reproduction import ReproductionRow
+from .pairs import ReproductionRow
 
 VerdictState = Literal[
     "reproduced",

@@ -28,11 +28,11 @@ from ..derive.filters import FilterIndex, evaluation_facets, index_of, labels_of
 from ..derive.findings import protocol_headline
 from ..derive.logs import LogFacts
 from ..derive.reproduction import protocol_reproduction_groups
-from ..export.eee import eee_line
 from ..link import Catalogue
 from ..models import Evaluation
 from ..render import index
 from ..render.downloads import protocol_derived
+from ..render.export.eee import eee_line
 from ..render.plan import API_CHUNK, SitePlan, facts_of, shared_titles
 from ..render.protocol import protocol_table
 from ..render.search import SearchEntry, ordered_entries, search_entry

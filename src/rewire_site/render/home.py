@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..chooser.pages import task_path
 from ..derive.coverage import catalogue_counts
 from ..derive.display import plural
 from ..derive.task_families import TaskFamily, task_families
 from ..link import Catalogue
+from .chooser.pages import task_path
 from .contexts import Link, Page, SiteFacts, page_header
 from .urls import CHOOSER, FINDINGS, FITS, HOME
 

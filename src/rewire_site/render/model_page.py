@@ -21,7 +21,6 @@ from ..derive.model_directory import (
 from ..derive.model_facts import FactRow
 from ..derive.model_results import RESOURCES, ModelResult, TableResult, TaskFamilyResults
 from ..derive.task_families import LABELS as TASK_LABELS
-from .contexts import Link
 from .models import (
     CheckpointRow,
     CiteLink,
@@ -30,6 +29,7 @@ from .models import (
     qualifier_suffix,
     value_cell,
 )
+from .page import Link
 from .urls import record_path
 
 CLASS_LABELS: dict[str, str] = {

@@ -16,7 +16,7 @@ from ..derive.model_directory import (
     model_directory,
 )
 from ..link import Catalogue
-from .contexts import Link, Page, page_header
+from .page import Link, Page, page_header
 from .urls import record_path
 
 MODELS_PATH = "models/index.html"

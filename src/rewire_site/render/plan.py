@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 from .. import release
-from ..chooser.pages import chooser_pages
 from ..derive.concerns import Flag, flags_by_evaluation
 from ..derive.coverage import ProtocolCoverage
 from ..derive.filters import FilterIndex, filter_index
@@ -26,10 +25,6 @@ from ..derive.logs import LogFacts
 from ..derive.model_compare import family_pairs, family_triples
 from ..derive.reproduction import ReproductionGroup, protocol_reproduction_groups
 from ..derive.tables import ProtocolTables
-from ..export import SITE_URL, export_files
-from ..export.eee import eee_lines
-from ..export.jsonld import with_json_ld
-from ..fits.pages import fits_page
 from ..link import Catalogue
 from ..models import (
     Configuration,
@@ -43,11 +38,16 @@ from ..models import (
     Source,
 )
 from . import downloads, home, index, table_downloads
+from .chooser.pages import chooser_pages
 from .configuration import configuration_page
 from .contexts import DownloadItem, Link, SiteFacts
 from .dataset import dataset_page
 from .evaluation import evaluation_page
+from .export import SITE_URL, export_files
+from .export.eee import eee_lines
+from .export.jsonld import with_json_ld
 from .family import family_page
+from .fits.pages import fits_page
 from .model_compare import compare_links, compare_pages, triple_links, triple_page
 from .models import MODELS_PATH, models_page
 from .pool import DataFile, Job

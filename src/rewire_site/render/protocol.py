@@ -26,8 +26,6 @@ from ..derive.tables import (
     protocol_tables,
     resort,
 )
-from ..fits.pages import FITS_PATH
-from ..fits.pages import TITLE as FITS_TITLE
 from ..link import Catalogue
 from ..models import (
     Origin,
@@ -44,6 +42,8 @@ from .contexts import (
     SortedPage,
     page_header,
 )
+from .fits.pages import FITS_PATH
+from .fits.pages import TITLE as FITS_TITLE
 from .parts import (
     common_fields,
     link_to,

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..derive.display import display_number
-from ..derive.embed_time import EmbedTime, SpeedPoint, embed_time, models
-from ..link import Catalogue
-from ..render.urls import page_of
+from ...derive.display import display_number
+from ...derive.embed_time import EmbedTime, SpeedPoint, embed_time, models
+from ...link import Catalogue
+from ..urls import page_of
 from .answers import evaluation_href
 from .contexts import EmbedAnswers, EmbedCell, EmbedRow
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..derive.fits_chart import LineChart
-from ..render.contexts import Link, Page
+from ..page import Link, Page
+from .chart import LineChart
 
 
 @dataclass(frozen=True)

@@ -6,9 +6,9 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Mapping
 
+from ...link import Catalogue
 from ..chooser.pages import chooser_pages
-from ..link import Catalogue
-from ..render.downloads import gzip_bytes
+from ..downloads import gzip_bytes
 from .citations import citation_files
 from .eee import eee_jsonl
 from .sitemap import sitemap_xml

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..derive.fits import (
+from ...derive.fits import (
     GPU_SIZES_GB,
     MIXED_PRECISION,
     Answer,
@@ -17,10 +17,10 @@ from ..derive.fits import (
     largest_batch,
     longest_length,
 )
-from ..link import Catalogue
-from ..models import ModelFamily, Protocol
-from ..render.contexts import Link
-from ..render.urls import page_of, record_path
+from ...link import Catalogue
+from ...models import ModelFamily, Protocol
+from ..page import Link
+from ..urls import page_of, record_path
 from .contexts import AnswerRow, AnswerTable, FitCell, SizeAnswers
 
 NOT_STATED = "tokens only; base pairs not stated"

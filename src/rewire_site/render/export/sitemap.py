@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from xml.sax.saxutils import escape
 
-from ..link import Catalogue
-from ..render.urls import DOWNLOADS, FINDINGS, HOME, SEARCH, page_of
+from ...link import Catalogue
+from ..urls import DOWNLOADS, FINDINGS, HOME, SEARCH, page_of
 
 
 def page_url(site_url: str, path: str) -> str:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..derive.display import plural
-from ..derive.embed_time import speed_points
-from ..derive.fits import (
+from ...derive.display import plural
+from ...derive.embed_time import speed_points
+from ...derive.fits import (
     BYTES_PER_PARAMETER,
     GPU_SIZES_GB,
     MIXED_PRECISION,
@@ -20,11 +20,10 @@ from ..derive.fits import (
     shared_process_bias,
     state_gb,
 )
-from ..derive.fits_chart import curve_chart
-from ..link import Catalogue
-from ..models import ModelFamily
-from ..render.contexts import Link, page_header
-from ..render.urls import page_of
+from ...link import Catalogue
+from ...models import ModelFamily
+from ..page import Link, page_header
+from ..urls import page_of
 from .answers import (
     answer_methods,
     cell,
@@ -34,6 +33,7 @@ from .answers import (
     recipe_note,
     size_answers,
 )
+from .chart import curve_chart
 from .contexts import (
     CurveNotes,
     FamilyCurves,

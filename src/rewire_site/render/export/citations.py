@@ -6,8 +6,8 @@ import json
 import re
 from typing import Any
 
-from ..link import Catalogue
-from ..models import Source
+from ...link import Catalogue
+from ...models import Source
 
 _BIB_TYPE = {
     "journal_paper": "article",

@@ -10,9 +10,9 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .display import plural
-from .fits import Point
-from .reproduction import nice_axis
+from ...derive.display import plural
+from ...derive.fits import Point
+from ...derive.reproduction import nice_axis
 
 WIDTH = 600.0
 PLOT_LEFT = 64.0

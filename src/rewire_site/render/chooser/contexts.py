@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..render.contexts import Link, Page
-from ..render.leaderboard import Leaderboard
+from ..leaderboard import Leaderboard
+from ..page import Link, Page
 
 
 @dataclass(frozen=True)

@@ -10,9 +10,9 @@ from typing import Any, TypeVar
 
 from markupsafe import Markup
 
-from ..link import Catalogue
-from ..models import Evaluation, Protocol, RecordBase, Source
-from ..render.urls import api_path, kind_of, page_of
+from ...link import Catalogue
+from ...models import Evaluation, Protocol, RecordBase, Source
+from ..urls import api_path, kind_of, page_of
 from .sitemap import page_url
 
 P = TypeVar("P")

@@ -16,16 +16,26 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import combinations
 
-from ..derive.concerns import Flag, excluded
-from ..derive.display import plural, result_value
-from ..derive.leaderboard import ModelFacts, is_task_group, task_boards
-from ..link import Catalogue
-from ..models import Configuration, Dataset, Evaluation, ModelFamily, Protocol, Result
-from ..render.contexts import Link, page_header
-from ..render.downloads import csv_bytes
-from ..render.leaderboard import leaderboard
-from ..render.pool import DataFile
-from ..render.urls import page_of
+from ...derive.concerns import Flag, excluded
+from ...derive.display import plural, result_value
+from ...derive.leaderboard import ModelFacts, is_task_group, task_boards
+from ...derive.overlaps import (
+    TaskLink,
+    better,
+    columns_for,
+    label_of,
+    links_between,
+    metric_of,
+    not_comparable,
+    task_groups,
+)
+from ...link import Catalogue
+from ...models import Configuration, Dataset, Evaluation, ModelFamily, Protocol, Result
+from ..downloads import csv_bytes
+from ..leaderboard import leaderboard
+from ..page import Link, page_header
+from ..pool import DataFile
+from ..urls import page_of
 from .contexts import (
     ChooserIndexPage,
     ComparePage,
@@ -36,16 +46,6 @@ from .contexts import (
     TaskPage,
     ValueCell,
     WinCount,
-)
-from .overlaps import (
-    TaskLink,
-    better,
-    columns_for,
-    label_of,
-    links_between,
-    metric_of,
-    not_comparable,
-    task_groups,
 )
 
 INDEX = "chooser/index.html"

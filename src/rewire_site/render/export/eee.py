@@ -14,9 +14,9 @@ from collections.abc import Mapping
 from datetime import UTC, date, datetime
 from typing import Any
 
-from ..derive.display import canonical_value
-from ..link import Catalogue
-from ..models import (
+from ...derive.display import canonical_value
+from ...link import Catalogue
+from ...models import (
     Configuration,
     Dataset,
     Evaluation,

@@ -16,9 +16,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-from ..derive.comparability import compare, ranking_value, value_margin
 from ..link import Catalogue
 from ..models import Dataset, Evaluation, Protocol, Result
+from .comparability import compare, ranking_value, value_margin
 
 
 @dataclass(frozen=True)

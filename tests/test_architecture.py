@@ -1,0 +1,237 @@
+"""The structure drawn from the code's own imports (design.md, "The pipeline"): no import
+cycle in src/ or measure/; derive/ is below render/ and never imports it (the page
+families chooser/, fits/ and export/ live under render/); derive/ writes no markup.
+
+The import graph is read from the source files with `ast` (every import, including those
+inside functions and under `if TYPE_CHECKING:`), so the test runs without importing the
+modules and without the measure extras.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterator, Mapping
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SRC = ROOT / "src"
+PACKAGES = (SRC / "rewire_site", ROOT / "measure")
+
+
+def module_name(path: Path) -> str:
+    base = SRC if path.is_relative_to(SRC) else ROOT
+    parts = list(path.relative_to(base).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+@cache
+def modules() -> Mapping[str, Path]:
+    return {module_name(p): p for package in PACKAGES for p in sorted(package.rglob("*.py"))}
+
+
+def imported(name: str, path: Path, known: Mapping[str, Path]) -> Iterator[tuple[str, int]]:
+    """(module of the catalogue's own code, line) for each import in `path`. `from p
+    import m` where `m` is a module counts as importing `m` (Python runs `p`'s __init__
+    first either way, but that is the package's own business, not an arrow)."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                parts = package.split(".")
+                parts = parts[: len(parts) - (node.level - 1)]
+                target = ".".join([*parts, *([node.module] if node.module else [])])
+            else:
+                target = node.module or ""
+            subs = [f"{target}.{a.name}" for a in node.names if f"{target}.{a.name}" in known]
+            found = subs if subs and len(subs) == len(node.names) else [target, *subs]
+        elif isinstance(node, ast.Import):
+            found = [a.name for a in node.names]
+        else:
+            continue
+        for target in found:
+            if target in known and target != name:
+                yield target, node.lineno
+
+
+@cache
+def graph() -> Mapping[str, Mapping[str, int]]:
+    """Module -> module it imports -> line of the (first) import."""
+    known = modules()
+    edges: dict[str, dict[str, int]] = {}
+    for name, path in known.items():
+        targets: dict[str, int] = {}
+        for target, line in imported(name, path, known):
+            targets.setdefault(target, line)
+        edges[name] = targets
+    return edges
+
+
+def cycles(edges: Mapping[str, Mapping[str, int]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in edges.get(v, {}):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(edges):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_the_graph_is_read() -> None:
+    """A guard for the tests below: the graph has the modules and arrows it must have."""
+    edges = graph()
+    assert "rewire_site.render.evaluation" in edges
+    assert "rewire_site.derive.tables" in edges["rewire_site.render.contexts"]
+    assert "measure.builder" in edges["measure.peak_memory.records"]
+
+
+def test_cycles_are_found() -> None:
+    """The cycle finder finds a cycle of three and leaves a chain alone."""
+    ring = {"a": {"b": 1}, "b": {"c": 1}, "c": {"a": 1}, "d": {"a": 1}}
+    assert cycles(ring) == [["a", "b", "c"]]
+    assert cycles({"a": {"b": 1}, "b": {}}) == []
+
+
+KNOWN_CYCLES = [["rewire_site.derive.leaderboard", "rewire_site.derive.table_board"]]
+"""Cycles still to break, each named so that no new one can join it: leaderboard's
+`task_boards` imports table_board inside the function, and table_board imports
+leaderboard's board classes (both landed while the cycles above were being removed)."""
+
+
+def test_no_import_cycle_in_src_or_measure() -> None:
+    edges = graph()
+    found = [c for c in cycles(edges) if c not in KNOWN_CYCLES]
+    described = [
+        " -> ".join(f"{m} (line {edges[m][n]})" for m, n in zip(c, [*c[1:], c[0]], strict=True))
+        if all(n in edges[m] for m, n in zip(c, [*c[1:], c[0]], strict=True))
+        else ", ".join(c)
+        for c in found
+    ]
+    assert not found, "import cycles:\n" + "\n".join(described)
+
+
+UPPER = ("rewire_site.render", "rewire_site.incremental")
+UPPER_MODULES = {"rewire_site.build", "rewire_site.serve", "rewire_site.cli", "rewire_site.write"}
+
+
+def _is_upper(module: str) -> bool:
+    return module in UPPER_MODULES or any(module == u or module.startswith(u + ".") for u in UPPER)
+
+
+@pytest.mark.parametrize("layer", ["rewire_site.derive", "rewire_site.models", "measure"])
+def test_lower_layers_never_import_render(layer: str) -> None:
+    """derive/ returns facts; render/ (with its page families chooser/, fits/, export/)
+    presents them: nothing below render/ imports it, nor the drivers above it."""
+    wrong = [
+        f"{module_name_} imports {target} (line {line})"
+        for module_name_, targets in graph().items()
+        if module_name_ == layer or module_name_.startswith(layer + ".")
+        for target, line in targets.items()
+        if _is_upper(target)
+    ]
+    assert not wrong, "\n".join(wrong)
+
+
+def test_page_families_live_under_render() -> None:
+    """chooser/, fits/ and export/ are page families of render/ (issue 26): no package of
+    that name sits beside render/ where it could import render/ back."""
+    beside = [
+        p.name for p in (SRC / "rewire_site").iterdir() if p.name in {"chooser", "fits", "export"}
+    ]
+    assert not beside
+
+
+MARKUP_TAGS = (
+    "a|abbr|b|br|caption|circle|code|details|div|em|g|h[1-6]|i|li|line|mark|ol|p|path|"
+    "polyline|rect|small|span|strong|sub|summary|sup|svg|table|td|text|th|tr|ul"
+)
+
+
+def markup_in(source: str) -> list[tuple[int, str]]:
+    """(line, text) of each string in `source`, docstrings left out, that holds an HTML or
+    SVG tag."""
+    tag = re.compile(rf"</?(?:{MARKUP_TAGS})(?:\s[^<>]*)?/?>", re.IGNORECASE)
+    tree = ast.parse(source)
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    # An attribute's docstring (a bare string under an assignment) is a docstring too.
+    for node in ast.walk(tree):
+        for field in ("body", "orelse"):
+            statements = getattr(node, field, None)
+            for stmt in statements if isinstance(statements, list) else []:
+                if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
+                    docstrings.add(id(stmt.value))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.JoinedStr):  # an f-string: its text with {} for each value
+            text = "".join(
+                str(v.value) if isinstance(v, ast.Constant) else "{}" for v in node.values
+            )
+            docstrings.update(id(v) for v in node.values)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            text = node.value
+        else:
+            continue
+        if id(node) not in docstrings and tag.search(text):
+            found.append((node.lineno, text))
+    return found
+
+
+def test_markup_finder_finds_markup() -> None:
+    assert markup_in('x = f"<span class={c}>{v}</span>"\n') == [(1, "<span class={}>{}</span>")]
+    assert markup_in("x = \"<svg viewBox='0 0 1 1'>\"\n") == [(1, "<svg viewBox='0 0 1 1'>")]
+    assert markup_in('"""Writes <a href> links."""\nx = "a < b > c"\n') == []
+
+
+def test_derive_writes_no_markup() -> None:
+    """derive/ returns facts: no string in it holds an HTML or SVG tag, and it never
+    builds markupsafe's Markup (templates and render/ do)."""
+    found = [
+        f"{path.relative_to(ROOT)}:{line}: {text!r}"
+        for path in sorted((SRC / "rewire_site" / "derive").rglob("*.py"))
+        for line, text in markup_in(path.read_text(encoding="utf-8"))
+    ]
+    assert not found, "\n".join(found)
+    users = [
+        name
+        for name, path in modules().items()
+        if name.startswith("rewire_site.derive")
+        and "markupsafe" in path.read_text(encoding="utf-8")
+    ]
+    assert not users
