@@ -1,8 +1,9 @@
 """The record builder of measure/: the configuration and the evaluation record of one
 Rewire measurement, from the values a recipe measured and the words it chose. Every recipe
-calls these two (peak_memory, memory_curve, hyenadna); what is the same for every
-measurement (areas, contexts, kind, origin, the one-GPU hardware line, the checkpoint
-left out) is written here once, in the order the records hold their fields."""
+calls these two (peak_memory, memory_curve, hyenadna, ia3): a new protocol adds a recipe
+and a worker, not a record writer. What is the same for every measurement (areas,
+contexts, kind, origin, the hardware line, the checkpoint left out) is written here once,
+in the order the records hold their fields."""
 
 from __future__ import annotations
 
@@ -11,9 +12,15 @@ from typing import Any
 from measure.records import AREAS, CONTEXTS
 
 
-def gpu_line(environment: dict[str, Any]) -> str:
-    """The hardware of a one-GPU measurement in words, e.g. 'NVIDIA H200 (150 GB), one GPU'."""
-    return f"{environment['gpu']} ({environment['gpu_memory_gb']:.0f} GB), one GPU"
+def gpu_line(environment: dict[str, Any], gpus: int = 1, machine: str | None = None) -> str:
+    """The hardware of a measurement in words: 'NVIDIA H200 (150 GB), one GPU', or with the
+    machine named (a run over several GPUs), '2 x NVIDIA H200 (150 GB) on <machine>'."""
+    card = f"{environment['gpu']} ({environment['gpu_memory_gb']:.0f} GB)"
+    if machine is None:
+        if gpus != 1:
+            raise ValueError(f"{gpus} GPUs: name the machine they ran on")
+        return f"{card}, one GPU"
+    return f"{gpus} x {card} on {machine}"
 
 
 def configuration_record(
@@ -33,9 +40,11 @@ def configuration_record(
     missing_metadata: dict[str, Any],
     added: str,
     citations: list[dict[str, Any]] | None = None,
+    gpus: int = 1,
+    machine: str | None = None,
 ) -> dict[str, Any]:
     """The configuration record of a measured model (random weights: no checkpoint);
-    `parameters` None leaves the field out."""
+    `parameters` None leaves the field out; `gpus` and `machine` as `gpu_line` takes them."""
     record: dict[str, Any] = {
         "id": config_id,
         "kind": "configuration",
@@ -48,9 +57,9 @@ def configuration_record(
         "method_types": ["foundation_model"],
         "parameters": parameters,
         "hardware": {
-            "description": gpu_line(environment),
-            "accelerator": environment["gpu"],
-            "count": 1,
+            "description": gpu_line(environment, gpus, machine),
+            "accelerator": str(environment["gpu"]),
+            "count": gpus,
         },
         "fine_tuning": fine_tuning,
         "training_setting": training_setting,
@@ -87,10 +96,14 @@ def evaluation_record(
     added: str,
     reproduces: str | None = None,
     reproduces_last: bool = False,
+    version: str | None = None,
+    gpus: int = 1,
+    machine: str | None = None,
 ) -> dict[str, Any]:
     """The evaluation record of one measurement (origin rewire_measurement). `reproduces`,
     the published evaluation it reproduces, stands after the hardware, or last where
-    `reproduces_last` (the place the peak-memory records have always held it)."""
+    `reproduces_last` (the place the peak-memory records have always held it). `version`:
+    'Rewire measurement run <run_id>' unless given; `gpus` and `machine` as `gpu_line`."""
     record: dict[str, Any] = {
         "id": eval_id,
         "kind": "evaluation",
@@ -102,11 +115,11 @@ def evaluation_record(
         "protocol": protocol,
         "dataset": dataset,
         "origin": "rewire_measurement",
-        "version": f"Rewire measurement run {run_id}",
+        "version": version or f"Rewire measurement run {run_id}",
         "comparison": comparison,
         "results": results,
         "artifacts": artifacts,
-        "training_hardware": gpu_line(environment),
+        "training_hardware": gpu_line(environment, gpus, machine),
     }
     if reproduces is not None and not reproduces_last:
         record["reproduces"] = reproduces

@@ -1,6 +1,6 @@
-"""Configuration and evaluation records of IA3 runs (one pair per setup), as plain
-dictionaries shaped as `rewire_site.models` define them: settings, environment, comparison,
-hardware, titles and summaries."""
+"""Configuration and evaluation records of IA3 runs (one pair per setup): the values and
+words of an IA3 run (settings, environment, comparison, titles and summaries), written by
+measure/builder.py, the record builder every recipe calls."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from measure.records import AREAS, CONTEXTS, measurement_environment, resolve_commit
+from measure.builder import configuration_record, evaluation_record
+from measure.records import measurement_environment, resolve_commit
 
 from .catalogue import (
     DATASET,
@@ -23,11 +24,6 @@ from .data import TRAIN_FRACTION
 from .evidence import RunLog, RunTime, overlaps
 from .observations import LossCheck, loss_check
 from .results import run_time_or_none, run_time_result
-
-
-def _hardware_text(log: RunLog, machine: str) -> str:
-    env = log.data["environment"]
-    return f"{log.gpus} x {env['gpu']} ({env['gpu_memory_gb']:.0f} GB) on {machine}"
 
 
 def _settings(log: RunLog, time: RunTime | None) -> dict[str, str]:
@@ -119,47 +115,40 @@ def _configuration(
     arch = log.data["architecture"]
     name = NAMES.get(log.arch, log.arch)
     packages = env["packages"]
-    return {
-        "id": config_id,
-        "kind": "configuration",
-        "added": log.interval[1].date().isoformat(),
-        "title": f"{name} dimensions, IA3 fine-tuning, {log.gpus} x {env['gpu']} (Rewire)",
-        "summary": f"{name} architecture with random weights, IA3 adapters on keys, values and "
+    return configuration_record(
+        config_id=config_id,
+        title=f"{name} dimensions, IA3 fine-tuning, {log.gpus} x {env['gpu']} (Rewire)",
+        summary=f"{name} architecture with random weights, IA3 adapters on keys, values and "
         f"the feed-forward output layer and a trainable classification head, trained "
         f"data-parallel on {log.gpus} x {env['gpu']} with a global batch of 8.",
-        "areas": AREAS,
-        "contexts": CONTEXTS,
-        "reported_name": f"{name} (architecture config, random weights) + IA3",
-        "family": FAMILY,
-        "method_types": ["foundation_model"],
-        "parameters": f"{params['total'] / 1e6:.1f}M counted (backbone {arch['layers']} "
+        reported_name=f"{name} (architecture config, random weights) + IA3",
+        family=FAMILY,
+        parameters=f"{params['total'] / 1e6:.1f}M counted (backbone {arch['layers']} "
         f"layers x hidden {arch['hidden']}, ffn {arch['ffn']}; head included); "
         f"{params['trainable']:,} trainable",
-        "hardware": {
-            "description": _hardware_text(log, machine),
-            "accelerator": str(env["gpu"]),
-            "count": log.gpus,
-        },
-        "fine_tuning": "IA3 (peft): rescaling vectors on the key and value projections' "
+        environment=env,
+        gpus=log.gpus,
+        machine=machine,
+        fine_tuning="IA3 (peft): rescaling vectors on the key and value projections' "
         "outputs and the feed-forward output layer's input, classification head trainable "
         "(peft modules_to_save), backbone and embeddings frozen; Adam lr 3e-3, global batch 8.",
-        "training_setting": f"Run-time measurement of IA3 fine-tuning on synthetic "
+        training_setting=f"Run-time measurement of IA3 fine-tuning on synthetic "
         f"NT-benchmark-shaped data (the protocol's run is {log.target_steps:,} steps; the "
         "evaluation states how many ran)",
-        "checkpoint": None,
-        "version": f"torch {packages.get('torch')}, transformers {packages.get('transformers')}"
+        version=f"torch {packages.get('torch')}, transformers {packages.get('transformers')}"
         f", peft {packages.get('peft')}",
-        "settings": _settings(log, time),
-        "provenance_note": "Implemented and measured by Rewire (`measure/ia3`); the "
+        settings=_settings(log, time),
+        provenance_note="Implemented and measured by Rewire (`measure/ia3`); the "
         "published runs' software, precision and task list are not stated.",
-        "missing_metadata": {
+        missing_metadata={
             "checkpoint": {
                 "reason": "inapplicable",
                 "note": "Random weights built from the architecture config; run time does "
                 "not depend on the weights' values.",
             }
         },
-    }
+        added=log.interval[1].date().isoformat(),
+    )
 
 
 def build_records(
@@ -252,20 +241,16 @@ def _evaluation(
         if time is None
         else f"{time.target_steps:,} steps"
     )
-    return {
-        "id": eval_id,
-        "kind": "evaluation",
-        "added": log.interval[1].date().isoformat(),
-        "title": title,
-        "summary": summary,
-        "areas": AREAS,
-        "contexts": CONTEXTS,
-        "configuration": config_id,
-        "protocol": PROTOCOL,
-        "dataset": DATASET,
-        "origin": "rewire_measurement",
-        "version": f"Rewire measurement run {log.path.stem}, measure/ia3 at {commit}",
-        "comparison": {
+    return evaluation_record(
+        eval_id=eval_id,
+        config_id=config_id,
+        title=title,
+        summary=summary,
+        protocol=PROTOCOL,
+        dataset=DATASET,
+        run_id=log.path.stem,
+        version=f"Rewire measurement run {log.path.stem}, measure/ia3 at {commit}",
+        comparison={
             "split": f"Synthetic training fold: {s['rows']:,} sequences "
             f"({TRAIN_FRACTION:.0%} of the task's training-set size); no validation pass",
             "population": f"Synthetic uniform random sequences shaped as NT benchmark task "
@@ -282,13 +267,14 @@ def _evaluation(
             "metric_implementation": "Wall clock around the torchrun command "
             "(measure/ia3/launch.py); step times from CUDA events (measure/ia3/worker.py)",
         },
-        "results": [run_time_result(log, time, confirmed_by, checks)],
-        "artifacts": files,
-        "training_hardware": _hardware_text(log, machine),
-        "reproduces": PUBLISHED.get(log.arch),
-        "settings": _settings(log, time),
-        "environment": _environment(log, logs, machine, note, git_commit),
-        "limitations": LIMITATIONS
+        results=[run_time_result(log, time, confirmed_by, checks)],
+        artifacts=files,
+        environment=_environment(log, logs, machine, note, git_commit),
+        gpus=log.gpus,
+        machine=machine,
+        reproduces=PUBLISHED.get(log.arch),
+        settings=_settings(log, time),
+        limitations=LIMITATIONS
         if time is not None
         else [
             *LIMITATIONS,
@@ -296,7 +282,7 @@ def _evaluation(
             "run and no full-length run confirmed an extrapolation, so no run time is "
             "claimed; the observations are those of the shorter run.",
         ],
-        "missing_metadata": {
+        missing_metadata={
             "results.0.uncertainty": {
                 "reason": "unknown",
                 "note": "One run per setup, so no spread of the run time; the step-time "
@@ -313,4 +299,5 @@ def _evaluation(
                 "note": "A run-time measurement scores no samples.",
             },
         },
-    }
+        added=log.interval[1].date().isoformat(),
+    )

@@ -7,13 +7,12 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from measure.builder import configuration_record, evaluation_record
 
 MEASURE = Path(__file__).resolve().parents[2] / "measure"
 ENVIRONMENT: dict[str, Any] = {"gpu": "NVIDIA H200", "gpu_memory_gb": 150.1, "packages": {}}
-NOT_YET = {"ia3/build.py"}
-"""Record writers not yet moved onto the builder (IA3 writes its records from merged
-torchrun logs; its byte-for-byte regeneration test guards the move)."""
 
 
 def _configuration(**changes: Any) -> dict[str, Any]:
@@ -83,11 +82,27 @@ def test_an_evaluation_is_a_rewire_measurement_and_reproduces_where_asked() -> N
 
 
 def test_no_recipe_writes_its_own_record_skeleton() -> None:
-    """Only the builder spells a record's kind and origin (IA3 excepted, for now)."""
+    """Only the builder spells a record's kind and origin: all four recipes (peak_memory,
+    memory_curve, hyenadna, ia3) call it."""
     skeleton = re.compile(r'"kind": "(configuration|evaluation)"|"origin": "rewire_measurement"')
     writers = {
         str(path.relative_to(MEASURE))
         for path in MEASURE.rglob("*.py")
         if skeleton.search(path.read_text(encoding="utf-8"))
     }
-    assert writers == {"builder.py", *NOT_YET}
+    assert writers == {"builder.py"}
+
+
+def test_a_run_over_several_gpus_names_the_count_and_the_machine() -> None:
+    """IA3 runs data-parallel: the hardware line and count say how many GPUs, on what."""
+    record = _configuration(gpus=2, machine="a 2-GPU host")
+    assert record["hardware"] == {
+        "description": "2 x NVIDIA H200 (150 GB) on a 2-GPU host",
+        "accelerator": "NVIDIA H200",
+        "count": 2,
+    }
+    one = _evaluation(gpus=1, machine="a 2-GPU host", version="Rewire run r1 at abc")
+    assert one["training_hardware"] == "1 x NVIDIA H200 (150 GB) on a 2-GPU host"
+    assert one["version"] == "Rewire run r1 at abc"
+    with pytest.raises(ValueError, match="name the machine"):
+        _configuration(gpus=2)

@@ -3,7 +3,9 @@
 The four 10,000-step runs of 20261130-ia3-2015 (with the machine files attached and the two
 loss-compared runs, as they were recorded) are written into a copy of the catalogue that
 lacks the run's records. The files must equal the snapshot under
-fixtures/ia3_regenerated/, taken from the record code before it was split into modules;
+fixtures/ia3_regenerated/, taken from the record code before it was split into modules
+(written again when IA3 moved onto measure/builder.py: the same content, read back as
+YAML, with `added` last and `missing_metadata` before `limitations`, the builder's order);
 a change to the record code that alters what a run's records say fails here, and whoever
 makes it on purpose writes the snapshot again (the test says how).
 """
