@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 import yaml
 from htmltext import text_of
-from rewire_site.fits.embed import duration_text
-from rewire_site.fits.pages import family_curves, fits_page
 from scenarios import copy_closure
 
 from rewire_site.build import gather
 from rewire_site.models import ModelFamily
 from rewire_site.render import Renderer
+from rewire_site.render.fits.embed import duration_text
+from rewire_site.render.fits.pages import family_curves, fits_page
 
 ROOT = Path(__file__).resolve().parents[1]
 EVALS = (
