@@ -260,7 +260,7 @@ def _standing_note(value: BoardValue, rivals: int) -> str:
     if value.standing == "best":
         return f"best of {rivals} comparable"
     if value.standing == "tied":
-        return "tied for best (within the margin)"
+        return "tied for best"
     if value.standing == "excluded":
         return "excluded from comparisons: " + "; ".join(dict.fromkeys(value.concerns))
     if value.standing == "unstated":
