@@ -1,5 +1,6 @@
-"""load's fast path (no line map, a flat loop): the same values and problems as the
-line-keeping builder, and every file it does not read goes to that builder."""
+"""Lines later (`parse_bytes(lines=False)`, as validate and build read many files): the
+same values and problems as the line-keeping builder, the line map read again from the
+file only when asked for, and at once for a file with a problem."""
 
 from __future__ import annotations
 
@@ -9,10 +10,7 @@ from typing import Any
 
 import pytest
 
-from rewire_site import load
-from rewire_site.load import LazyLines, parse_bytes, parse_text
-from rewire_site.parse_cache import yaml_files
-from rewire_site.synth import generate_catalogue
+from rewire_site.load import LazyLines, parse_bytes
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -26,7 +24,7 @@ TEXTS = [
     "just text\n",
     "a: [[1, 2], {b: [c, {d: e}]}]\n",
     "a: {}\nb: []\nc: [{}]\n",
-    # what the fast path leaves to the builder
+    # what the native path leaves to the builder
     "a: .nan\nb: [1.0, -.inf]\n",
     "a: 1\nb: 2\na: 3\n",
     "a: 1\ntrue: 2\n1: 3\n",
@@ -78,17 +76,6 @@ def test_lines_later_gives_the_same_values_and_problems(text: str, tmp_path: Pat
     assert dict(now.lines) == dict(later.lines)  # read from the file when asked for
 
 
-@pytest.mark.parametrize("text", TEXTS)
-def test_the_fast_path_reads_a_file_only_when_the_builder_finds_nothing(text: str) -> None:
-    full = parse_text(text, Path("case.yaml"))
-    try:
-        values = load._fast_values(text)
-    except load._Slow:
-        return  # the builder's result stands
-    assert not full.problems and not full.nonfinite
-    assert same(values, full.data)
-
-
 def test_a_file_with_a_problem_gets_its_lines_at_once(tmp_path: Path) -> None:
     path = tmp_path / "case.yaml"
     loaded = parse_bytes(b"a: 1\nb:\n  c: 2\n  c: 3\n", path, lines=False)
@@ -96,33 +83,3 @@ def test_a_file_with_a_problem_gets_its_lines_at_once(tmp_path: Path) -> None:
     assert loaded.lines["b.c"] == 3 and loaded.problems[0].line == 4
     clean = parse_bytes(b"a: 1\nb:\n  c: 2\n", path, lines=False)
     assert isinstance(clean.lines, LazyLines)
-
-
-def corpus(tmp_path: Path) -> list[Path]:
-    generate_catalogue(tmp_path, 40, seed=3)
-    bad = sorted((REPO / "tests" / "bad_records").rglob("*.yaml"))
-    return [*yaml_files(REPO / "records"), *bad, *yaml_files(tmp_path / "records")]
-
-
-def test_every_record_and_bad_record_reads_the_same_both_ways(tmp_path: Path) -> None:
-    """The records, the bad-records corpus and a synthetic catalogue: where the fast path
-    reads a file its values equal the builder's, and it reads every file the builder
-    finds no problem in except those it leaves to the builder on purpose (tags,
-    anchors)."""
-    fast = 0
-    for path in corpus(tmp_path):
-        raw = path.read_bytes()
-        try:
-            text = raw.decode("utf-8").removeprefix("\ufeff")
-        except UnicodeDecodeError:
-            continue
-        full = parse_text(text, path)
-        try:
-            values = load._fast_values(text)
-        except load._Slow:
-            assert full.problems or full.nonfinite or any(c in text for c in "&*!"), path
-            continue
-        fast += 1
-        assert not full.problems and not full.nonfinite, path
-        assert same(values, full.data), path
-    assert fast > 100

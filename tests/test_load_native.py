@@ -232,7 +232,7 @@ def test_mutated_records_read_the_same_natively(tmp_path: Path) -> None:
 
 def test_a_file_read_natively_gets_its_lines_later(tmp_path: Path) -> None:
     path = tmp_path / "case.yaml"
-    raw = b"a: 1\nb:\n  c: 2.5\n  d: [x]\n"
+    raw = b"a: 1\nb:\n  c: 2.5\n  d:\n    - x\n"  # block style: flow lists are screened out
     path.write_bytes(raw)
     loaded = parse_bytes(raw, path, lines=False)
     assert isinstance(loaded.lines, LazyLines)

@@ -480,134 +480,25 @@ def _yaml_problem(error: yaml.YAMLError, text: str, path: Path) -> Problem:
 
 class _Slow(Exception):
     """The file needs the full builder: a problem to report with its line, or YAML
-    (anchors, aliases, tags, complex or merge keys) that the fast path does not read."""
-
-
-_RESOLVED: dict[str, Any] = {}
-"""Plain scalar -> its value, for `_fast_values` (keys and many values repeat across
-files; resolving one costs up to four regular expressions)."""
-_RESOLVED_MAX = 200_000
-
-
-def _plain(value: str) -> Any:
-    """A plain scalar resolved as `_Builder.scalar` resolves it (no tag written), kept in
-    `_RESOLVED` (the caller looks there first)."""
-    resolved = _resolve_plain(value)
-    if len(_RESOLVED) >= _RESOLVED_MAX:
-        _RESOLVED.clear()
-    _RESOLVED[value] = resolved
-    return resolved
-
-
-def _resolve_plain(value: str) -> Any:
-    resolvers = _IMPLICIT.get(value[:1])
-    if resolvers is None:
-        return value
-    for candidate, regexp in resolvers:
-        if regexp.match(value):
-            if candidate in (STR, TIMESTAMP):
-                return value
-            if candidate == NULL:
-                return None
-            if candidate == BOOL:
-                return _CONSTRUCTOR.construct_yaml_bool(ScalarNode(candidate, value))
-            if candidate == INT:
-                return _CONSTRUCTOR.construct_yaml_int(ScalarNode(candidate, value))
-            if candidate == FLOAT:
-                number = _CONSTRUCTOR.construct_yaml_float(ScalarNode(candidate, value))
-                if not math.isfinite(number):
-                    raise _Slow  # the full builder records its path
-                return number
-            raise _Slow  # merge, value or another tag: the full builder says what it is
-    return value
-
-
-_DOCUMENT_START, _DOCUMENT_END = events.DocumentStartEvent, events.DocumentEndEvent
-_STREAM_END = events.StreamEndEvent
-_NO_KEY: Any = object()
-
-
-def _fast_values(text: str) -> Any:
-    """The values of `text` without a line map, in one flat loop over libyaml's events
-    (`_Builder` also builds every field's path and line, and recurses per node).
-
-    Raises `_Slow` for anything that `_Builder` would report or that needs its care:
-    any syntax error, an empty file or several documents, a tag, an anchor or alias, a
-    key that is not a scalar, a null, merge or duplicate key, a number that is not
-    finite, nesting near `MAX_DEPTH`, more than `MAX_NODES` events. Where it returns,
-    the values equal `_Builder`'s (tested over every record and the bad-records corpus)."""
-    parser = _Loader(text)
-    get = parser.get_event
-    try:
-        get()  # StreamStart
-        if get().__class__ is not _DOCUMENT_START:
-            raise _Slow
-        stack: list[tuple[Any, Any]] = []  # (container, its pending key) of open parents
-        top: Any = None  # the innermost open mapping or list; None outside the root
-        key: Any = _NO_KEY  # the key of `top` (a mapping) that awaits its value
-        root: Any = None
-        resolved = _RESOLVED.get
-        count = 0
-        value: Any
-        while True:
-            event = get()
-            cls = event.__class__
-            count += 1
-            if cls is _SCALAR:
-                if event.anchor is not None or event.tag is not None:
-                    raise _Slow
-                value = event.value
-                if event.implicit[0]:
-                    value = resolved(value, _NO_KEY)
-                    if value is _NO_KEY:
-                        value = _plain(event.value)
-            elif cls is _MAPPING_END or cls is _SEQUENCE_END:
-                value = top
-                top, key = stack.pop()
-            elif cls is _MAPPING_START or cls is _SEQUENCE_START:
-                if (
-                    event.anchor is not None
-                    or event.tag is not None
-                    or (key is _NO_KEY and top.__class__ is dict)  # a complex key
-                    or len(stack) >= MAX_DEPTH - 1
-                    or count > MAX_NODES
-                ):
-                    raise _Slow
-                stack.append((top, key))
-                top = {} if cls is _MAPPING_START else []
-                key = _NO_KEY
-                continue
-            elif cls is _DOCUMENT_END:
-                if root is None or get().__class__ is not _STREAM_END:
-                    raise _Slow  # no record, or more than one document
-                return root
-            else:
-                raise _Slow  # an alias
-            if top is None:
-                root = value
-            elif top.__class__ is list:
-                top.append(value)
-            elif key is not _NO_KEY:
-                top[key] = value
-                key = _NO_KEY
-            elif cls is not _SCALAR or value is None or value in top:
-                raise _Slow
-            else:
-                key = value
-    except (yaml.YAMLError, ValueError, KeyError, TypeError):
-        raise _Slow from None
-    finally:
-        parser.dispose()
+    (anchors, aliases, tags, complex or merge keys) that the native path does not read."""
 
 
 # ---------------------------------------------------------------- native fast path
 #
-# yaml_rs (Rust) builds the values of a file about four times as fast as libyaml's
-# events do in Python (`_fast_values`), but it reads YAML 1.2 with some 1.1 forms, keeps
-# no lines, reads tags, anchors and aliases its own way, and does not say which scalars
-# were plain. It is used only for files where its values provably equal `_Builder`'s:
-# the screens below (regular expressions over the text, before yaml_rs sees it) send
-# every other file to `_fast_values`. A plain scalar can start only at the start of a
+# The one optimisation beside `_Builder` (issue 26 kept it because it pays): yaml_rs
+# (Rust) builds the values of a file without a line map, the lines read again only where
+# a check reports a problem (`LazyLines`). benchmarks/bench_validate.py, 10,000
+# evaluations (12,960 files), cold, two processes, 2 cores shared with other work (CPU
+# seconds of the run, each beside the loader of the time in the same run): 8.15 s with
+# it (9.07 s), 16.70 s with `_Builder` alone (8.08 s). A flat libyaml event loop without
+# lines that stood between the two paths made no measurable difference beside yaml_rs
+# and only 10% without it (15.09 s against 16.70 s; 9.36 s), so it was removed.
+#
+# yaml_rs reads YAML 1.2 with some 1.1 forms, keeps no lines, reads tags, anchors and
+# aliases its own way, and does not say which scalars were plain. It is used only for
+# files where its values provably equal `_Builder`'s: the screens below (regular
+# expressions over the text, before yaml_rs sees it) send every other file to
+# `_Builder`. A plain scalar can start only at the start of a
 # line (after its indentation and any `- `) or after `: ` in block context; flow
 # collections, which have other places, are screened out. At those places the screens
 # look for:
@@ -696,15 +587,15 @@ def parse_text(
 ) -> LoadedFile:
     """Parse YAML text that was read from `path` (used in messages only).
 
-    With `lines_later` (a `LazyLines`) a file that the fast path reads gets it as its
+    With `lines_later` (a `LazyLines`) a file that the native path reads gets it as its
     line map, built only if a problem is reported later; any other file is parsed with
     the line-keeping builder at once, so its problems and lines are the same."""
     if lines_later is not None:
-        for reader in (_native_values, _fast_values):
-            try:
-                values = reader(text)
-            except _Slow:
-                continue
+        try:
+            values = _native_values(text)
+        except _Slow:
+            pass  # the builder reads it, with its lines
+        else:
             return LoadedFile(path, values, lines_later, schema=modeline_schema(text))
     builder = _Builder(text, path)
     data: Any = None

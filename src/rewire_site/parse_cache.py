@@ -1,7 +1,7 @@
 """Load many record files fast: a content-keyed parse cache and a second process.
 
-Parsing YAML was most of validation time (libyaml's events alone cost about 0.15 ms per
-record file in Python; `load`'s native path reads most files in a quarter of that).
+Parsing YAML is most of validation time (libyaml's events cost about 0.15 ms per record
+file in Python; `load`'s native path reads most files in a fraction of that).
 Three measures, none of them visible in the results:
 
 - lines later: files are parsed without their line map (`load.parse_bytes(lines=False)`);
