@@ -146,6 +146,7 @@ def main(argv: list[str] | None = None) -> int:
             if profile is not None:
                 profile.enable()
             outcome = site.update([records / f"{record_id}.yaml"])
+            update_cpu = time.process_time() - cpu
             settled = site.settle()
             if profile is not None:
                 profile.disable()
@@ -160,6 +161,11 @@ def main(argv: list[str] | None = None) -> int:
                 f"site equal to a full build after {whole:.3f} s (target {SITE_GOAL} s: "
                 f"update {outcome.seconds:.3f} + delay {SETTLE_AFTER_SECONDS} + settle "
                 f"{settled.seconds:.3f}); CPU {cpu:.3f} s"
+            )
+            print(
+                f"  CPU s (wall time lies on a busy machine): update {update_cpu:.3f} (this "
+                f"process, the own page included); settle's jobs "
+                f"{sum(site.costs.get(j, 0.0) for j in settled.done):.3f} (over its processes)"
             )
             print(
                 f"  update: {outcome.jobs} jobs, {len(outcome.written)} files; settle: "
