@@ -279,3 +279,20 @@ def test_an_unranked_table_makes_no_board(tmp_path: Path) -> None:
     assert len(catalogue.result_rows.of_dataset("rt-task-h3")) > 0  # the rows are read
     found = task_boards_of(catalogue, flags_by_evaluation(catalogue), ("rt-task-h3",))
     assert not found.boards
+
+
+def test_a_throughput_in_words_is_a_resource_metric_never_a_board() -> None:
+    """The embedding-throughput protocol's unit is written 'sequence per second': it was
+    read as a task metric, and its rows made a 'frozen probe' leaderboard of speeds on
+    random DNA. Written with spaces or hyphens, it is a resource metric."""
+    from scenarios import load_scenario
+
+    from rewire_site.derive.readiness import is_resource_metric
+    from rewire_site.models import Protocol
+
+    (protocol,) = load_scenario("seed_memory").of_kind(Protocol)
+    for unit in ("sequence per second", "sequence-per-second", "token per second"):
+        metric = protocol.metric.model_copy(update={"unit": unit, "id": "sequences-per-second"})
+        assert is_resource_metric(protocol.model_copy(update={"metric": metric})), unit
+    metric = protocol.metric.model_copy(update={"unit": "score", "id": "mcc"})
+    assert not is_resource_metric(protocol.model_copy(update={"metric": metric}))

@@ -138,7 +138,8 @@ class Readiness:
 def is_resource_metric(protocol: Protocol) -> bool:
     """Memory, time, throughput or energy: measured from the run, with no per-sample
     predictions."""
-    unit = protocol.metric.unit.strip().lower().removesuffix("s")
+    # 'sequence per second' is 'sequence-per-second': words joined as the set spells them
+    unit = re.sub(r"\s+", "-", protocol.metric.unit.strip().lower()).removesuffix("s")
     return unit in _RESOURCE_UNITS or bool(_RESOURCE_METRIC.search(protocol.metric.id))
 
 
