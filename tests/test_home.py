@@ -14,13 +14,15 @@ from rewire_site.build import build_site
 from rewire_site.derive.task_families import (
     OTHER,
     SUITE,
+    TaskFamily,
+    TaskRef,
     family_of,
     is_task,
     task_families,
 )
 from rewire_site.link import Catalogue
 from rewire_site.models import Dataset, Evaluation, Protocol
-from rewire_site.render.home import nice_step, results_chart
+from rewire_site.render.home import family_view, nice_step, results_chart
 
 
 @pytest.mark.parametrize(
@@ -149,3 +151,12 @@ def test_home_links_to_findings_and_findings_keep_the_protocol_headlines(
     assert "33.88 GB: depends on the setting over 2 measured settings" in findings
     sitemap = (report.site_dir / "sitemap.xml").read_text(encoding="utf-8")
     assert "/findings/</loc>" in sitemap
+
+
+def test_family_counts_group_thousands_as_the_chart_does() -> None:
+    """The task finder read '18800 results' beside the chart's '18,800' (live home page)."""
+    tasks = (TaskRef(("a",), "A", 18_000), TaskRef(("b",), "B", 800))
+    family = family_view(TaskFamily("promoters", "Promoters", tasks))
+    assert family.counts_text == "2 tasks · 18,800 results"
+    one = family_view(TaskFamily("promoters", "Promoters", (TaskRef(("a",), "A", 1),)))
+    assert one.counts_text == "1 task · 1 result"

@@ -139,17 +139,22 @@ def results_chart(families: tuple[TaskFamily, ...]) -> BarChart | None:
         axis_label="Results (count of recorded values)",
         bars=tuple(bars),
         ticks=ticks,
-        source_note=f"Source: the evaluation records of this release ({plural(total, 'result')}"
+        source_note=f"Source: the evaluation records of this release ({_results(total)}"
         " on real, non-synthetic task data; memory and run-time results are not counted). "
         "A result is one published or measured value.",
         description="; ".join(f"{f.label}: {f.results:,}" for f in families),
     )
 
 
+def _results(count: int) -> str:
+    """'1 result', '18,800 results': grouped as the chart's bars and axis are."""
+    return f"{count:,} {'result' if count == 1 else 'results'}"
+
+
 def family_view(family: TaskFamily) -> FamilyView:
     return FamilyView(
         label=family.label,
-        counts_text=f"{plural(len(family.tasks), 'task')} · {plural(family.results, 'result')}",
+        counts_text=f"{plural(len(family.tasks), 'task')} · {_results(family.results)}",
         tasks=tuple(Link(t.title, task_path(t.dataset_ids[0])) for t in family.tasks),
     )
 
