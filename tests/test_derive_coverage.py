@@ -166,3 +166,11 @@ def test_recorded_run_time_of_one_measurement_and_of_several() -> None:
         "The 2 measurements recorded under this protocol ran for 5 to 30 minutes each, by "
         "their recorded start and end times."
     )
+
+
+def test_counts_include_result_table_values() -> None:
+    """The home page read '2401 results in release' beside a task finder of 88,875: the
+    values of result tables' rows were left out of the catalogue's count."""
+    counts = catalogue_counts(load_scenario("result_tables"))
+    assert counts.result_count == 11
+    assert counts.text == "1 protocol, 0 evaluations, 1 result table, 11 results"

@@ -197,16 +197,20 @@ def catalogue_counts(catalogue: Catalogue) -> CatalogueCounts:
     # scan as one key
     by_kind = {kind: len(catalogue.of_kind(cls)) for kind, cls in RECORD_TYPES.items()}
     evaluations = catalogue.of_kind(Evaluation)
-    results = sum(len(e.results) for e in evaluations)
+    # a result is one published or measured value: an evaluation's results and the values
+    # of result tables' rows (as the home page's task finder counts them)
+    table_values = sum(sum(v is not None for v in row.values) for row in catalogue.result_rows)
+    results = sum(len(e.results) for e in evaluations) + table_values
     measured = sum(e.origin == Origin.rewire_measurement for e in evaluations)
     kinds = tuple(KindCount(k, label, by_kind.get(k, 0)) for k, label in KIND_LABELS.items())
-    text = ", ".join(
-        [
-            plural(by_kind.get("protocol", 0), "protocol"),
-            plural(by_kind.get("evaluation", 0), "evaluation"),
-            plural(results, "result"),
-        ]
-    )
+    tables = by_kind.get("result_table", 0)
+    parts = [
+        plural(by_kind.get("protocol", 0), "protocol"),
+        plural(by_kind.get("evaluation", 0), "evaluation"),
+        *([plural(tables, "result table")] if tables else []),
+        f"{results:,} {'result' if results == 1 else 'results'}",
+    ]
+    text = ", ".join(parts)
     return CatalogueCounts(kinds, results, measured, text)
 
 
