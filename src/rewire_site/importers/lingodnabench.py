@@ -255,14 +255,6 @@ class NewFamily:
 
 NEW_FAMILIES = (
     NewFamily(
-        "dnabert",
-        "DNABERT",
-        "DNABERT-3mer (89M)",
-        "| DNABERT (3-mer) |",
-        "https://huggingface.co/zhihan1996/DNA_bert_3",
-        "DNABERT (the first version, k-mer tokens); LingoDNABench runs its 3-mer checkpoint.",
-    ),
-    NewFamily(
         "lucaone",
         "LucaOne",
         "LucaOne (1.8B)",
