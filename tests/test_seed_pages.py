@@ -23,12 +23,12 @@ support (issue 14), and this file checks the corrected text:
 from __future__ import annotations
 
 import re
-import shutil
 from datetime import date
 from pathlib import Path
 
 import pytest
 from htmltext import flat, page_text
+from scenarios import copy_closure
 
 from rewire_site import config
 from rewire_site.build import BuildReport, build_site
@@ -109,9 +109,14 @@ cite the sources of their checkpoint facts (issue 11)."""
 def built(tmp_path_factory: pytest.TempPathFactory) -> BuildReport:
     root = tmp_path_factory.mktemp("seed")
     (root / "records").mkdir()
-    for path in sorted((ROOT / "records").glob("*.yaml")):
-        if path.name.startswith(SEED_PREFIXES) or path.name in SEED_REFERENCED:
-            shutil.copy2(path, root / "records" / path.name)
+    seeds = [
+        path.stem
+        for path in sorted((ROOT / "records").glob("*.yaml"))
+        if path.name.startswith(SEED_PREFIXES) or path.name in SEED_REFERENCED
+    ]
+    # the seed records and every record they refer to (a family's facts may cite a source an
+    # importer wrote), so an editor's new citation never breaks this site
+    copy_closure(seeds, ROOT / "records", root / "records")
     return build_site(root, root / "site", release_date=RELEASE_DATE)
 
 
