@@ -165,19 +165,8 @@ class DnaBert2ForMaskedLM(PreTrainedModel):
         batch, length = input_ids.shape
         if attention_mask is None:
             attention_mask = torch.ones_like(input_ids)
-        if token_type_ids is None:
-            token_type_ids = torch.zeros_like(input_ids)
-        dtype = self.decoder.weight.dtype
-        if length > self.alibi.shape[-1]:  # the hub code grows its ALiBi table likewise
-            self.alibi = alibi_bias(self.config.num_attention_heads, length).to(
-                self.alibi.device, dtype
-            )
-        extended = (1.0 - attention_mask[:, None, None, :].to(dtype)) * -10000.0
-        bias = extended + self.alibi[:, :, :length, :length].to(dtype)
         keep = attention_mask.bool().flatten()
-        indices = torch.nonzero(keep, as_tuple=False).flatten()
-        hidden = self.embeddings(input_ids, token_type_ids).reshape(batch * length, -1)
-        hidden = hidden.index_select(0, indices)
+        hidden, indices, bias = self._embed(input_ids, attention_mask, token_type_ids)
         subset = None
         masked = None
         if labels is not None:
@@ -205,6 +194,29 @@ class DnaBert2ForMaskedLM(PreTrainedModel):
         loss = F.cross_entropy(logits.float(), target)
         return MaskedLMOutput(loss=loss, logits=logits)
 
+    def _embed(
+        self,
+        input_ids: torch.Tensor,
+        attention_mask: torch.Tensor,
+        token_type_ids: torch.Tensor | None,
+    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """The unpadded token embeddings, the indices of the kept (unpadded) positions and
+        the attention bias (padding mask plus ALiBi, the table grown to the input as the hub
+        code grows it)."""
+        batch, length = input_ids.shape
+        if token_type_ids is None:
+            token_type_ids = torch.zeros_like(input_ids)
+        dtype = self.decoder.weight.dtype
+        if length > self.alibi.shape[-1]:  # the hub code grows its ALiBi table likewise
+            self.alibi = alibi_bias(self.config.num_attention_heads, length).to(
+                self.alibi.device, dtype
+            )
+        extended = (1.0 - attention_mask[:, None, None, :].to(dtype)) * -10000.0
+        bias = extended + self.alibi[:, :, :length, :length].to(dtype)
+        indices = torch.nonzero(attention_mask.bool().flatten(), as_tuple=False).flatten()
+        hidden = self.embeddings(input_ids, token_type_ids).reshape(batch * length, -1)
+        return hidden.index_select(0, indices), indices, bias
+
     def hidden_states(
         self, input_ids: torch.Tensor, attention_mask: torch.Tensor | None = None
     ) -> torch.Tensor:
@@ -213,20 +225,11 @@ class DnaBert2ForMaskedLM(PreTrainedModel):
         batch, length = input_ids.shape
         if attention_mask is None:
             attention_mask = torch.ones_like(input_ids)
-        dtype = self.decoder.weight.dtype
-        if length > self.alibi.shape[-1]:
-            self.alibi = alibi_bias(self.config.num_attention_heads, length).to(
-                self.alibi.device, dtype
-            )
-        extended = (1.0 - attention_mask[:, None, None, :].to(dtype)) * -10000.0
-        bias = extended + self.alibi[:, :, :length, :length].to(dtype)
-        indices = torch.nonzero(attention_mask.bool().flatten(), as_tuple=False).flatten()
-        hidden = self.embeddings(input_ids, torch.zeros_like(input_ids)).reshape(batch * length, -1)
-        hidden = hidden.index_select(0, indices)
+        hidden, indices, bias = self._embed(input_ids, attention_mask, None)
         for layer in self.layers:
             hidden = layer(hidden, indices, (batch, length), bias, None)
         out = hidden.new_zeros(batch * length, hidden.shape[-1]).index_put((indices,), hidden)
-        return cast(torch.Tensor, out.view(batch, length, -1))
+        return out.view(batch, length, -1)
 
     def _head(self, hidden: torch.Tensor) -> torch.Tensor:
         transformed = self.transform_norm(F.gelu(self.transform(hidden)))

@@ -5,6 +5,7 @@ written as new files. The result column is the method and batch; the length is a
 from __future__ import annotations
 
 import json
+import statistics
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -171,8 +172,7 @@ def throughput(log: dict[str, Any]) -> dict[str, float]:
     timed = sorted(log["step_seconds"][int(log.get("warmup", 0)) :])
     if not timed:
         raise ValueError(f"{log['item']}: no timed passes")
-    middle = len(timed) // 2
-    median = timed[middle] if len(timed) % 2 else (timed[middle - 1] + timed[middle]) / 2
+    median = statistics.median(timed)
     batch, tokens = int(log["batch"]), int(log["tokens"])
     arch = get_architecture(log["model"]["key"])
     out = {

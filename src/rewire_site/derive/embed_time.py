@@ -16,6 +16,7 @@ from typing import Literal
 
 from ..link import Catalogue
 from ..models import Configuration
+from .fits import recipe_protocols
 
 THROUGHPUT_RECIPE = "embedding-throughput"
 SPECIAL_TOKENS = 2
@@ -57,15 +58,10 @@ class EmbedTime:
 
 def speed_points(catalogue: Catalogue) -> tuple[SpeedPoint, ...]:
     """Every measured throughput point with a value, in catalogue order."""
-    protocols = [
-        p.id
-        for p in catalogue.protocols()
-        if p.recipe is not None and p.recipe.id == THROUGHPUT_RECIPE
-    ]
     out = []
-    for protocol in protocols:
-        for evaluation in catalogue.evaluations_of(protocol):
-            if evaluation.protocol != protocol or len(evaluation.results) != 1:
+    for protocol in recipe_protocols(catalogue, THROUGHPUT_RECIPE):
+        for evaluation in catalogue.evaluations_of(protocol.id):
+            if evaluation.protocol != protocol.id or len(evaluation.results) != 1:
                 continue
             result = evaluation.results[0]
             tokens = evaluation.settings.get("tokens_per_sequence", "")

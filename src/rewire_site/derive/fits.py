@@ -258,11 +258,16 @@ class Answer:
     text: str
 
 
+def recipe_protocols(catalogue: Catalogue, recipe_id: str) -> tuple[Protocol, ...]:
+    """Protocols whose runnable recipe has this id."""
+    return tuple(
+        p for p in catalogue.protocols() if p.recipe is not None and p.recipe.id == recipe_id
+    )
+
+
 def curve_protocols(catalogue: Catalogue) -> tuple[Protocol, ...]:
     """Protocols whose recipe is the memory-curve recipe."""
-    return tuple(
-        p for p in catalogue.protocols() if p.recipe is not None and p.recipe.id == CURVE_RECIPE
-    )
+    return recipe_protocols(catalogue, CURVE_RECIPE)
 
 
 def curves(catalogue: Catalogue) -> Curves:

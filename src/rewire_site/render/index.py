@@ -6,7 +6,7 @@ display.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from ..derive.concerns import Flag
 from ..derive.coverage import (
@@ -160,24 +160,27 @@ SEARCH_PER_PAGE = 1_200
 (the whole list was 1.88 MB at 3,543 records, over the 1 MB a page may weigh)."""
 
 
+def split_in_parts(
+    count: int, per_page: int, path_of: Callable[[int], str]
+) -> tuple[list[int], tuple[Link, ...]]:
+    """Where each page of a long list starts, and a link to every part ('1 to 1,000', ...)
+    when there is more than one (`path_of(part)`, parts counted from 1)."""
+    starts = list(range(0, count, per_page)) or [0]
+    if len(starts) == 1:
+        return starts, ()
+    return starts, tuple(
+        Link(f"{start + 1:,} to {min(start + per_page, count):,}", path_of(n + 1))
+        for n, start in enumerate(starts)
+    )
+
+
 def search_pages(
     entries: tuple[SearchEntry, ...], facts: SiteFacts, per_page: int = SEARCH_PER_PAGE
 ) -> list[SearchPage]:
     """The search page and, past `per_page` entries, its further parts: each lists its share
     of every record (without JavaScript, the browser's find searches a part); with
     JavaScript the search page searches the whole index (search/index.json)."""
-    starts = list(range(0, len(entries), per_page)) or [0]
-    parts = (
-        tuple(
-            Link(
-                f"{start + 1:,} to {min(start + per_page, len(entries)):,}",
-                search_part_path(n + 1),
-            )
-            for n, start in enumerate(starts)
-        )
-        if len(starts) > 1
-        else ()
-    )
+    starts, parts = split_in_parts(len(entries), per_page, search_part_path)
     pages = []
     for n, start in enumerate(starts):
         shown = entries[start : start + per_page]
@@ -286,17 +289,8 @@ def filter_pages(
     facet_label = dict(FACETS).get(key, key)
     value_label = facts.filters.labels.get(key, {}).get(value, value)
     rows = tuple(_filter_row(i, catalogue) for i in evaluation_ids)
-    starts = list(range(0, len(rows), per_page)) or [0]
-    parts = (
-        tuple(
-            Link(
-                f"{start + 1:,} to {min(start + per_page, len(rows)):,}",
-                filter_part_path(key, value, n + 1),
-            )
-            for n, start in enumerate(starts)
-        )
-        if len(starts) > 1
-        else ()
+    starts, parts = split_in_parts(
+        len(rows), per_page, lambda part: filter_part_path(key, value, part)
     )
     pages = []
     for n, start in enumerate(starts):
