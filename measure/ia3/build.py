@@ -71,16 +71,27 @@ def _cache_setting(log: RunLog) -> dict[str, str]:
     if cache.get("dir") is None:
         return {"compile_cache": "torch's default location (state not recorded)"}
     files = int(cache.get("files_at_start") or 0)
-    state = (
-        f"warm: {files:,} files in TORCHINDUCTOR_CACHE_DIR at start, left by earlier runs "
-        "on the same machine"
-        if files
-        else "cold: TORCHINDUCTOR_CACHE_DIR empty at start"
+    origin = cache.get("origin")
+    if not files:
+        state = "cold: TORCHINDUCTOR_CACHE_DIR empty at start"
+    elif origin:
+        state = f"carried: {files:,} files in TORCHINDUCTOR_CACHE_DIR at start, {origin}"
+    else:
+        state = (
+            f"warm: {files:,} files in TORCHINDUCTOR_CACHE_DIR at start, left by earlier runs "
+            "on the same machine"
+        )
+    switches = (
+        f"FX graph cache {cache.get('fx_graph_cache')}, "
+        f"AOTAutograd cache {cache.get('autograd_cache')}"
     )
-    return {
-        "compile_cache": f"{state} (FX graph cache {cache.get('fx_graph_cache')}, "
-        f"AOTAutograd cache {cache.get('autograd_cache')})"
-    }
+    if "fx_graph_cache_hit" in cache:
+        switches += (
+            f"; after the run, FX graph cache {cache['fx_graph_cache_hit']} hits and "
+            f"{cache['fx_graph_cache_miss']} misses, AOTAutograd cache "
+            f"{cache['autograd_cache_hit']} hits and {cache['autograd_cache_miss']} misses"
+        )
+    return {"compile_cache": f"{state} ({switches})"}
 
 
 def _commit(log: RunLog, git_commit: str | None) -> str:

@@ -109,6 +109,22 @@ def compile_cache_state() -> dict[str, Any]:
         "state": ("warm" if files else "cold") if folder else "default location",
         "fx_graph_cache": os.environ.get("TORCHINDUCTOR_FX_GRAPH_CACHE", "default"),
         "autograd_cache": os.environ.get("TORCHINDUCTOR_AUTOGRAD_CACHE", "default"),
+        "origin": os.environ.get("REWIRE_COMPILE_CACHE_ORIGIN"),
+    }
+
+
+def compile_cache_counters() -> dict[str, int]:
+    """How often torch.compile found its compiled graphs in the cache (hits) or compiled
+    them anew (misses), read from torch's own counters after training: a carried cache that
+    loads shows hits and no misses."""
+    from torch._dynamo.utils import counters
+
+    inductor, aot = counters["inductor"], counters["aot_autograd"]
+    return {
+        "fx_graph_cache_hit": int(inductor.get("fxgraph_cache_hit", 0)),
+        "fx_graph_cache_miss": int(inductor.get("fxgraph_cache_miss", 0)),
+        "autograd_cache_hit": int(aot.get("autograd_cache_hit", 0)),
+        "autograd_cache_miss": int(aot.get("autograd_cache_miss", 0)),
     }
 
 
@@ -198,6 +214,8 @@ def run(args: argparse.Namespace) -> dict[str, Any] | None:
                 _progress(progress, step + 1, losses[-1][1], phases["worker_start"])
     step_ms = clock.step_ms()
     phases["train_end"] = time.time()
+    if args.compile != "none":
+        cache = {**cache, **compile_cache_counters()}
     if world > 1 and traced:
         dist.all_reduce(loss_trace)
         loss_trace /= world
