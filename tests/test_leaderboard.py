@@ -13,8 +13,9 @@ import pytest
 from scenarios import copy_closure
 
 from rewire_site.build import build_site, gather
+from rewire_site.derive.boards import adaptation_class
 from rewire_site.derive.concerns import flags_by_evaluation
-from rewire_site.derive.leaderboard import adaptation_class, task_boards_of
+from rewire_site.derive.leaderboard import task_boards_of
 from rewire_site.link import Catalogue
 from rewire_site.render.leaderboard import leaderboard
 

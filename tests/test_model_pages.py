@@ -20,8 +20,8 @@ import yaml
 from scenarios import copy_closure
 
 from rewire_site.build import build_site, gather
+from rewire_site.derive.boards import adaptation_class
 from rewire_site.derive.concerns import excluded, flags_by_evaluation
-from rewire_site.derive.leaderboard import adaptation_class
 from rewire_site.derive.model_compare import compare_families, family_pairs, family_triples
 from rewire_site.derive.model_results import RESOURCES, family_evaluations, model_results
 from rewire_site.derive.model_results import protocol_class as klass

@@ -20,7 +20,7 @@ from ..models import Configuration, Dataset, Evaluation, Protocol, ResultTable
 from ..models.evaluation import Origin, Result
 from ..models.protocol import Metric
 from ..table_rows import ResultTableRow
-from .leaderboard import CLASSES, AdaptationClass, adaptation_class
+from .boards import CLASSES, AdaptationClass, adaptation_class
 from .readiness import is_resource_metric
 from .table_facts import SeedAggregate, seed_aggregates, seed_position
 from .task_families import FAMILY_RULES, OTHER, SUITE, family_of

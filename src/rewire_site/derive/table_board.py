@@ -29,16 +29,7 @@ from ..models.protocol import Metric
 from ..models.result_table import MetricColumn
 from ..models.scales import to_scale
 from ..table_rows import ResultTableRow
-from .comparability import (
-    ANY_HARDWARE,
-    NOT_APPLICABLE,
-    ROUNDING_MARGIN,
-    Conditions,
-    Entry,
-    last_digit,
-    standings,
-)
-from .leaderboard import (
+from .boards import (
     Board,
     BoardColumn,
     BoardModel,
@@ -49,6 +40,15 @@ from .leaderboard import (
     Standing,
     publication,
     sort_rows,
+)
+from .comparability import (
+    ANY_HARDWARE,
+    NOT_APPLICABLE,
+    ROUNDING_MARGIN,
+    Conditions,
+    Entry,
+    last_digit,
+    standings,
 )
 from .readiness import is_resource_metric
 from .table_facts import seed_aggregates, seed_position

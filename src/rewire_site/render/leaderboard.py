@@ -10,8 +10,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..derive.display import display_number, plural, scale_unit, scaled_value
-from ..derive.leaderboard import (
+from ..derive.boards import (
     AdaptationClass,
     Board,
     BoardModel,
@@ -19,6 +18,7 @@ from ..derive.leaderboard import (
     ClassAnswer,
     TaskBoards,
 )
+from ..derive.display import display_number, plural, scale_unit, scaled_value
 from ..link import Catalogue
 from ..models import Metric, Protocol
 from .contexts import Link

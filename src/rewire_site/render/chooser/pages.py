@@ -16,9 +16,10 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import combinations
 
+from ...derive.boards import ModelFacts
 from ...derive.concerns import Flag, excluded
 from ...derive.display import plural, result_value
-from ...derive.leaderboard import ModelFacts, is_task_group, task_boards
+from ...derive.leaderboard import is_task_group, task_boards
 from ...derive.overlaps import (
     TaskLink,
     better,
