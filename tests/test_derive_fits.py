@@ -206,8 +206,8 @@ def test_answers_from_the_writers_records(found: Curves) -> None:
 
 
 def test_chart_labels_fit_the_view_for_long_contexts() -> None:
-    from rewire_site.derive.reproduction import CHAR_WIDTH
     from rewire_site.render.fits.chart import curve_chart
+    from rewire_site.render.reproduction_chart import CHAR_WIDTH
 
     points = [_p(_m(t, 1.0 + t / 1e5)) for t in (1024, 32768, 1_048_576)]
     chart = curve_chart(points, "t")

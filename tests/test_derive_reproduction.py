@@ -7,19 +7,15 @@ agreeing value is reproduced, drawn as the 'reproduced' series and counted as ag
 
 from __future__ import annotations
 
-import itertools
-
 import pytest
 from scenarios import load_scenario
 
 from rewire_site.derive.agreement import agreement
 from rewire_site.derive.reproduction import (
     evaluation_reproductions,
-    nice_axis,
     printed_display,
     protocol_reproduction_groups,
     reproduction_group,
-    wrap,
 )
 from rewire_site.link import Catalogue
 from rewire_site.models import Evaluation, Protocol
@@ -136,45 +132,11 @@ def test_without_tolerance_groups_judge_no_agreement_and_say_so() -> None:
     )
     states = {r.pair.agreement.state for c in group.columns for r in c.rows}
     assert states == {"no_tolerance"}
-    assert group.chart is not None
-    assert [e.series for e in group.chart.legend] == ["published", "measured", "estimate"]
 
 
 def _with_protocol(catalogue: Catalogue, protocol: Protocol) -> Catalogue:
     records = [protocol if r.id == protocol.id else r for r in catalogue.by_id.values()]
     return Catalogue.from_records(records)
-
-
-def test_chart_draws_agreeing_values_as_reproduced_and_the_rest_as_measured() -> None:
-    catalogue = load_scenario("setup_rows")
-    (group,) = protocol_reproduction_groups(catalogue.get("repro-peak-memory", Protocol), catalogue)
-    chart = group.chart
-    assert chart is not None
-    labels = [[(b.series, b.label) for b in g.bars] for g in chart.groups]
-    assert labels[0][:3] == [
-        ("published", "Published"),
-        ("reproduced", "fp32-autocast · full"),
-        ("measured", "bf16 · full"),  # agrees only if 'GB' means 10^9 bytes
-    ]
-    assert {s for s, _ in labels[1][1:3]} == {"measured"}
-    assert [e.series for e in chart.legend] == ["published", "reproduced", "measured", "estimate"]
-    bars = [b for g in chart.groups for b in g.bars]
-    scale = (chart.plot_right - chart.plot_left) / chart.axis_max
-    for bar in bars:
-        assert bar.x == chart.plot_left
-        assert bar.value is not None and bar.width == pytest.approx(bar.value * scale, abs=0.01)
-        assert chart.plot_top <= bar.y < chart.plot_bottom
-        assert len(bar.label) * 7.2 <= bar.label_x  # the label fits left of the bars
-        assert not bar.label.endswith("…")
-    ys = [b.y for b in bars]
-    assert ys == sorted(ys) and len(set(ys)) == len(ys)
-    assert all(b2.y - b1.y >= b1.height for b1, b2 in itertools.pairwise(bars))
-    assert chart.groups[0].bars[1].display == "34.2 (1.01×)"
-    # Group labels wrap inside the chart; the axis title sits below the tick labels.
-    for g in chart.groups:
-        assert all(4 + len(line.text) * 7.2 <= chart.width for line in g.lines)
-    assert chart.plot_bottom + 14 < chart.axis_label_y <= chart.height - 4
-    assert "Peak memory" in chart.caption and "estimates" in chart.caption
 
 
 def test_repeated_setups_get_distinct_labels() -> None:
@@ -197,9 +159,6 @@ def test_incomplete_run_gets_no_ratio_sorts_last_and_says_why() -> None:
     assert last.distance is None and last.pair.agreement.state == "not_comparable"
     assert last.pair.measured_display == "Incomplete run"
     assert "claims no value" in last.pair.agreement.text
-    assert group.chart is not None
-    bar = group.chart.groups[0].bars[2]
-    assert (bar.value, bar.width, bar.display) == (None, 0.0, "Incomplete run")
 
 
 def test_a_wholly_incomplete_measurement_says_so() -> None:
@@ -227,14 +186,6 @@ def test_evaluation_pages_get_their_own_group() -> None:
 
 
 @pytest.mark.parametrize(
-    ("maximum", "axis"),
-    [(33.88, (40.0, 10.0)), (1.18, (1.25, 0.25)), (50, (50.0, 10.0)), (0.0, (1.0, 0.2))],
-)
-def test_nice_axis(maximum: float, axis: tuple[float, float]) -> None:
-    assert nice_axis(maximum) == axis
-
-
-@pytest.mark.parametrize(
     ("value", "printed", "shown"),
     [
         (56.76, "56.76", "56.76"),
@@ -247,49 +198,3 @@ def test_nice_axis(maximum: float, axis: tuple[float, float]) -> None:
 )
 def test_published_values_show_the_printed_digits(value: float, printed: str, shown: str) -> None:
     assert printed_display(value, printed) == shown
-
-
-def test_wrap_keeps_every_word_within_the_width() -> None:
-    text = "Training, sequence length 1000, batch size 16, stage + Checkpointing (FlashAttention)"
-    lines = wrap(text, 200)
-    assert " ".join(lines) == text
-    assert all(len(line) * 7.2 <= 200 for line in lines)
-
-
-def test_group_chart_names_the_metric_of_the_columns_it_draws() -> None:
-    """The chart's axis and caption name the metric of the reproduced columns (a column's
-    own metric where it has one), not the protocol's declared metric. Real records: the
-    DNABERT-2 GUE protocol (declared MCC), its EPI column given an F1 metric of its own."""
-    from pathlib import Path
-
-    from scenarios import record_closure
-
-    from rewire_site.validate import validate_paths
-
-    root = Path(__file__).resolve().parents[1]
-    published = "evidence-20261130-eval-dnabert-2-gue-plus-epi-0-published"
-    files = record_closure([published], root / "records")
-    measured = [
-        p
-        for p in (root / "records").glob("evidence-20261130-eval-dnabert-2-gue-plus-epi*.yaml")
-        if p.stem != published
-    ]
-    for path in measured:
-        files.update(record_closure([path.stem], root / "records"))
-    report = validate_paths(list(files.values()), root, cache=False)
-    assert report.ok, [str(p) for p in report.problems[:3]]
-    catalogue = Catalogue.from_records(report.records.values())
-    protocol = catalogue.get("evidence-20261130-protocol-dnabert-2-gue-fine-tuning", Protocol)
-    (group,) = protocol_reproduction_groups(protocol, catalogue)
-    assert group.chart is not None and group.chart.axis_label == "MCC (percent)"
-    f1 = protocol.metric.model_copy(update={"id": "f1", "label": "F1 score"})
-    columns = [
-        c.model_copy(update={"metric": f1}) if c.id == "epi-dataset-0" else c
-        for c in protocol.columns
-    ]
-    changed = protocol.model_copy(update={"columns": columns})
-    records = [changed if r.id == protocol.id else r for r in report.records.values()]
-    (group,) = protocol_reproduction_groups(changed, Catalogue.from_records(records))
-    assert group.chart is not None
-    assert group.chart.axis_label == "F1 score (percent)"
-    assert group.chart.caption.startswith("F1 score (percent): ")

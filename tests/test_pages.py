@@ -130,7 +130,7 @@ def test_evaluation_page_of_a_reproduction_has_pairs_and_a_chart() -> None:
     assert len(page.reproductions) == 1
     reproduction = page.reproductions[0]
     assert reproduction.measured_evaluation_ids == (measured.id,)
-    assert reproduction.columns and reproduction.chart is not None
+    assert reproduction.columns and page.reproduction_charts[0] is not None
     assert page.status_line.startswith("Rewire measurement")
     published = catalogue.get(measured.reproduces or "", Evaluation)
     again = evaluation_pages.evaluation_page(published, catalogue, facts)

@@ -64,7 +64,7 @@ Reproduction (`reproduction.py`, one model)
     protocol_reproduction_groups(protocol, catalogue, flags=None) -> tuple[ReproductionGroup,
         ...] (one per published evaluation: columns: ReproducedColumn(published_*, rows:
         ReproductionRow(setup, differences, pair: ReproductionPair(agreement, ...))...,
-        closest_text, estimates)..., summary, chart: Chart | None);
+        closest_text, estimates)..., summary);
     evaluation_reproductions(evaluation, catalogue, flags=None); reproduction_group(
         published, measured, catalogue, flags=None) -> ReproductionGroup | None
 Findings (`findings.py`)
@@ -175,10 +175,6 @@ if TYPE_CHECKING:
     )
     from .related import Related, related
     from .reproduction import (
-        Chart,
-        ChartBar,
-        ChartGroup,
-        ChartTick,
         ReproducedColumn,
         ReproductionGroup,
         ReproductionPair,
@@ -264,10 +260,6 @@ _LAZY: dict[str, str] = {
     "catalogue_findings": "findings",
     "evaluation_headline": "findings",
     "protocol_headline": "findings",
-    "Chart": "reproduction",
-    "ChartBar": "reproduction",
-    "ChartGroup": "reproduction",
-    "ChartTick": "reproduction",
     "ReproducedColumn": "reproduction",
     "ReproductionGroup": "reproduction",
     "ReproductionPair": "reproduction",
@@ -333,10 +325,6 @@ __all__ = [
     "CatalogueCounts",
     "CatalogueFinding",
     "Cell",
-    "Chart",
-    "ChartBar",
-    "ChartGroup",
-    "ChartTick",
     "Check",
     "CitationView",
     "CitedSource",

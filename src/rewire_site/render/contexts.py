@@ -31,6 +31,7 @@ from .page import Link as Link
 from .page import Page as Page
 from .page import PageHeader as PageHeader
 from .page import page_header as page_header  # Page, Link: page.py (re-exported)
+from .reproduction_chart import Chart
 from .search import SearchEntry
 
 if TYPE_CHECKING:
@@ -158,6 +159,8 @@ class ProtocolPage(RecordPage):
     '2 minutes', '30 seconds'); '' without one."""
     reproductions: tuple[ReproductionGroup, ...]
     """One per published evaluation that Rewire measurements reproduce."""
+    reproduction_charts: tuple[Chart | None, ...]
+    """One per reproduction, in order: its bar chart (None: no value to draw)."""
     measurements: ComparisonView | None
     """Rewire measurements in their own table (rows by setup); None without any."""
     measurements_by_setup: bool
@@ -230,6 +233,8 @@ class EvaluationPage(RecordPage):
     environment: tuple[Fact, ...]
     reproductions: tuple[ReproductionGroup, ...]
     """The measurement's reproduction, or the reproductions of this published result."""
+    reproduction_charts: tuple[Chart | None, ...]
+    """One per reproduction, in order: its bar chart (None: no value to draw)."""
     observations: tuple[ObservationRow, ...]
     """Quantities measured beside the results, in record order."""
     headline: Headline

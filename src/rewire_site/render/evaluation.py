@@ -20,6 +20,7 @@ from ..link import Catalogue
 from ..models import Evaluation, Origin, Protocol
 from .contexts import EvaluationPage, Fact, ObservationRow, SiteFacts
 from .parts import common_fields, link_to, results_of, value_fact
+from .reproduction_chart import group_charts
 
 STATUS_LINES = {
     Origin.author_reported: "Published result, transcribed from its source, not run by Rewire.",
@@ -82,6 +83,7 @@ def evaluation_page(
         why = missing_text(protocol, "recipe")
         recipe_missing = f"{why.long_label}{': ' + why.note if why.note else ''}"
     environment: tuple[Fact, ...] = ()
+    reproductions = evaluation_reproductions(evaluation, catalogue, flags=facts.flags)
     env = evaluation.environment
     if env is not None:
         packages = "; ".join(f"{k} {v}" for k, v in sorted(env.packages.items()))
@@ -148,7 +150,8 @@ def evaluation_page(
         recipe_command=protocol.recipe.command if protocol.recipe else None,
         recipe_missing=recipe_missing,
         environment=environment,
-        reproductions=evaluation_reproductions(evaluation, catalogue, flags=facts.flags),
+        reproductions=reproductions,
+        reproduction_charts=group_charts(reproductions, catalogue),
         observations=observation_rows(evaluation, protocol),
         headline=evaluation_headline(evaluation, catalogue, facts.flags),
         claims=claim_views(evaluation, catalogue),

@@ -51,6 +51,7 @@ from .parts import (
     results_of,
     value_fact,
 )
+from .reproduction_chart import group_charts
 from .sections import (
     comparison_view,
     resorted_view,
@@ -79,6 +80,11 @@ def protocol_page(
     evaluations = catalogue.evaluations_of(protocol.id)
     if table is None:
         table = protocol_table(protocol, catalogue, facts)
+    groups = tuple(
+        protocol_reproduction_groups(protocol, catalogue, flags=facts.flags)
+        if reproductions is None
+        else reproductions
+    )
     recipe_missing = ""
     if protocol.recipe is None:
         why = missing_text(protocol, "recipe")
@@ -197,11 +203,8 @@ def protocol_page(
             link_to(catalogue, q.id) for q in catalogue.referring(protocol.id, Question)
         ),
         evaluations=tuple(link_to(catalogue, e.id) for e in evaluations),
-        reproductions=tuple(
-            protocol_reproduction_groups(protocol, catalogue, flags=facts.flags)
-            if reproductions is None
-            else reproductions
-        ),
+        reproductions=groups,
+        reproduction_charts=group_charts(groups, catalogue),
         headline=(
             protocol_headline(protocol, catalogue, facts.flags) if headline is None else headline
         ),

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from ...derive.display import plural
 from ...derive.fits import Point
-from ...derive.reproduction import nice_axis
+from ..reproduction_chart import nice_axis
 
 WIDTH = 600.0
 PLOT_LEFT = 64.0
