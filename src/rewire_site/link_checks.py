@@ -476,9 +476,11 @@ def _check_orphans(report: ValidationReport, root: Path, universe: dict[str, Rec
 
 def _labelled(record: RecordBase) -> bool:
     """True for a dataset or model family that carries a source's labels: an identity
-    record that result tables' rows map to (they name it by label, not by id)."""
+    record that result tables' rows map to (they name it by label, not by id); and for a
+    dataset that joins other datasets (`same_task` or `related`): a task identity record,
+    which the task pages read through its links."""
     if isinstance(record, Dataset):
-        return bool(record.labels)
+        return bool(record.labels or record.same_task or record.related)
     if isinstance(record, ModelFamily):
         return bool(record.labels) or any(c.labels for c in record.checkpoints)
     return False
