@@ -398,23 +398,19 @@ def checkpoint_entry(
     )
 
 
+def family_entry(family: ModelFamily, catalogue: Catalogue) -> FamilyEntry:
+    """The family with its checkpoints (by parameters, then name; a checkpoint without a
+    stated count last)."""
+    conversion = family_base_pairs(family)
+    rows = [
+        checkpoint_entry(family, i, c, catalogue, conversion)
+        for i, c in enumerate(family.checkpoints)
+    ]
+    rows.sort(key=lambda r: (r.parameter_count is None, r.parameter_count or 0.0, r.name.lower()))
+    return FamilyEntry(family.id, family.name, family.tokenisation, tuple(rows))
+
+
 def model_directory(catalogue: Catalogue) -> tuple[FamilyEntry, ...]:
-    """Every model family (by name) with its checkpoints (by parameters, then name; a
-    checkpoint without a stated count last)."""
+    """Every model family (by name), each its `family_entry`."""
     families = sorted(catalogue.families(), key=lambda f: (f.name.lower(), f.id))
-    entries = []
-    for family in families:
-        conversion = family_base_pairs(family)
-        rows = [
-            checkpoint_entry(family, i, c, catalogue, conversion)
-            for i, c in enumerate(family.checkpoints)
-        ]
-        rows.sort(
-            key=lambda r: (
-                r.parameter_count is None,
-                r.parameter_count or 0.0,
-                r.name.lower(),
-            )
-        )
-        entries.append(FamilyEntry(family.id, family.name, family.tokenisation, tuple(rows)))
-    return tuple(entries)
+    return tuple(family_entry(family, catalogue) for family in families)

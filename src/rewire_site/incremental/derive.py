@@ -31,8 +31,10 @@ from ..derive.reproduction import protocol_reproduction_groups
 from ..link import Catalogue
 from ..models import Evaluation
 from ..render import index
+from ..render.contexts import Link
 from ..render.downloads import protocol_derived
 from ..render.export.eee import eee_line
+from ..render.family import family_compare_links
 from ..render.plan import API_CHUNK, SitePlan, facts_of, shared_titles
 from ..render.protocol import protocol_table
 from ..render.search import SearchEntry, ordered_entries, search_entry
@@ -94,6 +96,7 @@ class Derived:
         self.entries: dict[str, Item[SearchEntry]] = {}
         self.protocols: dict[str, Item[tuple[Any, Any, tuple[Any, ...], Any, Any]]] = {}
         self.eee: dict[str, Item[str | None]] = {}
+        self.links: dict[str, Item[dict[str, tuple[Link, ...]]]] = {}
         self.hashes: dict[str, str | None] = {}
         self.logs: dict[str, LogFacts] = {}
         self.plan: SitePlan | None = None
@@ -231,6 +234,14 @@ class Derived:
             protocol_facts,
             lambda p: p.id,
         )
+        self.links, _ = self._refresh(
+            self.links,
+            ("links",),
+            None if changed is None else changed | out,
+            lambda _: family_compare_links(seen, tracked.flags),
+            str,
+        )
+        links = self.links["links"].value
         tables = {k: i.value[0] for k, i in self.protocols.items()}
         headlines = {k: i.value[1] for k, i in self.protocols.items()}
         reproductions = {k: i.value[2] for k, i in self.protocols.items()}
@@ -242,6 +253,7 @@ class Derived:
             out |= diff("headline", old.headlines, headlines)
             out |= diff("reproduction", old.reproductions, reproductions)
             out |= diff("results", old.results, results)
+            out |= diff("compare", old.family_links, links)
         plan = SitePlan(
             release=release.preview_release(len(catalogue.by_id), self.day),
             catalogue=catalogue,
@@ -256,6 +268,7 @@ class Derived:
             coverage=coverage,
             results=results,
             eee_lines={k: i.value for k, i in self.eee.items()},
+            family_links=links,
         )
         self.plan = plan
         return plan, out

@@ -10,7 +10,8 @@ through these views adds a key to the current `Recorder`:
 - `("ref", X)`: the references to `X` were read (`referrers`, `referring`,
   `evaluations_of`), plus `("id", i)` for each record returned;
 - `(tag, key)` / `(tag, ANY)` for the derived facts: `flags`, `artifact`, `facet:<key>`,
-  `label:<key>`, `href`, `shared`, `table`, `headline`, `reproduction`, `results`, `eee`, `members`;
+  `label:<key>`, `href`, `shared`, `table`, `headline`, `reproduction`, `results`, `eee`,
+  `members`, `compare`;
   `("entries",)`, `("coverage",)` and `("api", slice)` for the search entries, the
   coverage rows and a JSON API job's slice of record ids.
 
@@ -185,6 +186,7 @@ def tracked_plan(plan: SitePlan, recorder: Recorder) -> TrackedPlan:
         reproductions=TrackedMap(plan.reproductions, "reproduction", recorder),
         results=TrackedMap(plan.results, "results", recorder),
         eee_lines=TrackedMap(plan.eee_lines, "eee", recorder),
+        family_links=TrackedMap(plan.family_links, "compare", recorder),
     )
     made = TrackedPlan(**values)
     object.__setattr__(made, "recorder", recorder)

@@ -5,9 +5,12 @@ know" (model facts by checkpoint, papers, configurations, evidence, sources) col
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+from ..derive.concerns import Flag
 from ..derive.fits import curves
 from ..derive.model_compare import family_pairs, family_triples
-from ..derive.model_directory import model_directory
+from ..derive.model_directory import family_entry
 from ..derive.model_facts import fact_rows
 from ..derive.model_results import model_results
 from ..link import Catalogue
@@ -19,18 +22,29 @@ from .model_page import answer, compare_links, fact_lines, key_facts, task_group
 from .parts import common_fields, link_to, value_fact
 
 
-def _compare(family_id: str, catalogue: Catalogue, facts: SiteFacts) -> tuple[Link, ...]:
-    """The two- and three-model comparison pages this family is on."""
-    pairs = family_pairs(catalogue, facts.flags)
-    triples = tuple(t for t in family_triples(pairs) if family_id in t.ids)
-    return compare_links(family_id, pairs, compare_path) + triple_links(triples)
+def family_compare_links(
+    catalogue: Catalogue, flags: Mapping[str, tuple[Flag, ...]]
+) -> dict[str, tuple[Link, ...]]:
+    """Family id -> the two- and three-model comparison pages it is on: every pair and
+    triple computed once for the site (`SitePlan.family_links`; each family page
+    computing them cost 0.13 CPU s, 6.5 s over the 51 family pages of the 10,000-
+    evaluation catalogue, benchmarks/bench_incremental.py)."""
+    pairs = family_pairs(catalogue, flags)
+    triples = family_triples(pairs)
+    return {
+        f.id: compare_links(f.id, pairs, compare_path)
+        + triple_links(tuple(t for t in triples if f.id in t.ids))
+        for f in catalogue.families()
+    }
 
 
 def family_page(
     family: ModelFamily,
     catalogue: Catalogue,
     facts: SiteFacts,
+    compare: tuple[Link, ...],
 ) -> FamilyPage:
+    """`compare`: the family's `family_compare_links`."""
     f = family
     configurations = catalogue.referring(f.id, Configuration)
     checkpoints = tuple(
@@ -44,13 +58,13 @@ def family_page(
         value_fact(f, "tokenisation", f.tokenisation),
         *checkpoints,
     )
-    entry = next((e for e in model_directory(catalogue) if e.family_id == f.id), None)
+    entry = family_entry(f, catalogue)
     results = model_results(f.id, catalogue)
     return FamilyPage(
         **common_fields(f, catalogue, facts, "family.html"),
         answer=answer(f.name, entry, results),
         key_facts=key_facts(entry),
-        compare=_compare(f.id, catalogue, facts),
+        compare=compare,
         result_groups=task_groups(results),
         facts=page_facts,
         fact_rows=fact_lines(fact_rows(f, catalogue)),

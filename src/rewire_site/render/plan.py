@@ -46,7 +46,7 @@ from .evaluation import evaluation_page
 from .export import SITE_URL, export_files
 from .export.eee import eee_lines
 from .export.jsonld import with_json_ld
-from .family import family_page
+from .family import family_compare_links, family_page
 from .fits.pages import fits_page
 from .model_compare import compare_links, compare_pages, triple_links, triple_page
 from .models import MODELS_PATH, models_page
@@ -81,12 +81,12 @@ RECORD_PAGES: dict[type[RecordBase], Any] = {
     Evaluation: evaluation_page,
     Configuration: configuration_page,
     Dataset: dataset_page,
-    ModelFamily: family_page,
     Source: source_page,
     Question: question_page,
     ResultTable: table_page,
 }
-"""Record type -> builder of its page context (protocols have a job of their own)."""
+"""Record type -> builder of its page context (protocols have a job of their own; a
+family's page also takes its `SitePlan.family_links`)."""
 
 
 def shared_titles(records: Iterable[RecordBase]) -> frozenset[str]:
@@ -171,6 +171,9 @@ class SitePlan:
     """Evaluation id -> its Every Eval Ever line (export.eee.eee_line), computed once: the
     exports job joins them (2.2 CPU s at 10,000 evaluations in that job; `rewire serve`
     now recomputes only the lines whose records an edit changed)."""
+    family_links: Mapping[str, tuple[Link, ...]]
+    """Family id -> links to the comparison pages it is on (`family.family_compare_links`),
+    computed once for every family page."""
 
     def derived_results(self) -> downloads.Derived:
         """(evaluation id, column id) -> standing and verdict, over every protocol."""
@@ -210,16 +213,20 @@ class SitePlan:
             ]
         if kind == "record":
             record = self.catalogue.by_id[job[1]]
-            page = RECORD_PAGES[type(record)](record, self.catalogue, self.facts)
+            if isinstance(record, ModelFamily):
+                links = self.family_links[record.id]
+                made: Any = family_page(record, self.catalogue, self.facts, links)
+            else:
+                made = RECORD_PAGES[type(record)](record, self.catalogue, self.facts)
             if isinstance(record, ResultTable):
                 return [
-                    page,
+                    made,
                     *rows_pages(record, self.catalogue, self.facts),
                     DataFile(
                         download_path(record.id), table_downloads.table_csv(record, self.catalogue)
                     ),
                 ]
-            return [with_json_ld(page, record, self.catalogue, SITE_URL)]
+            return [with_json_ld(made, record, self.catalogue, SITE_URL)]
         if kind == "filter":
             key, value = job[1], job[2]
             ids = self.members[(key, value)]
@@ -340,4 +347,5 @@ def plan_site(
             for p in protocols
         },
         eee_lines=eee_lines(catalogue),
+        family_links=family_compare_links(catalogue, facts.flags),
     )
