@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -41,8 +41,8 @@ from ..models import Configuration, Evaluation, ModelFamily, Protocol, ResultTab
 from ..models.common import Scale
 from ..models.scales import to_scale
 from ..table_rows import ResultTableRow
+from .boards import AdaptationClass, adaptation_class, publication
 from .comparability import ROUNDING_MARGIN, last_digit, stated_uncertainty
-from .leaderboard import AdaptationClass, adaptation_class, publication
 from .overlaps import task_groups
 
 Verdict = Literal["disagrees", "within_spread", "spread_not_stated"]
@@ -177,10 +177,14 @@ def _repeat_positions(table: ResultTable) -> frozenset[int]:
 
 
 def _table_sides(
-    table: ResultTable, catalogue: Catalogue, task_of: dict[str, str]
+    table: ResultTable,
+    rows: Iterable[ResultTableRow],
+    catalogue: Catalogue,
+    task_of: dict[str, str],
 ) -> Iterable[tuple[Key, Side]]:
-    """The sides of one ranked result table: its rows of pinned checkpoints on tasks,
-    grouped by checkpoint, dataset and settings but the repeats, one side per metric."""
+    """The sides of one ranked result table's `rows`: those of pinned checkpoints on tasks,
+    grouped by checkpoint, dataset, label and settings but the repeats, one side per
+    metric."""
     protocol = catalogue.by_id.get(table.protocol)
     if not isinstance(protocol, Protocol):
         return
@@ -188,7 +192,7 @@ def _table_sides(
     names = [s.name.split(" (")[0].strip() for s in table.columns.settings]
     Group = tuple[str, str, str, str, tuple[tuple[str, str], ...]]
     groups: dict[Group, list[ResultTableRow]] = defaultdict(list)
-    for row in catalogue.result_rows.of_table(table.id):
+    for row in rows:
         identity = row.model_identity
         if identity is None or identity.checkpoint is None or row.dataset not in task_of:
             continue
@@ -303,19 +307,42 @@ def _task_index(catalogue: Catalogue) -> dict[str, str]:
     return {d: group[0] for group in task_groups(catalogue) for d in group}
 
 
-def cross_source(catalogue: Catalogue) -> tuple[Overlap, ...]:
+def cross_source(
+    catalogue: Catalogue,
+    *,
+    datasets: Collection[str] | None = None,
+    family: str | None = None,
+) -> tuple[Overlap, ...]:
     """Every key (checkpoint, task, metric, scale, protocol class) that two or more
     sources report, with every side, every judged pair of sides of different sources and
-    every conflict within a source; sorted by task, family, checkpoint, metric, class."""
+    every conflict within a source; sorted by task, family, checkpoint, metric, class.
+    `datasets` (one task group's datasets, a task page) or `family` (a model page) keep
+    the keys of those alone, reading only their rows."""
     task_of = _task_index(catalogue)
+    if datasets is not None:
+        task_of = {d: t for d, t in task_of.items() if d in datasets}
+    rows: Iterable[ResultTableRow]
+    if family is not None:
+        rows = catalogue.result_rows.of_family(family)
+    elif datasets is not None:
+        rows = [r for d in sorted(set(datasets)) for r in catalogue.result_rows.of_dataset(d)]
+    else:
+        rows = catalogue.result_rows
+    by_table: dict[str, list[ResultTableRow]] = defaultdict(list)
+    for row in rows:
+        by_table[row.table].append(row)
     by_key: dict[Key, list[Side]] = defaultdict(list)
-    for table in catalogue.of_kind(ResultTable):
-        if table.ranked:
-            for key, side in _table_sides(table, catalogue, task_of):
+    for table_id in sorted(by_table):
+        table = catalogue.by_id.get(table_id)
+        if isinstance(table, ResultTable) and table.ranked:
+            for key, side in _table_sides(table, by_table[table_id], catalogue, task_of):
                 by_key[key].append(side)
     for evaluation in catalogue.of_kind(Evaluation):
+        if datasets is not None and evaluation.dataset not in task_of:
+            continue
         for key, side in _evaluation_sides(evaluation, catalogue, task_of):
-            by_key[key].append(side)
+            if family is None or key.family == family:
+                by_key[key].append(side)
     found: list[Overlap] = []
     for key in sorted(by_key, key=_order):
         sides = sorted(by_key[key], key=lambda s: (s.source, s.label, s.settings, s.record))
