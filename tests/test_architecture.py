@@ -229,3 +229,95 @@ def test_derive_writes_no_markup() -> None:
         and "markupsafe" in path.read_text(encoding="utf-8")
     ]
     assert not users
+
+
+def display_formatting_in(source: str) -> list[tuple[int, str]]:
+    """(line, what) of each place in `source` that formats a value for a reader, as far as
+    `ast` can tell: a number format in an f-string (`{x:.3g}`, `{n:,}`), `str.format` on a
+    literal, `format()`, %-formatting of a literal, and any import of a module named
+    `display` (the presentation helpers). Plain interpolation (`f"{a}: {b}"`) is not
+    caught: ids and keys are built that way too."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.FormattedValue) and node.format_spec is not None:
+            found.append((node.lineno, "a number format in an f-string"))
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "format"
+            and isinstance(node.func.value, ast.Constant)
+        ) or (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "format"
+        ):
+            found.append((node.lineno, "format()"))
+        elif (
+            isinstance(node, ast.BinOp)
+            and isinstance(node.op, ast.Mod)
+            and isinstance(node.left, ast.Constant)
+            and isinstance(node.left.value, str)
+        ):
+            found.append((node.lineno, "%-formatting"))
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[-1] == "display":
+            found.append((node.lineno, f"imports {node.module}"))
+        elif isinstance(node, ast.Import) and any(a.name.endswith(".display") for a in node.names):
+            found.append((node.lineno, "imports a display module"))
+    return found
+
+
+def test_display_formatting_finder_finds_formatting() -> None:
+    sample = (
+        "from .display import plural\n"
+        "a = f'{value:.3g} GB'\n"
+        "b = '{} of {}'.format(n, m)\n"
+        "c = '%d runs' % n\n"
+        "d = format(x, ',')\n"
+    )
+    assert sorted(line for line, _ in display_formatting_in(sample)) == [1, 2, 3, 4, 5]
+    assert display_formatting_in("key = f'{protocol_id}:{column}'\n") == []
+    # derive/display.py's number formatting is caught wherever it would come back.
+    assert display_formatting_in(
+        "def display_number(value: float, decimals: int) -> str:\n"
+        "    return f'{value:.{decimals}f}'\n"
+    )
+
+
+STILL_MAKING_TEXT = (
+    "agreement",
+    "comparability",
+    "concerns",
+    "coverage",
+    "display",
+    "filters",
+    "findings",
+    "fits",
+    "model_directory",
+    "readiness",
+    "reproduction",
+    "tables",
+    "verdicts",
+)
+"""derive/ modules that still format reader text (issue 26: derive returns facts, render/
+presents them, `render/present/` holding the helpers). Each leaves this list when its text
+moves to render/; no module may join it, and a module that no longer formats text must
+leave it (the test below fails either way)."""
+
+
+def test_derive_formats_no_reader_text_outside_the_named_modules() -> None:
+    derive = SRC / "rewire_site" / "derive"
+    found = {
+        path.stem: display_formatting_in(path.read_text(encoding="utf-8"))
+        for path in sorted(derive.glob("*.py"))
+    }
+    joined = [
+        f"derive/{name}.py:{line}: {what}"
+        for name, places in found.items()
+        if name not in STILL_MAKING_TEXT
+        for line, what in places
+    ]
+    assert not joined, "derive/ formats reader text (move it to render/present/):\n" + "\n".join(
+        joined
+    )
+    left = [name for name in STILL_MAKING_TEXT if not found.get(name)]
+    assert not left, f"no longer format text: take them off STILL_MAKING_TEXT: {left}"

@@ -325,7 +325,7 @@ def test_a_correlation_is_exported_on_its_own_scale_never_as_percent(
     import csv
     import io
 
-    from rewire_site.derive.display import canonical_value, is_correlation
+    from rewire_site.derive.scales import canonical_value, is_correlation
     from rewire_site.models.common import Scale
     from rewire_site.render.downloads import evaluation_matrix_csv
 

@@ -24,9 +24,9 @@ from rewire_site.derive.model_directory import (
     FamilyEntry,
     model_directory,
 )
-from rewire_site.derive.model_facts import FACT_LABELS, fact_rows
 from rewire_site.link import Catalogue
 from rewire_site.models import ModelFamily
+from rewire_site.render.model_facts import FACT_LABELS, fact_rows
 from rewire_site.render.models import length_cell, licence_cell, models_page
 
 ROOT = Path(__file__).resolve().parents[1]

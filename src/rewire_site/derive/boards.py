@@ -227,7 +227,7 @@ def _number(fact: Fact | None) -> Cited | None:
     if fact is None:
         return None
     number = fact.value if isinstance(fact.value, float) else None
-    printed = fact.printed_value or ("" if number is None else f"{number:g}")
+    printed = fact.printed_value or ""  # boards read the number, never its text
     return Cited(printed, number, fact.unit or "", "", None, "", "", "", None)
 
 

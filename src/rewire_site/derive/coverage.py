@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ..link import Catalogue
-from ..models import RECORD_TYPES, Evaluation, Protocol
+from ..models import RECORD_TYPES, Evaluation, Protocol, kind_of
 from ..models.evaluation import Origin
 from ..models.protocol import BaselineRole
 from .concerns import Flag, excluded, flags_by_evaluation
@@ -17,7 +17,6 @@ from .display import (
     ORIGIN_COUNT_LABELS,
     MissingText,
     display_duration_span,
-    kind_of,
     missing_text,
     plural,
     protocol_metric_direction,

@@ -1,4 +1,8 @@
-"""Display helpers shared by the derived facts: rounding, labels, missing-metadata text.
+"""Display helpers that derive modules still making reader text use: rounding, labels,
+missing-metadata text (issue 26: they move to `render/present/` as those modules return
+facts instead; `tests/test_architecture.py` names the modules, STILL_MAKING_TEXT).
+Helpers only render/ uses live in `render/present/` already; scale facts in
+`derive/scales.py`.
 
 Display rounding never changes a stored value: these functions only make strings.
 """
@@ -7,13 +11,12 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from ..link import Catalogue
 from ..models import (
-    RECORD_TYPES,
     Citation,
     Metric,
     Origin,
@@ -24,6 +27,7 @@ from ..models import (
 )
 from ..models.common import CitationRole, MissingReason, ReviewStatus, Scale
 from ..models.scales import to_scale
+from .scales import canonical_scale, column_metrics
 
 NOT_REPORTED = "Not reported"
 OUT_OF_MEMORY = "Out of memory"
@@ -238,25 +242,6 @@ def missing_text(record: RecordBase, path: str) -> MissingText:
     return MissingText(missing.reason.value, label, long_label, missing.note, values)
 
 
-_INDEXED = re.compile(r"^\d+$")
-
-
-def field_text(path: str) -> str:
-    """A record's field path as a reader reads it: 'results.0.coverage' -> 'result 1,
-    coverage'; 'checkpoints.2.facts.max_positions' -> 'checkpoint 3, facts, max
-    positions'; 'comparison.dataset_version' -> 'comparison, dataset version'. A list's
-    name is singular and its item counted from 1, so no page shows a dotted path."""
-    parts: list[str] = []
-    for segment in path.split("."):
-        if _INDEXED.match(segment) and parts:
-            name = parts.pop()
-            singular = name[:-1] if name.endswith("s") and not name.endswith("ss") else name
-            parts.append(f"{singular} {int(segment) + 1}")
-        else:
-            parts.append(segment.replace("_", " "))
-    return ", ".join(parts)
-
-
 @dataclass(frozen=True)
 class CitationView:
     """A citation resolved against its source record."""
@@ -333,25 +318,6 @@ def _cite(citation: Citation, source: Source) -> CitationView:
 PER_COLUMN = "per column: "
 
 
-def column_metrics(
-    protocol: Protocol, column_ids: Collection[str] | None = None
-) -> tuple[Metric, ...]:
-    """The metrics a protocol's results are measured in: the distinct metrics of its
-    result columns (of `column_ids` only, when given; a column's own metric, else the
-    protocol's), by id, in column order; the protocol's metric when no column is left.
-    Feng et al.'s protocols declare AUC but score their columns in MCC, AUC, F1 and
-    accuracy: four metrics, not one."""
-    found = {
-        m.id: m
-        for m in (
-            protocol.column_metric(c.id)
-            for c in protocol.columns
-            if column_ids is None or c.id in column_ids
-        )
-    }
-    return tuple(found.values()) or (protocol.metric,)
-
-
 def metric_names(metrics: Sequence[Metric]) -> str:
     """'Peak memory', or 'MCC, AUC, F1 score and Accuracy' (labels as recorded)."""
     labels = list(dict.fromkeys(m.label for m in metrics))
@@ -411,14 +377,6 @@ def result_header(protocol: Protocol, column_id: str) -> str:
     return metric.label if label == metric.label else column_header(metric.label, label)
 
 
-_KINDS: dict[type[RecordBase], str] = {cls: kind for kind, cls in RECORD_TYPES.items()}
-
-
-def kind_of(record: RecordBase) -> str:
-    """The record's kind ('evaluation', 'model_family', ...)."""
-    return _KINDS[type(record)]
-
-
 # ------------------------------------------------------------------ scales and digits
 
 SIGNIFICANT = 4
@@ -427,30 +385,6 @@ float, '0.3622498911964387') or printed none (a measurement): rounded to this ma
 significant figures."""
 PRINTED_DIGITS = 6
 """A printed value with up to this many significant figures is shown as printed."""
-
-ROUNDING_RULE = (
-    "Values show the digits their source printed; a value printed with more than "
-    f"{PRINTED_DIGITS} significant figures (a spreadsheet's float) is rounded to "
-    f"{SIGNIFICANT} and marked rounded, and a measured value is rounded to {SIGNIFICANT}. "
-    "A correlation such as MCC is shown on its own scale, "
-    "-1 to 1, never as a percentage; a paper's value x100 is converted, with the printed "
-    "value beside it."
-)
-"""The one rounding and scale rule, as pages state it once."""
-
-_CORRELATIONS = re.compile(r"\b(mcc|matthews|pearson|spearman|correlation)\b", re.IGNORECASE)
-
-
-def is_correlation(metric: Metric) -> bool:
-    """MCC and other correlations: a score on [-1, 1], never a percentage (a paper's x100
-    is its printing convention)."""
-    return bool(_CORRELATIONS.search(f"{metric.id.replace('-', ' ')} {metric.label}"))
-
-
-def canonical_scale(metric: Metric) -> Scale | None:
-    """The scale a metric's values are shown and compared on: a correlation's own
-    (fraction, -1 to 1), else the metric's declared scale (None: a unit, no fixed range)."""
-    return Scale.fraction if is_correlation(metric) else metric.scale
 
 
 def _significant(text: str) -> int:
@@ -507,48 +441,6 @@ def scaled_value(
     shown = display_number(converted, SIGNIFICANT)
     rounded = printed is not None and _significant(printed) > _significant(shown)
     return ScaledValue(converted, shown + suffix, f"rounded from {printed}" if rounded else "")
-
-
-def scale_unit(metric: Metric) -> str:
-    """The unit a metric's shown values are in: 'correlation, -1 to 1' for MCC and other
-    correlations (whatever scale a source printed them on), else the metric's unit."""
-    return "correlation, -1 to 1" if is_correlation(metric) else metric.unit
-
-
-@dataclass(frozen=True)
-class CanonicalValue:
-    """A result on its metric's canonical scale, as exports carry it: the number, its unit
-    and the metric's bounds on that scale (None: not stated)."""
-
-    value: float | None
-    unit: str | None
-    minimum: float | None
-    maximum: float | None
-
-
-def canonical_value(metric: Metric, result: Result) -> CanonicalValue:
-    """The value every export writes: on the scale pages show (`canonical_scale`), with a
-    unit that says that scale (a correlation's is 'correlation coefficient', never
-    'percent'); a unit-bearing metric (no scale) keeps its recorded unit."""
-    target = canonical_scale(metric)
-    if target is None:
-        return CanonicalValue(
-            result.value, result.unit or metric.unit, metric.minimum, metric.maximum
-        )
-
-    def convert(value: float | None, given: Scale | None) -> float | None:
-        return None if value is None else to_scale(value, given, target)
-
-    if target == Scale.percent:
-        unit = "percent"
-    else:
-        unit = "correlation coefficient" if is_correlation(metric) else "fraction"
-    return CanonicalValue(
-        convert(result.value, result.scale or metric.scale),
-        unit,
-        convert(metric.minimum, metric.scale),
-        convert(metric.maximum, metric.scale),
-    )
 
 
 def result_value(metric: Metric, result: Result) -> ScaledValue:

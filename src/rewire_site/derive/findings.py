@@ -21,7 +21,6 @@ from .agreement import SHAPE_TEXTS
 from .concerns import Flag, flags_by_evaluation
 from .display import (
     display_number,
-    is_correlation,
     plural,
     result_display,
     result_header,
@@ -39,6 +38,7 @@ from .reproduction import (
     printed_display,
     protocol_reproduction_groups,
 )
+from .scales import is_correlation
 from .verdicts import (
     agree_count,
     matches_reading,

@@ -7,8 +7,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ..link import Catalogue, Reference, references
-from ..models import RecordBase
-from .display import kind_of
+from ..models import RecordBase, kind_of
 
 # (kind of the referring record, field) -> (label seen from it, label seen from the target)
 RELATIONS: dict[tuple[str, str], tuple[str, str]] = {

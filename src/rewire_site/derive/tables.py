@@ -38,7 +38,6 @@ from .display import (
     ORIGIN_LABELS,
     CitationView,
     cite,
-    column_metrics,
     metric_dependence,
     metric_names,
     missing_text,
@@ -50,6 +49,7 @@ from .display import (
     unit_text,
 )
 from .reproduction import printed_display
+from .scales import column_metrics
 
 CellStatus = Literal["value", "not_reported", "out_of_memory", "incomplete"]
 Flags = Mapping[str, tuple[Flag, ...]]
@@ -149,7 +149,7 @@ class ComparisonTable:
     protocol_title: str
     metric_label: str
     """The metric of the columns shown: 'Peak memory', or 'MCC, AUC, F1 score and Accuracy'
-    where columns have metrics of their own (display.column_metrics)."""
+    where columns have metrics of their own (scales.column_metrics)."""
     unit: str
     """The columns' shared unit, or 'per column: ...' where they differ."""
     direction: str

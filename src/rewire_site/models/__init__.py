@@ -43,6 +43,15 @@ RECORD_TYPES: dict[str, type[RecordBase]] = {
 
 RECORD_ADAPTER: TypeAdapter[Record] = TypeAdapter(Record)
 
+_KINDS: dict[type[RecordBase], str] = {cls: kind for kind, cls in RECORD_TYPES.items()}
+
+
+def kind_of(record: RecordBase) -> str:
+    """The record's kind ('evaluation', 'model_family', ...): the one record type -> kind
+    map."""
+    return _KINDS[type(record)]
+
+
 __all__ = [
     "PUBLISHED_ORIGINS",
     "RECORD_ADAPTER",
@@ -74,4 +83,5 @@ __all__ = [
     "Source",
     "SourceKind",
     "SourceLabel",
+    "kind_of",
 ]

@@ -17,9 +17,10 @@ from jinja2.compiler import CodeGenerator, Frame, optimizeconst
 from markupsafe import Markup, escape
 
 from ..config import TEMPLATES_DIR
-from ..derive.display import ROUNDING_RULE, field_text
 from ..markdown import render_block, render_inline
 from ..models.common import is_web_url
+from .present.fields import field_text
+from .present.values import ROUNDING_RULE
 from .urls import record_path
 
 PACKAGE_ROOT = Path(__file__).resolve().parents[3]

@@ -12,10 +12,11 @@ from collections.abc import Callable
 from functools import cache
 
 from ..derive.concerns import FLAG_LABELS
-from ..derive.display import NOT_REPORTED, field_text, missing_text
+from ..derive.display import NOT_REPORTED, missing_text
 from ..link import REFERENCES
 from ..models import RecordBase
 from .contexts import MetaItem, MetaValue
+from .present.fields import field_text
 from .urls import kind_of, record_path
 
 SHOWN_ELSEWHERE = frozenset({"id", "kind", "title", "summary"})

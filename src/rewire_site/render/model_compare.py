@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..derive.display import plural, result_value, scale_unit
+from ..derive.display import plural, result_value
 from ..derive.model_compare import ModelPair, ModelTriple, SharedRow, Side
 from .contexts import Link, Page, page_header
 from .model_page import CLASS_LABELS
+from .present.values import scale_unit
 from .urls import record_path
 
 COMPARE_DIR = "models/compare"

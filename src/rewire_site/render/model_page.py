@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..derive.display import ORIGIN_LABELS, plural, result_value, scale_unit
+from ..derive.display import ORIGIN_LABELS, plural, result_value
 from ..derive.model_compare import ModelPair
 from ..derive.model_directory import (
     NOT_IN_SOURCES,
@@ -18,9 +18,9 @@ from ..derive.model_directory import (
     FamilyEntry,
     HardwareEntry,
 )
-from ..derive.model_facts import FactRow
 from ..derive.model_results import RESOURCES, ModelResult, TableResult, TaskFamilyResults
 from ..derive.task_families import LABELS as TASK_LABELS
+from .model_facts import FactRow
 from .models import (
     CheckpointRow,
     CiteLink,
@@ -30,6 +30,7 @@ from .models import (
     value_cell,
 )
 from .page import Link
+from .present.values import scale_unit
 from .urls import record_path
 
 CLASS_LABELS: dict[str, str] = {
@@ -85,7 +86,7 @@ class FactLine:
     """One model fact of one checkpoint in "how we know"."""
 
     row: FactRow
-    """The fact as derive.model_facts gives it (value as printed, source, concerns)."""
+    """The fact as render.model_facts gives it (value as printed, source, concerns)."""
     qualifiers: str
     """'upper bound', 'stated for all four NT-v1 models', or ''."""
 

@@ -10,15 +10,12 @@ from ..derive.concerns import FLAG_LABELS
 from ..derive.display import (
     ORIGIN_LABELS,
     cite,
-    field_text,
     missing_text,
     plural,
     result_header,
     result_value,
     review_label,
-    scale_unit,
 )
-from ..derive.evidence import SourceList, evidence_table, sources_of
 from ..derive.filters import FACETS
 from ..derive.related import related
 from ..derive.tables import evaluation_rows
@@ -44,7 +41,10 @@ from .contexts import (
     SiteFacts,
     page_header,
 )
+from .evidence import SourceList, evidence_table, sources_of
 from .metadata import technical_metadata
+from .present.fields import field_text
+from .present.values import scale_unit
 from .sections import correction_url, evidence_view, facet_values_of, results_table
 from .urls import KIND_LABELS, api_path, kind_of, record_path
 

@@ -9,7 +9,6 @@ from dataclasses import replace
 from ..derive.comparability import protocol_depends_on_hardware
 from ..derive.coverage import baseline_coverage, recorded_run_minutes
 from ..derive.display import (
-    column_metrics,
     display_duration,
     display_number,
     metric_dependence,
@@ -20,6 +19,7 @@ from ..derive.display import (
 from ..derive.findings import Headline, protocol_headline
 from ..derive.fits import CURVE_RECIPE
 from ..derive.reproduction import ReproductionGroup, protocol_reproduction_groups
+from ..derive.scales import column_metrics
 from ..derive.tables import (
     ComparisonTable,
     ProtocolTables,

@@ -12,8 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from ..derive.display import column_metrics, display_number, metric_names, per_column, plural
+from ..derive.display import display_number, metric_names, per_column, plural
 from ..derive.reproduction import ReproducedColumn, ReproductionGroup
+from ..derive.scales import column_metrics
 from ..link import Catalogue
 from ..models import Protocol
 

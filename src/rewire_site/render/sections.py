@@ -12,7 +12,6 @@ from dataclasses import replace
 
 from .. import config
 from ..derive.display import plural
-from ..derive.evidence import CitedSource, EvidenceRow, EvidenceTable
 from ..derive.tables import (
     ComparisonTable,
     EvaluationRow,
@@ -34,6 +33,7 @@ from .contexts import (
     ResultRowView,
     ResultsTable,
 )
+from .evidence import CitedSource, EvidenceRow, EvidenceTable
 from .urls import record_path, sorted_path
 
 RANKING_TEXT = (

@@ -4,10 +4,10 @@ cite it."""
 from __future__ import annotations
 
 from ..derive.display import missing_text
-from ..derive.evidence import iso_utc
 from ..link import Catalogue
 from ..models import Source
 from .contexts import Fact, SiteFacts, SourcePage
+from .evidence import iso_utc
 from .parts import common_fields, link_to, value_fact
 
 

@@ -6,8 +6,8 @@ from a local folder) and names `index.html` explicitly (it works from file:// to
 
 from __future__ import annotations
 
-from ..derive.display import kind_of as kind_of  # the one record type -> kind map
 from ..models import RecordBase
+from ..models import kind_of as kind_of  # the one record type -> kind map
 
 KIND_DIRS: dict[str, str] = {
     "protocol": "protocols",

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from datetime import UTC, date, datetime
 from typing import Any
 
-from ...derive.display import canonical_value
+from ...derive.scales import canonical_value
 from ...link import Catalogue
 from ...models import (
     Configuration,

@@ -17,22 +17,21 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
-from ..link import Catalogue
-from ..models import Citation, Evaluation, Protocol, RecordBase, Source
-from ..models.common import CitationRole
-from ..models.protocol import Metric
-from .display import (
+from ..derive.display import (
     DIRECTION_LABELS,
     ROLE_LABELS,
     IdentityCache,
     digits_shown,
     display_number,
-    kind_of,
     missing_text,
     plural,
     result_header,
     review_label,
 )
+from ..link import Catalogue
+from ..models import Citation, Evaluation, Protocol, RecordBase, Source, kind_of
+from ..models.common import CitationRole
+from ..models.protocol import Metric
 
 Scope = Literal["field", "record"]
 

@@ -1,11 +1,11 @@
-"""Evidence table and source list (derive/evidence.py)."""
+"""Evidence table and source list (render/evidence.py)."""
 
 from __future__ import annotations
 
 from scenarios import load_scenario
 
-from rewire_site.derive.evidence import NO_HASH_SCOPE, evidence_table, sources_of
 from rewire_site.models import Configuration, Evaluation, Protocol
+from rewire_site.render.evidence import NO_HASH_SCOPE, evidence_table, sources_of
 
 
 def test_evaluation_rows_one_per_statement_and_record_level_citation() -> None:
