@@ -118,8 +118,12 @@ def test_sizes_with_the_same_answers_share_a_cell(html: str) -> None:
     start = html.index(">Full fine-tuning: for each GPU memory size")
     table = html[start : html.index("</table>", start)]
     esm = re.findall(r"<tr>(.*?)</tr>", table, flags=re.S)[2]
-    # 16 | 24 | 40 | 48 | 80-94 | 141 GB
-    assert re.findall(r'<td(?: colspan="(\d)")?>', esm) == ["", "", "", "", "2", ""]
+    # 16 | 24 | 40 | 48 | 80-94 | 141 GB; each cell names its sizes for a phone's stacked card
+    cells = re.findall(r'<td data-label="([^"]*)"(?: colspan="(\d)")?>', esm)
+    assert [span for _, span in cells] == ["", "", "", "", "2", ""]
+    assert [label for label, _ in cells] == [
+        "16 GB", "24 GB", "40 GB", "48 GB", "80 GB to 94 GB", "141 GB"
+    ]  # fmt: skip
 
 
 def test_not_measured_where_a_model_has_no_point(html: str) -> None:

@@ -504,6 +504,9 @@ class CellView:
     """Stored value as text for the sort script; empty for no value or an excluded one."""
     notes: tuple[NoteRef, ...] = ()
     """Every concern about this result, by its number in the table's legend."""
+    label: str = ""
+    """The column's header: the name a phone shows above the value when the table stacks
+    into one card per row."""
 
 
 @dataclass(frozen=True)

@@ -210,6 +210,7 @@ def comparison_view(
         for i, note in enumerate(table.legend, start=1)
     )
     columns = column_views(table)
+    headers = {c.id: c.header for c in table.columns}
     rows = tuple(
         ComparisonRowView(
             row=row,
@@ -241,6 +242,7 @@ def comparison_view(
                         for concern in cell.concerns
                         if concern in numbers
                     ),
+                    label=headers.get(cell.column_id, ""),
                 )
                 for cell in row.cells
             ),

@@ -39,6 +39,9 @@ class FitPair:
     span: int = 1
     """GPU sizes (table columns) this answer covers: neighbouring sizes with the same two
     answers, resting on the same records, share one cell."""
+    label: str = ""
+    """The GPU sizes this answer covers, '24 GB' or '24 GB to 80 GB': the column name a
+    phone shows above the cell when the table stacks into one card per model."""
 
 
 @dataclass(frozen=True)

@@ -92,7 +92,7 @@ def method_curves(
             longest = cell(longest_length(curve, size))
             wide = cell(longest_length(long_curve, size)) if large is not None else None
             largest = cell(largest_batch(at_length, size, typical_tokens))
-            cells.append(FitPair(longest, wide, largest))
+            cells.append(FitPair(longest, wide, largest, label=f"{size} GB"))
         rows.append(FitRow(model, Link(family.title, page_of(family)), merge_sizes(cells)))
     lengths = sorted({p.tokens for p in points})
     point_rows = []
@@ -233,7 +233,14 @@ def merge_sizes(cells: Sequence[FitPair]) -> tuple[FitPair, ...]:
         last = merged[-1] if merged else None
         same = (last.length, last.long_batch, last.batch) if last else None
         if last is not None and same == (pair.length, pair.long_batch, pair.batch):
-            merged[-1] = FitPair(last.length, last.long_batch, last.batch, last.span + pair.span)
+            first = last.label.split(" to ")[0]
+            merged[-1] = FitPair(
+                last.length,
+                last.long_batch,
+                last.batch,
+                last.span + pair.span,
+                f"{first} to {pair.label}" if first and pair.label else "",
+            )
         else:
             merged.append(pair)
     return tuple(merged)
