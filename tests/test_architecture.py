@@ -285,7 +285,6 @@ def test_display_formatting_finder_finds_formatting() -> None:
 
 STILL_MAKING_TEXT = (
     "agreement",
-    "comparability",
     "concerns",
     "coverage",
     "display",

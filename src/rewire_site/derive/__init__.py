@@ -46,7 +46,7 @@ Comparability guard (`comparability.py`)
         metric depends on it); standings(entries, direction) -> Ranking(standings:
         Standing(state: best | tied | ranked | alone | unstated | excluded | no_value,
         label)..., groups: best needs a lead beyond value_margin(metric, result), else
-        tied); hardware_blocks(measured, published, protocol, catalogue) -> str | None;
+        tied); hardware_blocks(measured, published, protocol, catalogue) -> HardwareBlock | None;
         protocol_depends_on_hardware(protocol) -> bool (undeclared: True)
 Reproduction (`reproduction.py`, one model)
     protocol_reproduction_groups(protocol, catalogue, flags=None) -> tuple[ReproductionGroup,

@@ -38,7 +38,6 @@ from ..link import Catalogue
 from ..models import Configuration, Evaluation, Protocol, Result
 from ..models.protocol import Metric
 from ..models.scales import on_metric_scale, to_scale
-from .display import metric_dependence
 
 StandingState = Literal["best", "tied", "ranked", "alone", "unstated", "excluded", "no_value"]
 
@@ -426,13 +425,25 @@ def standings(entries: Sequence[Entry], direction: str) -> Ranking:
     return Ranking(tuple(out), tuple(entries[ranked[k][0]].conditions for k in order))
 
 
+@dataclass(frozen=True, slots=True)
+class HardwareBlock:
+    """Why no agreement can be judged on hardware grounds: the protocol declares that its
+    metric depends on the accelerator, and the two values ran on different (or unstated)
+    accelerator classes."""
+
+    measured: str | None
+    """The measurement's accelerator class (None: unstated)."""
+    published: str | None
+    """The published value's accelerator class (None: the source does not state it)."""
+
+
 def hardware_blocks(
     measured: Evaluation, published: Evaluation, protocol: Protocol, catalogue: Catalogue
-) -> str | None:
-    """Why no agreement between `measured` and the `published` value it reproduces can be
-    judged on hardware grounds, or None. Only where the protocol declares that its metric
-    depends on the hardware, and the two ran on different (or unstated) accelerator
-    classes."""
+) -> HardwareBlock | None:
+    """What keeps an agreement between `measured` and the `published` value it reproduces
+    from being judged on hardware grounds, or None. Only where the protocol declares that
+    its metric depends on the hardware, and the two ran on different (or unstated)
+    accelerator classes."""
     if not protocol_depends_on_hardware(protocol):
         return None
     mine, theirs = (
@@ -440,11 +451,7 @@ def hardware_blocks(
     )
     if mine is not None and mine == theirs:
         return None
-    return (
-        f"The protocol declares that {metric_dependence(protocol, True, lower=True)}, "
-        f"and this ran on {mine or 'unstated hardware'}, the published value "
-        f"on {theirs or 'hardware the source does not state'}."
-    )
+    return HardwareBlock(mine, theirs)
 
 
 def _configuration(evaluation: Evaluation, catalogue: Catalogue) -> Configuration | None:

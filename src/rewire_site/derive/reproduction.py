@@ -29,12 +29,13 @@ from ..models import Configuration, Evaluation, Protocol
 from ..models.evaluation import Origin
 from ..models.scales import on_metric_scale
 from .agreement import Agreement, agreement, published_reading
-from .comparability import accelerators, evaluation_hardware, hardware_blocks
+from .comparability import HardwareBlock, accelerators, evaluation_hardware, hardware_blocks
 from .concerns import Flag, excluded, flags_by_evaluation
 from .display import (
     OUT_OF_MEMORY,
     digits_shown,
     display_number,
+    metric_dependence,
     plural,
     result_display,
     result_header,
@@ -91,6 +92,18 @@ class ReproductionGroup:
     summary: str
 
 
+def blocked_text(block: HardwareBlock | None, protocol: Protocol) -> str | None:
+    """Why agreement is not judged on hardware grounds, as a reader reads it (None: it is
+    not blocked)."""
+    if block is None:
+        return None
+    return (
+        f"The protocol declares that {metric_dependence(protocol, True, lower=True)}, "
+        f"and this ran on {block.measured or 'unstated hardware'}, the published value "
+        f"on {block.published or 'hardware the source does not state'}."
+    )
+
+
 def pair(
     column_id: str,
     protocol: Protocol,
@@ -111,7 +124,7 @@ def pair(
     metric = protocol.column_metric(column_id)
     mine_value = on_metric_scale(metric, mine)
     theirs_value = on_metric_scale(metric, theirs)
-    blocked = hardware_blocks(measured, published, protocol, catalogue)
+    blocked = blocked_text(hardware_blocks(measured, published, protocol, catalogue), protocol)
     shape, ambiguous = published_reading(published, theirs, protocol)
     found = agreement(
         mine_value,
