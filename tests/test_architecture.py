@@ -290,7 +290,6 @@ STILL_MAKING_TEXT = (
     "display",
     "filters",
     "findings",
-    "fits",
     "model_directory",
     "readiness",
     "reproduction",

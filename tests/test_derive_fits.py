@@ -72,25 +72,25 @@ CURVE = [_p(_m(64, 5.0)), _p(_m(128, 9.0)), _p(_m(256, 17.0)), _p(_m(512, 33.0))
 def test_longest_length_is_the_last_measured_point_that_fits() -> None:
     answer = longest_length(CURVE, 16)
     assert (answer.state, answer.value) == ("fits_up_to", 128)
-    assert answer.text == "128 tokens (256 tokens did not fit)"
+    assert (answer.stop, answer.stop_undetermined) == (256, False)
     assert answer.evaluation_id == CURVE[1].evaluation_id
     # 24 GB lies between the 256- and 512-token points' needs: the answer is the measured
     # 256, never a length interpolated between the two
-    assert longest_length(CURVE, 24).text == "256 tokens (512 tokens did not fit)"
+    assert (longest_length(CURVE, 24).value, longest_length(CURVE, 24).stop) == (256, 512)
 
 
 def test_every_point_fits_says_so_and_claims_nothing_beyond() -> None:
     answer = longest_length(CURVE, 80)
     assert answer.state == "fits_all"
     assert answer.value == 512
-    assert answer.text == "fits at every measured length (up to 512 tokens)"
+    assert answer.stop is None
 
 
 def test_no_point_fits_names_the_shortest_measured_length() -> None:
     answer = longest_length(CURVE, 4)
     assert answer.state == "fits_none"
     assert answer.value is None
-    assert answer.text == "does not fit at the shortest measured length (64 tokens)"
+    assert (answer.stop, answer.stop_undetermined) == (64, False)
     assert answer.evaluation_id == CURVE[0].evaluation_id
 
 
@@ -100,36 +100,39 @@ def test_a_size_equal_to_the_peak_fits() -> None:
 
 def test_not_measured() -> None:
     answer = longest_length([], 80)
-    assert (answer.state, answer.text, answer.evaluation_id) == (
+    assert (answer.state, answer.value, answer.stop, answer.evaluation_id) == (
         "not_measured",
-        "not measured",
+        None,
+        None,
         None,
     )
-    assert largest_batch([], 80, 512).text == "not measured at 512 tokens"
+    batch = largest_batch([], 80, 512)
+    assert (batch.state, batch.measure, batch.tokens) == ("not_measured", "batch", 512)
 
 
 def test_a_point_after_a_failure_is_never_claimed() -> None:
     odd = [_p(_m(64, 5.0)), _p(_m(128, 30.0)), _p(_m(256, 20.0))]
     answer = longest_length(odd, 24)
     assert answer.value == 64
-    assert answer.text == "64 tokens (128 tokens did not fit)"
+    assert answer.stop == 128
 
 
 def test_out_of_memory_fits_no_size_up_to_the_gpu_it_ran_on() -> None:
     curve = [_p(_m(64, 40.0)), _p(_m(128, None, status="out_of_memory"))]
-    assert longest_length(curve, 141).text == "64 tokens (128 tokens did not fit)"
+    oom = longest_length(curve, 141)
+    assert (oom.value, oom.stop, oom.stop_undetermined) == (64, 128, False)
     # on a GPU larger than the one it ran out of memory on, nothing is known
     small = [_p(_m(64, 20.0)), _p(_m(128, None, status="out_of_memory", gpu_gb=80.0))]
     answer = longest_length(small, 94)
     assert answer.state == "fits_up_to"
-    assert answer.text == "64 tokens (at 128 tokens: not determined)"
+    assert (answer.value, answer.stop, answer.stop_undetermined) == (64, 128, True)
 
 
 def test_a_point_without_reserved_peak_is_not_determined() -> None:
     curve = [_p(_m(64, None)), _p(_m(128, 3.0))]
     answer = longest_length(curve, 80)
     assert answer.state == "undetermined"
-    assert answer.text == "not determined at the shortest measured length (64 tokens)"
+    assert (answer.stop, answer.stop_undetermined) == (64, True)
     incomplete = [_p(_m(64, 2.0, status="incomplete"))]
     assert longest_length(incomplete, 80).state == "undetermined"
 
@@ -145,9 +148,14 @@ def test_a_point_measured_twice_fits_only_if_both_fit() -> None:
 
 def test_largest_batch_at_a_length() -> None:
     at = [_p(_m(512, 3.0, batch=1)), _p(_m(512, 20.0, batch=8)), _p(_m(256, 1.0, batch=16))]
-    assert largest_batch(at, 24, 512).text == "batch 8, the largest measured"
-    assert largest_batch(at, 16, 512).text == "batch 1 (batch 8 did not fit)"
-    assert largest_batch(at, 2, 512).text == "batch 1 does not fit"
+
+    def facts(size: float) -> tuple[str, int | None, int | None]:
+        answer = largest_batch(at, size, 512)
+        return answer.state, answer.value, answer.stop
+
+    assert facts(24) == ("fits_all", 8, None)
+    assert facts(16) == ("fits_up_to", 1, 8)
+    assert facts(2) == ("fits_none", None, 1)
     assert largest_batch(at, 24, 1000).state == "not_measured"
     assert largest_batch(at, 24, 256).value == 16
 
@@ -191,18 +199,20 @@ def test_points_are_read_from_the_writers_records(found: Curves) -> None:
 
 def test_answers_from_the_writers_records(found: Curves) -> None:
     full_b8 = found.curve("tiny ESM (tests)", "full", 8)
-    assert [longest_length(full_b8, s).text for s in GPU_SIZES_GB] == [
-        "does not fit at the shortest measured length (128 tokens)",
-        "does not fit at the shortest measured length (128 tokens)",
-        "128 tokens (256 tokens did not fit)",
-        "128 tokens (256 tokens did not fit)",
-        "256 tokens (512 tokens did not fit)",
-        "256 tokens (512 tokens did not fit)",
-        "512 tokens (1,000 tokens did not fit)",  # out of memory on the H200
+    answers = [longest_length(full_b8, s) for s in GPU_SIZES_GB]
+    assert [(a.state, a.value, a.stop) for a in answers] == [
+        ("fits_none", None, 128),
+        ("fits_none", None, 128),
+        ("fits_up_to", 128, 256),
+        ("fits_up_to", 128, 256),
+        ("fits_up_to", 256, 512),
+        ("fits_up_to", 256, 512),
+        ("fits_up_to", 512, 1000),  # out of memory on the H200
     ]
     gena_full = found.at_length("tiny BERT pre-LN (tests)", "full", 512)
-    assert largest_batch(gena_full, 48, 512).text == "batch 1 (batch 8 did not fit)"
-    assert largest_batch(gena_full, 80, 512).text == "batch 8, the largest measured"
+    at_48, at_80 = (largest_batch(gena_full, s, 512) for s in (48, 80))
+    assert (at_48.state, at_48.value, at_48.stop) == ("fits_up_to", 1, 8)
+    assert (at_80.state, at_80.value, at_80.stop) == ("fits_all", 8, None)
 
 
 def test_chart_labels_fit_the_view_for_long_contexts() -> None:

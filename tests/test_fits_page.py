@@ -28,7 +28,7 @@ from rewire_site.models import ModelFamily
 from rewire_site.render import Renderer
 from rewire_site.render.fits import chart as fits_chart
 from rewire_site.render.fits import contexts
-from rewire_site.render.fits.answers import NOT_STATED, answer_methods
+from rewire_site.render.fits.answers import NOT_STATED, answer_methods, answer_text
 from rewire_site.render.fits.pages import FITS_PATH, family_curves, fits_page
 
 pytest.importorskip("measure.memory_curve.records")
@@ -461,8 +461,8 @@ def test_every_answer_is_what_derive_computes(catalogue: Catalogue, html: str) -
                 bp = "" if not claims else NOT_STATED if bases is None else f"{bases:,} bp"
                 assert cells == [
                     model,
-                    f"{bp} {longest.text}".strip(),
-                    largest_batch(at, size, 512).text,
+                    f"{bp} {answer_text(longest)}".strip(),
+                    answer_text(largest_batch(at, size, 512)),
                 ], (size, method, model)
     nt = _answer_rows(html, 24, "full")["tiny ESM (tests)"]
     assert nt[1] == "3,066 bp 512 tokens (1,000 tokens did not fit)"

@@ -95,7 +95,7 @@ def _expected(project: Path, model: str, size_gb: int) -> tuple[str, str, int | 
         longest_length,
     )
     from rewire_site.models import ModelFamily
-    from rewire_site.render.fits.answers import answer_methods
+    from rewire_site.render.fits.answers import answer_methods, answer_text
 
     catalogue = gather(project / "records", project).catalogue
     found = curves(catalogue)
@@ -107,7 +107,7 @@ def _expected(project: Path, model: str, size_gb: int) -> tuple[str, str, int | 
     answer = longest_length(found.curve(model, method, batch), size_gb)
     claims = answer.state in ("fits_all", "fits_up_to") and answer.value is not None
     bases = family_base_pairs(family).base_pairs(answer.value) if claims and answer.value else None
-    return method, answer.text, bases
+    return method, answer_text(answer), bases
 
 
 def test_a_model_at_a_length_in_base_pairs_on_a_24_gb_gpu_within_3_clicks(

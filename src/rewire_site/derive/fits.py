@@ -248,14 +248,22 @@ class Curves:
 
 @dataclass(frozen=True)
 class Answer:
-    """What a curve says for one GPU size."""
+    """What a curve says for one GPU size, as facts (render/fits/answers.answer_text reads
+    it as a sentence)."""
 
     state: State
     value: int | None
     """The length (tokens) or batch claimed to fit, if any."""
     evaluation_id: str | None
     """The record behind the claim (or behind the first point that does not fit)."""
-    text: str
+    measure: Literal["length", "batch"] = "length"
+    """What `value` and `stop` count: tokens of input, or sequences in a batch."""
+    stop: int | None = None
+    """The first measured length or batch past the fitting ones: it did not fit, or (with
+    `stop_undetermined`) whether it fits is not determined. None when every one fits."""
+    stop_undetermined: bool = False
+    tokens: int | None = None
+    """For a batch answer, the input length (tokens) it is asked at."""
 
 
 def recipe_protocols(catalogue: Catalogue, recipe_id: str) -> tuple[Protocol, ...]:
@@ -375,37 +383,22 @@ def longest_length(points: Sequence[Point], size_gb: float) -> Answer:
     `size_gb`, with every shorter measured length fitting too."""
     curve = sorted(points, key=lambda p: p.tokens)
     if not curve:
-        return Answer("not_measured", None, None, "not measured")
+        return Answer("not_measured", None, None)
     last, stop, undecided = _walk(curve, size_gb)
     if stop is None and last is not None:
-        return Answer(
-            "fits_all",
-            last.tokens,
-            last.evaluation_id,
-            f"fits at every measured length (up to {last.tokens:,} tokens)",
-        )
+        return Answer("fits_all", last.tokens, last.evaluation_id)
     assert stop is not None
     if last is None:
-        if undecided:
-            return Answer(
-                "undetermined",
-                None,
-                stop.evaluation_id,
-                f"not determined at the shortest measured length ({stop.tokens:,} tokens)",
-            )
+        state: State = "undetermined" if undecided else "fits_none"
         return Answer(
-            "fits_none",
-            None,
-            stop.evaluation_id,
-            f"does not fit at the shortest measured length ({stop.tokens:,} tokens)",
+            state, None, stop.evaluation_id, stop=stop.tokens, stop_undetermined=undecided
         )
-    after = (
-        f"at {stop.tokens:,} tokens: not determined"
-        if undecided
-        else f"{stop.tokens:,} tokens did not fit"
-    )
     return Answer(
-        "fits_up_to", last.tokens, last.evaluation_id, f"{last.tokens:,} tokens ({after})"
+        "fits_up_to",
+        last.tokens,
+        last.evaluation_id,
+        stop=stop.tokens,
+        stop_undetermined=undecided,
     )
 
 
@@ -414,23 +407,19 @@ def largest_batch(points: Sequence[Point], size_gb: float, tokens: int) -> Answe
     `size_gb`, with every smaller measured batch fitting too."""
     at = sorted((p for p in points if p.tokens == tokens), key=lambda p: p.batch)
     if not at:
-        return Answer("not_measured", None, None, f"not measured at {tokens:,} tokens")
+        return Answer("not_measured", None, None, "batch", tokens=tokens)
     last, stop, undecided = _walk(at, size_gb)
     if stop is None and last is not None:
-        return Answer(
-            "fits_all", last.batch, last.evaluation_id, f"batch {last.batch}, the largest measured"
-        )
+        return Answer("fits_all", last.batch, last.evaluation_id, "batch", tokens=tokens)
     assert stop is not None
     if last is None:
-        if undecided:
-            return Answer(
-                "undetermined", None, stop.evaluation_id, f"not determined at batch {stop.batch}"
-            )
-        return Answer("fits_none", None, stop.evaluation_id, f"batch {stop.batch} does not fit")
-    after = (
-        f"at batch {stop.batch}: not determined" if undecided else f"batch {stop.batch} did not fit"
+        state: State = "undetermined" if undecided else "fits_none"
+        return Answer(
+            state, None, stop.evaluation_id, "batch", stop.batch, undecided, tokens=tokens
+        )
+    return Answer(
+        "fits_up_to", last.batch, last.evaluation_id, "batch", stop.batch, undecided, tokens
     )
-    return Answer("fits_up_to", last.batch, last.evaluation_id, f"batch {last.batch} ({after})")
 
 
 Bias = Literal["unchecked", "fresh_higher", "fresh_lower", "same", "mixed"]

@@ -32,8 +32,44 @@ def evaluation_href(evaluation_id: str | None) -> str:
     return record_path("evaluation", evaluation_id) if evaluation_id else ""
 
 
+def answer_text(answer: Answer) -> str:
+    """An answer as the fits page reads it: '128 tokens (256 tokens did not fit)',
+    'batch 8, the largest measured', 'not determined at the shortest measured length (64
+    tokens)'."""
+    stop = answer.stop
+    if answer.measure == "length":
+        if answer.state == "not_measured":
+            return "not measured"
+        if answer.state == "fits_all":
+            return f"fits at every measured length (up to {answer.value:,} tokens)"
+        if answer.state == "undetermined":
+            return f"not determined at the shortest measured length ({stop:,} tokens)"
+        if answer.state == "fits_none":
+            return f"does not fit at the shortest measured length ({stop:,} tokens)"
+        after = (
+            f"at {stop:,} tokens: not determined"
+            if answer.stop_undetermined
+            else f"{stop:,} tokens did not fit"
+        )
+        return f"{answer.value:,} tokens ({after})"
+    if answer.state == "not_measured":
+        return f"not measured at {answer.tokens:,} tokens"
+    if answer.state == "fits_all":
+        return f"batch {answer.value}, the largest measured"
+    if answer.state == "undetermined":
+        return f"not determined at batch {stop}"
+    if answer.state == "fits_none":
+        return f"batch {stop} does not fit"
+    after = (
+        f"at batch {stop}: not determined"
+        if answer.stop_undetermined
+        else f"batch {stop} did not fit"
+    )
+    return f"batch {answer.value} ({after})"
+
+
 def cell(answer: Answer) -> FitCell:
-    return FitCell(answer.text, evaluation_href(answer.evaluation_id), answer.state)
+    return FitCell(answer_text(answer), evaluation_href(answer.evaluation_id), answer.state)
 
 
 def method_label(protocols: Sequence[Protocol], method: str) -> tuple[str, str]:

@@ -16,7 +16,7 @@ class FitCell:
     """One answer for one GPU size: its text and the record behind it."""
 
     text: str
-    """'512 tokens (1,000 tokens did not fit)', 'not measured', ... (derive.fits)."""
+    """'512 tokens (1,000 tokens did not fit)', 'not measured', ... (answers.answer_text)."""
     href: str
     """The evaluation page of the point behind the answer, from the site root ('' when no
     record is behind it: not measured)."""
