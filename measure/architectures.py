@@ -131,6 +131,23 @@ def _mistral_dna_1m() -> dict[str, Any]:
     }
 
 
+def _mistral_dna_105m() -> dict[str, Any]:
+    """The Mixtral that Mistral-DNA's pretraining notebook builds ("Model size: 105.0M
+    parameters"), from the repository's modified Mixtral config.json (MISTRAL_DNA_105M_SOURCE)."""
+    return {
+        **_mistral_dna_1m(),
+        "hidden_size": 256,
+        "intermediate_size": 256,
+        "num_hidden_layers": 8,
+        "num_attention_heads": 8,
+        "num_key_value_heads": 8,
+        "head_dim": 32,
+        "num_local_experts": 64,
+        "max_position_embeddings": 512,
+        "pad_token_id": None,
+    }
+
+
 DNABERT_S_SOURCE = (
     "MAGICS-LAB/DNABERT_S at ac01b55e5034182e4b915d34ce5a3a323b82adb8, "
     "evaluate/model_codes/config.json (SHA-256 "
@@ -143,6 +160,14 @@ MISTRAL_DNA_SOURCE = (
     "10ec163c9aabd41782e2de84181603cab9f257c72aa986a92af9d82997f42752; fine-tuned from "
     "RaphaelMourad/Mistral-DNA-v1-1M-hg38, whose dimensions it keeps): Mixtral, hidden 64, "
     "4 layers, 8 heads, 8 experts (1 per token), vocabulary 4096, 256 positions"
+)
+
+MISTRAL_DNA_105M_SOURCE = (
+    "raphaelmourad/Mistral-DNA at 700996f23699dac45022cd4d588a247e1306d2b7, "
+    "data/models/Mixtral-8x7B-v0.1/config.json (SHA-256 "
+    "978f9701a2b1e66c9d35c312f6655f8c1bbf61c60d83455d79f541b4d5d51cb6), the configuration "
+    "scriptPython/script_pretrain_mistral-dna.ipynb loads: Mixtral, hidden 256, 8 layers, "
+    "8 heads, 64 experts (1 per token), feed-forward 256, vocabulary 4096, 512 positions"
 )
 
 NT_TOKENS = "non-overlapping 6-mers with a prepended CLS; leftover bases become single tokens"
@@ -263,6 +288,23 @@ ARCHITECTURES: dict[str, Architecture] = {
                 "next-token loss here.",
             ),
             config_source=MISTRAL_DNA_SOURCE,
+        ),
+        Architecture(
+            key="mistral-dna-105m",
+            name="Mistral-DNA 105M (pretraining notebook)",
+            family="mixtral-causal",
+            config=_mistral_dna_105m(),
+            published_parameters=105.0e6,
+            checkpoint="none (the pretraining notebook's configuration; no checkpoint)",
+            max_tokens=512,
+            tokenisation="DNABERT-2's BPE (vocabulary 4096), a causal language model",
+            attention_modules=("q_proj", "k_proj", "v_proj"),
+            notes=(
+                "The model Mistral-DNA's pretraining notebook builds from the repository's "
+                "modified Mixtral-8x7B-v0.1 config.json (the notebook prints 'Model size: "
+                "105.0M parameters'); built as transformers' MixtralForCausalLM.",
+            ),
+            config_source=MISTRAL_DNA_105M_SOURCE,
         ),
     )
 }

@@ -24,6 +24,8 @@ METHODS = ("inference", "peft", "full", "full-mixed", "full-mixed-ckpt", "embed"
 """Every method a recipe file may name; a recipe runs the methods it describes (the memory
 curves the first five, the embedding-throughput recipe `throughput.yaml` only `embed`)."""
 THROUGHPUT_FILE = Path(__file__).with_name("throughput.yaml")
+CLAIMS_DIR = Path(__file__).with_name("claims")
+"""Published efficiency claims, one recipe file each (fixed lengths, a precision, a device)."""
 PROCESS_OVERHEAD_S = 20.0
 """Start of a process (one per model and method): imports, CUDA context, model build.
 Measured on one H200 (run 20261130-curves-2310): 14-21 s from the worker's start to its
@@ -33,12 +35,22 @@ POINT_OVERHEAD_S = 0.4
 processes in 124 s of wall time with three processes at a time)."""
 EFFECTIVE_FLOPS = 250e12
 """bf16 throughput assumed for the time estimate (about a third of an H100/H200's peak)."""
+CPU_EFFECTIVE_FLOPS = 0.5e12
+"""fp32 throughput assumed for a recipe that runs on the CPU (a 16-core server CPU at a few
+tens of percent of its vector peak); for the plan only."""
+PRECISIONS = ("bf16", "fp32")
+"""Weight precision of the frozen methods (inference, embed): bf16 by default; fp32 where a
+source ran the model as loaded (transformers' default dtype)."""
+DEVICES = ("cuda", "cpu")
 
 
 @dataclass(frozen=True)
 class CurveModel:
     key: str
     family: str
+    tokens: tuple[int, ...] = ()
+    """Fixed input lengths in tokens (a published claim's inputs); empty: lengths double from
+    the recipe's start_tokens to the model's maximum."""
 
     @property
     def architecture(self) -> Architecture:
@@ -78,6 +90,10 @@ class CurveRecipe:
     lora: Mapping[str, Any]
     methods: Mapping[str, str]
     models: tuple[CurveModel, ...]
+    precision: str = "bf16"
+    """Weights of the frozen methods (inference, embed): bf16 or fp32."""
+    device: str = "cuda"
+    """Where the points run: cuda (the GPU slots) or cpu (a source that timed on a CPU)."""
     raw: Mapping[str, Any] = field(default_factory=dict, repr=False)
 
     def model(self, key: str) -> CurveModel:
@@ -118,7 +134,16 @@ def parse_recipe(data: Any) -> CurveRecipe:
             get_architecture(key)
         except KeyError as error:
             raise RecipeError(f"{where}key: {error.args[0]}") from None
-        models.append(CurveModel(key=key, family=_require(item, "family", str, where)))
+        tokens = item.get("tokens", [])
+        if not isinstance(tokens, list) or any(
+            not isinstance(t, int) or isinstance(t, bool) or t < 1 for t in tokens
+        ):
+            raise RecipeError(f"{where}tokens: expected a list of positive integers")
+        maximum = get_architecture(key).max_tokens
+        if any(t > maximum for t in tokens):
+            raise RecipeError(f"{where}tokens: longer than the model's maximum ({maximum})")
+        family = _require(item, "family", str, where)
+        models.append(CurveModel(key=key, family=family, tokens=tuple(tokens)))
     start = _require(data, "start_tokens", int)
     if start < 1:
         raise RecipeError("start_tokens: must be positive")
@@ -128,6 +153,12 @@ def parse_recipe(data: Any) -> CurveRecipe:
     warmup = data.get("warmup", 0)
     if not isinstance(warmup, int) or isinstance(warmup, bool) or not 0 <= warmup < steps:
         raise RecipeError("warmup: expected an integer from 0 to steps - 1")
+    precision = data.get("precision", "bf16")
+    if precision not in PRECISIONS:
+        raise RecipeError(f"precision: expected one of {', '.join(PRECISIONS)}")
+    device = data.get("device", "cuda")
+    if device not in DEVICES:
+        raise RecipeError(f"device: expected one of {', '.join(DEVICES)}")
     return CurveRecipe(
         id=_require(data, "id", str),
         protocol=_require(data, "protocol", str),
@@ -142,6 +173,8 @@ def parse_recipe(data: Any) -> CurveRecipe:
         lora=_require(data, "lora", dict),
         methods=methods,
         models=tuple(models),
+        precision=precision,
+        device=device,
         raw=dict(data),
     )
 
@@ -166,9 +199,10 @@ def points(
     out = []
     for model in chosen:
         maximum = model.architecture.max_tokens
+        chosen_lengths = list(model.tokens) or lengths(recipe.start_tokens, maximum)
         for method in methods or tuple(recipe.methods):
             for batch in batches or recipe.batches:
-                for tokens in lengths(recipe.start_tokens, maximum):
+                for tokens in chosen_lengths:
                     out.append(Point(model, method, batch, tokens))
     return out
 
@@ -194,8 +228,9 @@ def estimate_point(
     arch = point.model.architecture
     c = arch.config
     total = parameter_counts(c)
+    frozen_bytes = 4 if recipe.precision == "fp32" else 2
     if point.method in ("inference", "embed"):
-        states = total * 2
+        states = total * frozen_bytes
     elif point.method == "peft":
         states = total * 2 + peft_parameters(arch, recipe.lora) * (4 + 4 + 8)
     elif point.method.startswith("full-mixed"):
@@ -225,4 +260,5 @@ def estimate_point(
     passes = 2.0 if point.method in ("inference", "embed") else 6.0
     flops = passes * total * point.batch * point.tokens * recipe.steps
     start = PROCESS_OVERHEAD_S if process_start else 0.0
-    return states / 1e9 + activations, start + POINT_OVERHEAD_S + flops / EFFECTIVE_FLOPS
+    rate = CPU_EFFECTIVE_FLOPS if recipe.device == "cpu" else EFFECTIVE_FLOPS
+    return states / 1e9 + activations, start + POINT_OVERHEAD_S + flops / rate

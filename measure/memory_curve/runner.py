@@ -23,6 +23,7 @@ from typing import Any
 from measure import env
 from measure.console import wide_console
 from measure.memory_curve.recipe import (
+    CLAIMS_DIR,
     RECIPE_FILE,
     THROUGHPUT_FILE,
     CurveRecipe,
@@ -69,6 +70,9 @@ class MemoryCurves(Recipe):
     protocol_id = "rewire-20261130-protocol-gpu-memory-curves"
     title = "Peak GPU memory against input length: inference, PEFT, full fine-tuning"
 
+    run_stamp = "%Y%m%d-embed-%H%M%S"
+    """strftime pattern of a new run's id (the memory curves keep their own, above)."""
+
     def __init__(self, recipe_file: Path = RECIPE_FILE) -> None:
         self.recipe_file = recipe_file
 
@@ -79,7 +83,7 @@ class MemoryCurves(Recipe):
         if unknown:
             raise ValueError(f"batch {unknown[0]}: the recipe's batches are {recipe.batches}")
         chosen = points(recipe, models=options.models, methods=options.stages, batches=batches)
-        stamp = "%Y%m%d-curves-%H%M%S" if self.id == "memory-curves" else "%Y%m%d-embed-%H%M%S"
+        stamp = {"memory-curves": "%Y%m%d-curves-%H%M%S"}.get(self.id, self.run_stamp)
         run_id = options.run_id or datetime.now(UTC).strftime(stamp)
         run_dir = options.runs_dir / run_id
         planned = []
@@ -115,7 +119,7 @@ class MemoryCurves(Recipe):
             return 0
         if not options.extra.get("records_only"):
             run_dir.mkdir(parents=True, exist_ok=True)
-            gpus = env.gpu_slots(options.gpus, options.extra.get("device", "cuda"))
+            gpus = env.gpu_slots(options.gpus, run_device(recipe, options))
             if not gpus:
                 console.print("[red]no CUDA GPU is visible; this recipe measures GPU memory[/red]")
                 return 2
@@ -223,6 +227,30 @@ class EmbeddingThroughput(MemoryCurves):
         super().__init__(recipe_file)
 
 
+class PublishedClaim(MemoryCurves):
+    """A published efficiency claim measured by this runner and worker: one file in
+    `claims/` (the recipe format, with fixed token lengths, a precision and a device), its
+    id, protocol and title read from the file."""
+
+    run_stamp = "%Y%m%d-claim-%H%M%S"
+
+    def __init__(self, recipe_file: Path) -> None:
+        super().__init__(recipe_file)
+        recipe = load_recipe(recipe_file)
+        self.id, self.protocol_id, self.title = recipe.id, recipe.protocol, recipe.title
+
+
+def claim_recipes(folder: Path = CLAIMS_DIR) -> list[PublishedClaim]:
+    """One recipe per claim file, in file-name order."""
+    return [PublishedClaim(path) for path in sorted(folder.glob("*.yaml"))]
+
+
+def run_device(recipe: CurveRecipe, options: RunOptions) -> str:
+    """cpu for a recipe that runs on the CPU (a source timed there), else the command's
+    device (cuda; cpu in tests)."""
+    return "cpu" if recipe.device == "cpu" else options.extra.get("device", "cuda")
+
+
 def groups(todo: list[PlannedPoint]) -> list[list[PlannedPoint]]:
     """The points of each model and method together, in plan order: one process each."""
     out: dict[tuple[str, str], list[PlannedPoint]] = {}
@@ -259,7 +287,8 @@ def point_spec(
         "seed": recipe.seed,
         "optimizer": dict(recipe.optimizer),
         "lora": dict(recipe.lora),
-        "device": options.extra.get("device", "cuda"),
+        "precision": recipe.precision,
+        "device": run_device(recipe, options),
         "command": options.command or env.command_line(),
         "environment_note": note,
     }

@@ -34,13 +34,16 @@ MIXED = {"full-mixed": False, "full-mixed-ckpt": True}
 states; forward and loss under bf16 autocast), and whether each checkpoints activations."""
 
 
-def precision_text(method: str) -> str:
-    """The precision policy of a method, as the records state it."""
+def precision_text(method: str, precision: str = "bf16") -> str:
+    """The precision policy of a method, as the records state it (`precision`: the weights
+    of the frozen methods, bf16 or fp32)."""
     if method in MIXED:
         return "fp32 master weights, gradients and AdamW states; forward under bf16 autocast" + (
             "; activation checkpointing per layer" if MIXED[method] else ""
         )
-    return "bf16 weights" + ("" if method in ("inference", "embed") else ", see trainable")
+    if method in ("inference", "embed"):
+        return f"{precision} weights"
+    return "bf16 weights, see trainable"
 
 
 def embed(model: Any, batch: dict[str, torch.Tensor]) -> torch.Tensor:
@@ -80,6 +83,8 @@ def _model(spec: dict[str, Any], device: torch.device) -> tuple[Any, str]:
         if MIXED[method]:
             _checkpoint_layers(model)
         return model, "every weight (fp32 master weights; bf16 autocast)"
+    if method in ("inference", "embed") and spec.get("precision", "bf16") == "fp32":
+        return model.to(torch.float32), "none"
     model = model.to(torch.bfloat16)
     if method == "peft":
         lora = dict(spec["lora"])
@@ -215,7 +220,7 @@ def _new_log(
         "model": {"key": arch.key, "name": arch.name, "checkpoint": arch.checkpoint},
         "method": spec["method"],
         "method_text": spec["method_text"],
-        "precision": precision_text(spec["method"]),
+        "precision": precision_text(spec["method"], spec.get("precision", "bf16")),
         "batch": spec["batch"],
         "tokens": spec["tokens"],
         "steps": spec["steps"],

@@ -1,0 +1,154 @@
+"""Published efficiency claims (`measure/memory_curve/claims/`): each file is a recipe of the
+memory-curve runner and worker with fixed token lengths, a weight precision and a device;
+each plans with estimates, names its protocol record, and runs at a tiny size on the CPU
+build of torch."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from measure.memory_curve.recipe import (
+    CLAIMS_DIR,
+    RecipeError,
+    estimate_point,
+    load_recipe,
+    parse_recipe,
+    points,
+)
+from measure.memory_curve.runner import claim_recipes
+from measure.registry import RunOptions, find
+
+REPO = Path(__file__).resolve().parents[2]
+TINY = Path(__file__).parent / "fixtures" / "tiny_claim_cpu.yaml"
+
+
+def _tiny() -> dict[str, Any]:
+    return copy.deepcopy(yaml.safe_load(TINY.read_text(encoding="utf-8")))
+
+
+def test_every_claim_file_is_a_registered_recipe_of_a_protocol_record() -> None:
+    claims = claim_recipes()
+    assert claims, "no claim recipe in measure/memory_curve/claims/"
+    for recipe in claims:
+        assert find(recipe.protocol_id).id == recipe.id
+        record = yaml.safe_load((REPO / "records" / f"{recipe.protocol_id}.yaml").read_text())
+        assert record["recipe"]["id"] == recipe.id
+        assert record["recipe"]["command"].endswith(recipe.protocol_id)
+
+
+def test_every_claim_plans_its_declared_reading_with_estimates() -> None:
+    for recipe in claim_recipes():
+        items = recipe.plan(RunOptions(run_id="plan-test"))
+        assert items and all(i.runnable for i in items)
+        assert all((i.estimated_seconds or 0) > 0 and (i.estimated_gb or 0) > 0 for i in items)
+        record = yaml.safe_load((REPO / "records" / f"{recipe.protocol_id}.yaml").read_text())
+        reading = record["recipe"]["declared_reading"]["settings"]
+        if "tokens_per_sequence" in reading:
+            assert any(i.key.endswith(f"--{reading['tokens_per_sequence']}tok") for i in items)
+
+
+def test_fixed_tokens_replace_the_doubling_lengths() -> None:
+    recipe = parse_recipe(_tiny())
+    assert [(p.model.key, p.tokens) for p in points(recipe)] == [
+        ("tiny-esm", 16), ("tiny-esm", 70), ("tiny-dnabert-2", 18),
+    ]  # fmt: skip
+    data = _tiny()
+    del data["models"][0]["tokens"]
+    doubling = [p.tokens for p in points(parse_recipe(data), models=["tiny-esm"])]
+    assert doubling == [64, 128, 256, 512, 1000]
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d.update(precision="fp8"), "precision: expected one of bf16, fp32"),
+        (lambda d: d.update(device="tpu"), "device: expected one of cuda, cpu"),
+        (lambda d: d["models"][0].update(tokens=[0]), "models.0.tokens: expected a list"),
+        (lambda d: d["models"][0].update(tokens=["70"]), "models.0.tokens: expected a list"),
+        (lambda d: d["models"][1].update(tokens=[4096]), "models.1.tokens: longer than"),
+    ],
+)
+def test_bad_claim_settings_are_named(change: Any, message: str) -> None:
+    data = _tiny()
+    change(data)
+    with pytest.raises(RecipeError, match=message):
+        parse_recipe(data)
+
+
+def test_a_cpu_recipe_is_estimated_slower_and_fp32_weights_larger() -> None:
+    cpu = parse_recipe(_tiny())
+    data = _tiny()
+    data.update(device="cuda", precision="bf16")
+    gpu = parse_recipe(data)
+    point = points(cpu)[1]
+    (cpu_gb, cpu_s), (gpu_gb, gpu_s) = estimate_point(cpu, point), estimate_point(gpu, point)
+    assert cpu_s > gpu_s and cpu_gb > gpu_gb
+
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("transformers")
+pytest.importorskip("peft")
+
+
+def test_a_cpu_claim_runs_through_the_cli_in_fp32_on_the_cpu(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from measure.cli import app
+
+    protocol = load_recipe(TINY).protocol
+    args = [
+        "run", protocol, "--recipe", str(TINY), "--no-records",
+        "--runs-dir", str(tmp_path), "--run-id", "c1",
+    ]  # fmt: skip
+    plan = CliRunner().invoke(app, [*args, "--dry-run"])
+    assert plan.exit_code == 0, plan.output
+    assert "3 runnable items" in plan.output
+    result = CliRunner().invoke(app, args)  # no --device: the recipe says cpu
+    assert result.exit_code == 0, result.output
+    logs = {p.stem: json.loads(p.read_text()) for p in (tmp_path / "c1" / "logs").glob("*.json")}
+    assert sorted(logs) == [
+        "tiny-dnabert-2--embed--b4--18tok", "tiny-esm--embed--b4--16tok",
+        "tiny-esm--embed--b4--70tok",
+    ]  # fmt: skip
+    for log in logs.values():
+        assert log["status"] == "value", log["error"]
+        assert log["precision"] == "fp32 weights"
+        assert len(log["step_seconds"]) == 3 and log["warmup"] == 1
+
+
+def test_fp32_weights_stay_fp32_and_bf16_is_the_default() -> None:
+    from measure.memory_curve.worker import _model
+
+    device = torch.device("cpu")
+    spec = {"model": "tiny-esm", "method": "embed", "lora": {}, "precision": "fp32"}
+    model, trainable = _model(spec, device)
+    assert {p.dtype for p in model.parameters()} == {torch.float32} and trainable == "none"
+    del spec["precision"]
+    model, _ = _model(spec, device)
+    assert {p.dtype for p in model.parameters()} == {torch.bfloat16}
+
+
+def test_the_mistral_dna_claim_step_runs_at_a_tiny_size() -> None:
+    """The claim's method (full-mixed: fp32 weights and AdamW states under autocast) on the
+    tiny Mixtral, at the claim's batch shape scaled down."""
+    from measure.memory_curve.runner import point_spec
+    from measure.memory_curve.worker import run_point
+
+    recipe = load_recipe(CLAIMS_DIR / "mistral-dna-rtx3090.yaml")
+    data = dict(recipe.raw)
+    data["models"] = [{"key": "tiny-mixtral", "family": "x", "tokens": [49]}]
+    data["batches"] = [4]
+    tiny = parse_recipe(data)
+    [point] = points(tiny)
+    spec = point_spec(tiny, point, "20261202-claim-test", RunOptions(extra={"device": "cpu"}), "t")
+    log = run_point(spec)
+    assert log["status"] == "value", log["error"]
+    assert log["precision"].startswith("fp32 master weights")
+    assert log["optimizer"] == "torch.optim.adamw.AdamW"
+    assert log["batch"] == 4 and log["tokens"] == 49
