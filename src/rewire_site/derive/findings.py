@@ -265,10 +265,13 @@ def published_findings(
     evaluation: Evaluation,
     catalogue: Catalogue,
     flags: Mapping[str, tuple[Flag, ...]],
+    groups: Sequence[ReproductionGroup] | None = None,
 ) -> tuple[Finding, ...]:
-    """One finding per value a published evaluation reports."""
+    """One finding per value a published evaluation reports. `groups`: its reproductions
+    (`evaluation_reproductions`) where already computed."""
     protocol = catalogue.get(evaluation.protocol, Protocol)
-    groups = evaluation_reproductions(evaluation, catalogue, flags=flags)
+    if groups is None:
+        groups = evaluation_reproductions(evaluation, catalogue, flags=flags)
     columns = {c.column_id: c for g in groups for c in g.columns}
     found = flags.get(evaluation.id, ())
     by = _published_by(evaluation, catalogue)
@@ -316,12 +319,15 @@ def measurement_findings(
     evaluation: Evaluation,
     catalogue: Catalogue,
     flags: Mapping[str, tuple[Flag, ...]],
+    groups: Sequence[ReproductionGroup] | None = None,
 ) -> tuple[Finding, ...]:
     """One finding per value of an evaluation that reproduces another (or that no
-    published evaluation stands behind)."""
+    published evaluation stands behind). `groups`: its reproductions
+    (`evaluation_reproductions`) where already computed."""
     protocol = catalogue.get(evaluation.protocol, Protocol)
     labels = {c.id: c.label for c in protocol.columns}
-    groups = evaluation_reproductions(evaluation, catalogue, flags=flags)
+    if groups is None:
+        groups = evaluation_reproductions(evaluation, catalogue, flags=flags)
     verb = "Measured" if evaluation.origin == Origin.rewire_measurement else "Reported"
     rows = {c.column_id: (c, r) for g in groups for c in g.columns for r in c.rows}
     out = []
@@ -456,14 +462,16 @@ def evaluation_headline(
     evaluation: Evaluation,
     catalogue: Catalogue,
     flags: Mapping[str, tuple[Flag, ...]] | None = None,
+    groups: Sequence[ReproductionGroup] | None = None,
 ) -> Headline:
-    """The headline of an evaluation page."""
+    """The headline of an evaluation page. `groups`: the evaluation's reproductions
+    (`evaluation_reproductions`, which the page shows too) where already computed."""
     if flags is None:
         flags = flags_by_evaluation(catalogue)
     if evaluation.reproduces is not None or evaluation.origin == Origin.rewire_measurement:
-        found = measurement_findings(evaluation, catalogue, flags)
+        found = measurement_findings(evaluation, catalogue, flags, groups)
     else:
-        found = published_findings(evaluation, catalogue, flags)
+        found = published_findings(evaluation, catalogue, flags, groups)
     claims = claim_views(evaluation, catalogue)
     if not found and claims:
         required = requirement_summary(evaluation, catalogue)
@@ -524,7 +532,14 @@ def protocol_headline(
         (e for e in evaluations if e.reproduces is None and e.origin != Origin.rewire_measurement),
         key=lambda e: e.id,
     )
-    found = tuple(f for e in published for f in published_findings(e, catalogue, flags))
+    groups = protocol_reproduction_groups(protocol, catalogue, flags=flags)
+    found = tuple(
+        f
+        for e in published
+        for f in published_findings(
+            e, catalogue, flags, tuple(g for g in groups if g.published_evaluation_id == e.id)
+        )
+    )
     measured = sum(e.origin == Origin.rewire_measurement for e in evaluations)
     if not found:
         claims = sum(len(claim_views(e, catalogue)) for e in published)
@@ -536,7 +551,6 @@ def protocol_headline(
         summary += f"; {plural(measured, 'Rewire measurement')}." if measured else "."
         required = " ".join(t for e in published if (t := requirement_summary(e, catalogue)))
         return Headline(f"{summary} {required}" if required else summary, ())
-    groups = protocol_reproduction_groups(protocol, catalogue, flags=flags)
     agree = sum(f.state == "reproduced" for f in found)
     summary = f"{plural(len(found), 'published value')}: " + ", ".join(
         plural(n, *_STATE_NOUNS[s]) for s in _STATE_ORDER if (n := sum(f.state == s for f in found))

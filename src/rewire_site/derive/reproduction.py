@@ -508,9 +508,12 @@ def evaluation_reproductions(
     catalogue: Catalogue,
     *,
     flags: Mapping[str, tuple[Flag, ...]] | None = None,
+    groups: Sequence[ReproductionGroup] | None = None,
 ) -> tuple[ReproductionGroup, ...]:
     """For a measurement page: its own reproduction of the evaluation it names; for a
-    published evaluation's page: every reproduction of it. Empty when neither."""
+    published evaluation's page: every reproduction of it. Empty when neither.
+    `groups`: the protocol's groups (`protocol_reproduction_groups`) where the build
+    computed them already; each published value's group is then read, not judged again."""
     if evaluation.reproduces is not None:
         published = catalogue.by_id.get(evaluation.reproduces)
         if not isinstance(published, Evaluation):
@@ -519,9 +522,7 @@ def evaluation_reproductions(
         if group is not None:
             # The published value's one verdict, judged over every measurement of it,
             # not over this one alone (else each measurement page had its own verdict).
-            every = reproduction_group(
-                published, _referring(published, catalogue), catalogue, flags=flags
-            )
+            every = _every(published, catalogue, flags, groups)
             judged = {c.column_id: c for c in every.columns} if every is not None else {}
             group = replace(
                 group,
@@ -537,10 +538,21 @@ def evaluation_reproductions(
                 ),
             )
     else:
-        group = reproduction_group(
-            evaluation, _referring(evaluation, catalogue), catalogue, flags=flags
-        )
+        group = _every(evaluation, catalogue, flags, groups)
     return (group,) if group is not None else ()
+
+
+def _every(
+    published: Evaluation,
+    catalogue: Catalogue,
+    flags: Mapping[str, tuple[Flag, ...]] | None,
+    groups: Sequence[ReproductionGroup] | None,
+) -> ReproductionGroup | None:
+    """The group of `published` with every measurement of it: read from `groups` (its
+    protocol's, a measurement names an evaluation of its own protocol) when given."""
+    if groups is not None:
+        return next((g for g in groups if g.published_evaluation_id == published.id), None)
+    return reproduction_group(published, _referring(published, catalogue), catalogue, flags=flags)
 
 
 def _referring(published: Evaluation, catalogue: Catalogue) -> list[Evaluation]:

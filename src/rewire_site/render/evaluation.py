@@ -9,13 +9,14 @@ in a context is relative to the site root; templates prefix `page.root`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 
 from ..derive.display import ORIGIN_LABELS, display_number, missing_text, plural
 from ..derive.findings import claim_views, evaluation_headline
 from ..derive.logs import LoggedRun, logged_run
 from ..derive.readiness import readiness
-from ..derive.reproduction import evaluation_reproductions
+from ..derive.reproduction import ReproductionGroup, evaluation_reproductions
 from ..link import Catalogue
 from ..models import Evaluation, Origin, Protocol
 from .contexts import EvaluationPage, Fact, ObservationRow, SiteFacts
@@ -62,7 +63,10 @@ def evaluation_page(
     evaluation: Evaluation,
     catalogue: Catalogue,
     facts: SiteFacts,
+    groups: Sequence[ReproductionGroup] | None = None,
 ) -> EvaluationPage:
+    """The page of `evaluation`. `groups`: its protocol's reproduction groups, computed
+    once by the derive stage (`render.plan`); judged here when not given."""
     protocol = catalogue.get(evaluation.protocol, Protocol)
     ready = readiness(evaluation, catalogue, facts.artifact_hashes, facts.artifact_logs)
     flags = facts.flags.get(evaluation.id, ())
@@ -83,7 +87,9 @@ def evaluation_page(
         why = missing_text(protocol, "recipe")
         recipe_missing = f"{why.long_label}{': ' + why.note if why.note else ''}"
     environment: tuple[Fact, ...] = ()
-    reproductions = evaluation_reproductions(evaluation, catalogue, flags=facts.flags)
+    reproductions = evaluation_reproductions(
+        evaluation, catalogue, flags=facts.flags, groups=groups
+    )
     env = evaluation.environment
     if env is not None:
         packages = "; ".join(f"{k} {v}" for k, v in sorted(env.packages.items()))
@@ -153,7 +159,7 @@ def evaluation_page(
         reproductions=reproductions,
         reproduction_charts=group_charts(reproductions, catalogue),
         observations=observation_rows(evaluation, protocol),
-        headline=evaluation_headline(evaluation, catalogue, facts.flags),
+        headline=evaluation_headline(evaluation, catalogue, facts.flags, reproductions),
         claims=claim_views(evaluation, catalogue),
     )
 

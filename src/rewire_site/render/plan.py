@@ -216,6 +216,15 @@ class SitePlan:
             if isinstance(record, ModelFamily):
                 links = self.family_links[record.id]
                 made: Any = family_page(record, self.catalogue, self.facts, links)
+            elif isinstance(record, Evaluation):
+                # Only a page that shows reproductions reads its protocol's groups (so
+                # `rewire serve` remakes no other evaluation page when they change).
+                shows = record.reproduces is not None or any(
+                    isinstance(e, Evaluation) and e.reproduces == record.id
+                    for e in self.catalogue.referring(record.id, Evaluation)
+                )
+                groups = self.reproductions[record.protocol] if shows else None
+                made = evaluation_page(record, self.catalogue, self.facts, groups)
             else:
                 made = RECORD_PAGES[type(record)](record, self.catalogue, self.facts)
             if isinstance(record, ResultTable):
