@@ -141,3 +141,12 @@ def test_an_evaluation_names_a_checkpoint_by_its_name_and_revision() -> None:
     assert checkpoint_of(config("org/model-large"), family) == "org/model-large"
     assert checkpoint_of(config("org/model-xl"), family) is None
     assert checkpoint_of(config(None), family) is None
+
+
+def test_a_task_or_a_family_reads_its_own_keys(
+    catalogue: Catalogue, overlaps: tuple[Overlap, ...]
+) -> None:
+    assert cross_source(catalogue, datasets=("cs-task-h3", "cs-task-h3-b")) == overlaps
+    assert cross_source(catalogue, family="cs-family") == overlaps
+    assert cross_source(catalogue, datasets=("cs-task-prom", "cs-task-prom-b")) == ()
+    assert cross_source(catalogue, family="no-such-family") == ()

@@ -188,6 +188,22 @@ def build(
     )
 
 
+@app.command("cross-source")
+def cross_source_command(
+    root: Path | None = typer.Option(None, "--root", help="Project root."),  # noqa: B008
+) -> None:
+    """Print every disagreement between sources larger than the stated spread, every
+    conflict within a source, the values per source and each source's labels that reach
+    no pinned checkpoint or task, with why."""
+    from .build import gather
+    from .config import RECORDS_DIR, resolve_root
+    from .render.closing_note import closing_note
+
+    project = resolve_root(root)
+    for line in closing_note(gather(project / RECORDS_DIR, project).catalogue):
+        typer.echo(line)
+
+
 @app.command("import")
 def import_command(
     source: str = typer.Argument(

@@ -16,6 +16,9 @@ What is "the same":
 
 A source is a result table's label scope (the importer's source: Lindsey et al.'s four
 tables are one source) or, for an evaluation, the publication of its result's citation.
+Rewire's own measurements are not a source here (the reproduction verdict judges them
+against what they reproduce), and memory and time protocols are not compared (they
+depend on the hardware).
 Only ranked tables are read (a whole hyperparameter sweep is not a reported result).
 
 A side is one source's value for the key under one setting (the source's settings but
@@ -39,11 +42,13 @@ from typing import Literal
 from ..link import Catalogue
 from ..models import Configuration, Evaluation, ModelFamily, Protocol, ResultTable
 from ..models.common import Scale
+from ..models.evaluation import Origin
 from ..models.scales import to_scale
 from ..table_rows import ResultTableRow
 from .boards import AdaptationClass, adaptation_class, publication
 from .comparability import ROUNDING_MARGIN, last_digit, stated_uncertainty
 from .overlaps import task_groups
+from .readiness import is_resource_metric
 
 Verdict = Literal["disagrees", "within_spread", "spread_not_stated"]
 
@@ -168,6 +173,18 @@ def _scaled(value: float, scale: Scale | None) -> tuple[float, str]:
     return to_scale(value, scale, Scale.fraction), Scale.fraction.value
 
 
+def _tidy(value: float) -> float:
+    """A computed mean or deviation rounded to 12 digits (11 after the point below 10):
+    three runs of 0.80 have mean 0.8 and deviation 0, not 0.8000000000000002 and 1.4e-16
+    (float noise)."""
+    return round(value, 12 - _magnitude(value))
+
+
+def _magnitude(value: float) -> int:
+    """Digits before the decimal point of `value` (at least 1; 0 for 0)."""
+    return max(1, math.floor(math.log10(abs(value))) + 1) if value else 0
+
+
 def _repeat_positions(table: ResultTable) -> frozenset[int]:
     return frozenset(
         i
@@ -213,9 +230,11 @@ def _table_sides(
             units = [u for _, v in found if (u := last_digit(v.printed)) is not None]
             rounding = ROUNDING_MARGIN * _scaled(max(units), column.scale)[0] if units else 0.0
             n = len(values)
-            mean = math.fsum(values) / n
+            mean = _tidy(math.fsum(values) / n)
             spread = (
-                math.sqrt(math.fsum((v - mean) ** 2 for v in values) / (n - 1)) if n > 1 else None
+                _tidy(math.sqrt(math.fsum((v - mean) ** 2 for v in values) / (n - 1)))
+                if n > 1
+                else None
             )
             key = Key(
                 family, checkpoint, task_of[dataset], metric.id, scale, table.adaptation.value
@@ -261,6 +280,8 @@ def _evaluation_sides(
     protocol = catalogue.by_id.get(evaluation.protocol)
     if not isinstance(configuration, Configuration) or not isinstance(protocol, Protocol):
         return
+    if evaluation.origin == Origin.rewire_measurement or is_resource_metric(protocol):
+        return
     family = catalogue.by_id.get(configuration.family)
     checkpoint = checkpoint_of(configuration, family if isinstance(family, ModelFamily) else None)
     if checkpoint is None:
@@ -275,8 +296,9 @@ def _evaluation_sides(
         unit = last_digit(result.printed_value or repr(result.value))
         stated = stated_uncertainty(result.uncertainty, result.value)
         citation = result.citation
-        source = citation.source if citation is not None else evaluation.id
-        name = publication(source, catalogue)
+        if citation is None:
+            continue  # a published value is cited: its source is the citation's
+        name = publication(citation.source, catalogue)
         yield (
             Key(
                 configuration.family,
@@ -297,7 +319,7 @@ def _evaluation_sides(
                 spread=None if stated is None else _scaled(stated, from_scale)[0],
                 n=1,
                 rounding=ROUNDING_MARGIN * _scaled(unit, from_scale)[0] if unit else 0.0,
-                locator=citation.locator if citation is not None and citation.locator else "",
+                locator=citation.locator or "",
             ),
         )
 

@@ -275,6 +275,9 @@ class FamilyPage(RecordPage):
     memory_curves: FamilyCurves
     """The "Does it fit on my GPU?" section: memory-curve answers and charts of this
     family's models (fits.pages.family_curves)."""
+    cross_source: CrossSourceSection | None = None
+    """'Where sources overlap': this family's checkpoints on one task, metric and protocol
+    class in two or more sources, side by side with the verdict (`render.cross_source`)."""
 
 
 @dataclass(frozen=True)
@@ -293,6 +296,69 @@ class QuestionPage(RecordPage):
     """What to weigh (Markdown each)."""
     results: EvaluationList
     protocols: tuple[Link, ...]
+
+
+# ----------------------------------------------------------------- where sources overlap
+
+
+@dataclass(frozen=True)
+class CrossSourceSide:
+    """One source's value for the key, as a reader sees it."""
+
+    source: str
+    """The publication ('Lindsey et al. 2025')."""
+    label: str
+    """The source's model label and its settings ('DNABERT2, learning rate 3e-05')."""
+    value: str
+    """'0.6681 ± 0.0148 (sd of 10 runs)', or '0.5466 (one run, spread not stated)'."""
+    href: str
+    """The page of the table or evaluation that holds the value."""
+    evidence: str
+    """Where the value is in the source's file ('best_replicates.csv, row 572, and 9
+    more rows')."""
+
+
+@dataclass(frozen=True)
+class CrossSourceRow:
+    """Two sides of one key: different sources (a pair) or one source twice (a
+    conflict)."""
+
+    task: Link
+    """The task page the key belongs to."""
+    checkpoint: str
+    """The checkpoint both sides name (hub id)."""
+    metric: str
+    """The metric's label, with its scale ('MCC, as a fraction')."""
+    protocol_class: str
+    """'Fine-tuned', 'Frozen probe', ...: the class both sides share."""
+    first: CrossSourceSide
+    """The first side."""
+    second: CrossSourceSide
+    """The second side."""
+    difference: str
+    """second minus first, signed ('+0.1215')."""
+    allowed: str
+    """What the difference is held to: the stated spreads plus rounding ('0.0148')."""
+    verdict: str
+    """The verdict in words (`VERDICTS`)."""
+    state: str
+    """disagrees | within_spread | spread_not_stated | conflict."""
+
+
+@dataclass(frozen=True)
+class CrossSourceSection:
+    """The 'Where sources overlap' section of a task or model page."""
+
+    summary: str
+    """One sentence: how many keys, pairs and verdicts; or that no two sources overlap."""
+    reading: str
+    """How the verdict is reached (`derive.cross_source.READING`)."""
+    rows: tuple[CrossSourceRow, ...]
+    """Every pair of sides of different sources."""
+    conflicts: tuple[CrossSourceRow, ...]
+    """Every pair of sides where one source gives two values for the same key."""
+    download: str
+    """The site-wide CSV of every pair (path from the site root)."""
 
 
 # ----------------------------------------------------------------- pages that are no record

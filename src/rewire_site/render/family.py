@@ -14,7 +14,9 @@ from ..derive.model_directory import family_entry
 from ..derive.model_results import model_results
 from ..link import Catalogue
 from ..models import Configuration, ModelFamily
+from .chooser.pages import task_path
 from .contexts import Fact, FamilyPage, Link, SiteFacts
+from .cross_source import family_section
 from .fits.pages import family_curves
 from .model_compare import compare_path, triple_links
 from .model_facts import fact_rows
@@ -71,4 +73,5 @@ def family_page(
         configurations=tuple(link_to(catalogue, c.id) for c in configurations),
         papers=tuple(link_to(catalogue, p) for p in f.papers),
         memory_curves=family_curves(f, curves(catalogue), catalogue),
+        cross_source=family_section(f.id, catalogue, task_path),
     )

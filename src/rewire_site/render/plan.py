@@ -37,8 +37,8 @@ from ..models import (
     ResultTable,
     Source,
 )
-from . import downloads, home, index, table_downloads
-from .chooser.pages import chooser_pages
+from . import cross_source, downloads, home, index, table_downloads
+from .chooser.pages import chooser_pages, task_path
 from .configuration import configuration_page
 from .contexts import DownloadItem, Link, SiteFacts
 from .dataset import dataset_page
@@ -71,6 +71,7 @@ DATA_JOBS = (
     downloads.API_INDEX,
     table_downloads.TASK_IDENTITY,
     table_downloads.CHECKPOINT_IDENTITY,
+    cross_source.CROSS_SOURCE,
 )
 """The jobs `('data', name)`: each gzip CSV (the release table aside, written last), the
 API index and api/derived.json, and the exports (Every Eval Ever, citations): one job
@@ -286,6 +287,8 @@ class SitePlan:
             return {name: table_downloads.task_identity_csv(self.catalogue)}
         if name == table_downloads.CHECKPOINT_IDENTITY:
             return {name: table_downloads.checkpoint_identity_csv(self.catalogue)}
+        if name == cross_source.CROSS_SOURCE:
+            return {name: cross_source.cross_source_csv(self.catalogue, task_path)}
         if name == downloads.API_INDEX:
             return {name: downloads.api_index(self.catalogue)}
         if name == EXPORTS:  # the sitemap: written after rendering, from the chooser pages

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..contexts import CrossSourceSection
 from ..leaderboard import Leaderboard
 from ..page import Link, Page
 
@@ -53,6 +54,9 @@ class TaskPage(Page):
     """The CSV of every pair, when the page lists only some ('' otherwise)."""
     all_overlaps: tuple[OverlapRow, ...] = ()
     """Every pair, when the page lists only some: what the download holds (not shown)."""
+    cross_source: CrossSourceSection | None = None
+    """'Where sources overlap': the same checkpoint, metric and protocol class on this task
+    in two or more sources, side by side with the verdict (`render.cross_source`)."""
 
 
 @dataclass(frozen=True)

@@ -32,6 +32,7 @@ from ...derive.overlaps import (
 )
 from ...link import Catalogue
 from ...models import Configuration, Dataset, Evaluation, ModelFamily, Protocol, Result
+from ..cross_source import task_section
 from ..downloads import csv_bytes
 from ..leaderboard import leaderboard
 from ..page import Link, page_header
@@ -303,6 +304,7 @@ def _task_page(
         overlap_counts=_overlap_counts(overlaps) if len(shown) < len(overlaps) else (),
         overlap_download=overlaps_path(group_ids[0]) if len(shown) < len(overlaps) else "",
         all_overlaps=tuple(overlaps) if len(shown) < len(overlaps) else (),
+        cross_source=task_section(group_ids, catalogue, task_path),
     )
 
 
