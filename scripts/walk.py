@@ -14,8 +14,10 @@ the standard library stay in the module that made them). It prints:
 - modules: distinct modules entered;
 - returns: stays in a module that the walk had already left (each is a jump back).
 
-`--show` prints the stays in order. The aim (issue 26): at most 9 modules and at most 5
-returns.
+`--show` prints the stays in order, `--modules` the stays per module (most first). The
+aim (issue 26): at most 9 modules and at most 5 returns. Every call into another module
+and back is a return here, so the count grows with each helper call (a label, a Fact, a
+URL) as much as with each layer crossed.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from __future__ import annotations
 import argparse
 import sys
 import tempfile
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -117,11 +120,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--root", type=Path, default=ROOT / "tests/fixtures/reproduction")
     parser.add_argument("--evaluation")
     parser.add_argument("--show", action="store_true")
+    parser.add_argument("--modules", action="store_true")
     args = parser.parse_args(argv)
     walk, path = evaluation_walk(args.root, args.evaluation)
     if args.show:
         for module in walk.stays:
             print("  " + module)
+    if args.modules:
+        counts = Counter(walk.stays)
+        for module, count in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
+            print(f"  {count:5} {module}")
     print(f"{path}: {len(walk.stays)} stays in {walk.modules} modules, {walk.returns} returns")
     return 0
 
