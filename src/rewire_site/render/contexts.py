@@ -354,9 +354,11 @@ class CrossSourceSection:
     reading: str
     """How the verdict is reached (`derive.cross_source.READING`)."""
     rows: tuple[CrossSourceRow, ...]
-    """Every pair of sides of different sources."""
+    """The pairs of sides of different sources the page lists: all of them up to
+    `cross_source.ROW_LIMIT`, else the differences furthest beyond the stated spread."""
     conflicts: tuple[CrossSourceRow, ...]
-    """Every pair of sides where one source gives two values for the same key."""
+    """Pairs of sides where one source gives two values for the same key (up to the
+    limit)."""
     download: str
     """The site-wide CSV of every pair (path from the site root)."""
 

@@ -19,6 +19,11 @@ from .downloads import csv_bytes
 from .leaderboard import CLASS_LABELS
 from .urls import page_of
 
+ROW_LIMIT = 40
+"""Pairs (and conflicts) a page lists; beyond it, the largest differences against what
+the stated spread allows are listed and the rest counted (a synthetic family of 100,000
+table values had a 1 MB section). Every pair is in `CROSS_SOURCE`."""
+
 CROSS_SOURCE = "downloads/cross-source.csv"
 """Every pair of sides and every conflict of the catalogue, one CSV line each."""
 
@@ -136,6 +141,7 @@ def section(
     """The section of a page over `overlaps` (a task's or a family's); `where` names the
     page's subject in the summary ('on this task', 'for this model')."""
     pairs, conflicts = rows_of(overlaps, catalogue, task_path)
+    listed = _listed(pairs, overlaps)
     if not overlaps:
         summary = (
             f"No checkpoint has results {where} in two sources under the same metric and "
@@ -153,7 +159,29 @@ def section(
             f"{counts['spread_not_stated']} not judged (spread not stated)"
             + (f"; {plural(len(conflicts), 'conflict')} within one source." if conflicts else ".")
         )
-    return CrossSourceSection(summary, READING, pairs, conflicts, CROSS_SOURCE)
+        if len(listed) < len(pairs) or len(conflicts) > ROW_LIMIT:
+            summary += (
+                f" Listed: the {plural(len(listed), 'pair')} furthest beyond what the stated "
+                "spread allows (differences beyond it first)"
+                + (f" and the first {ROW_LIMIT} conflicts" if len(conflicts) > ROW_LIMIT else "")
+                + "; every pair is in the download."
+            )
+    return CrossSourceSection(summary, READING, listed, conflicts[:ROW_LIMIT], CROSS_SOURCE)
+
+
+def _listed(
+    pairs: tuple[CrossSourceRow, ...], overlaps: Sequence[Overlap]
+) -> tuple[CrossSourceRow, ...]:
+    """All pairs up to `ROW_LIMIT`; beyond it the `ROW_LIMIT` disagreements whose
+    difference most exceeds what the stated spread allows, then other pairs by the same
+    excess (their page order kept)."""
+    if len(pairs) <= ROW_LIMIT:
+        return pairs
+    judgements = [j for o in overlaps for j in o.judgements]
+    excess = [abs(j.difference) - j.allowed for j in judgements]
+    order = sorted(range(len(pairs)), key=lambda i: (pairs[i].state != "disagrees", -excess[i]))
+    keep = set(order[:ROW_LIMIT])
+    return tuple(p for i, p in enumerate(pairs) if i in keep)
 
 
 def task_section(
