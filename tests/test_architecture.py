@@ -289,7 +289,6 @@ STILL_MAKING_TEXT = (
     "coverage",
     "display",
     "filters",
-    "findings",
     "model_directory",
     "readiness",
     "reproduction",

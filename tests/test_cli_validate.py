@@ -145,7 +145,7 @@ def test_validate_imports_only_what_it_runs() -> None:
         "measure.cli",
         "rewire_site.derive.tables",
         "rewire_site.derive.coverage",
-        "rewire_site.derive.findings",
+        "rewire_site.render.findings",
         "rewire_site.render",
     )
     code = (

@@ -125,7 +125,7 @@ def test_an_unmeasured_published_value_names_its_column_metric(project: Path) ->
     several columns (Feng et al.: MCC, AUC, F1, accuracy), each names its column's metric,
     not a bare '0.832 as published by ...'."""
     from rewire_site.derive.concerns import flags_by_evaluation
-    from rewire_site.derive.findings import published_findings
+    from rewire_site.render.findings import published_findings
 
     catalogue = gather(project / "records", project).catalogue
     flags = flags_by_evaluation(catalogue)

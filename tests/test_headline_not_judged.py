@@ -11,8 +11,8 @@ from scenarios import copy_closure
 
 from rewire_site.build import gather
 from rewire_site.derive.concerns import flags_by_evaluation
-from rewire_site.derive.findings import protocol_headline
 from rewire_site.models import Protocol
+from rewire_site.render.findings import protocol_headline
 
 ROOT = Path(__file__).resolve().parents[1]
 SPEEDUP = "evidence-20261130-protocol-hyenadna-speedup-vs-transformer"

@@ -97,7 +97,7 @@ def test_the_check_catches_what_readers_must_not_see() -> None:
         "https://doi.org/10.5281/zenodo.11583224",
         "records/saadat-fellay-20261015-source-optimizing-genomic-language-models.yaml",
         'quote: logs["timer/step"] = (time.time() - self._snap_step_time)',
-        '<span data-derived="rewire_site.derive.findings.protocol_headline">ok</span>',
+        '<span data-derived="rewire_site.render.findings.protocol_headline">ok</span>',
         "dgeb/models.py (TattaBio/DGEB), lines 90-91",
     ):
         assert not FORBIDDEN.search(reader_text(fine)), fine

@@ -93,8 +93,8 @@ def test_a_reproduction_finding_shows_a_published_correlation_on_its_own_scale()
 
     from rewire_site.build import gather
     from rewire_site.derive.concerns import flags_by_evaluation
-    from rewire_site.derive.findings import measurement_findings
     from rewire_site.models import Evaluation
+    from rewire_site.render.findings import measurement_findings
 
     root = Path(__file__).resolve().parents[1]
     catalogue = gather(root / "records", root).catalogue

@@ -55,10 +55,6 @@ Reproduction (`reproduction.py`, one model)
         closest_text, estimates)..., summary);
     evaluation_reproductions(evaluation, catalogue, flags=None); reproduction_group(
         published, measured, catalogue, flags=None) -> ReproductionGroup | None
-Findings (`findings.py`)
-    protocol_headline(protocol, catalogue, flags=None) -> Headline(summary, findings:
-        Finding(state, text, evaluation_id, column_id)...); evaluation_headline(evaluation,
-        catalogue, flags=None); catalogue_findings(catalogue, flags=None)
 Coverage (`coverage.py`)
     catalogue_counts(catalogue) -> CatalogueCounts; protocols_by_area(catalogue) ->
     tuple[AreaGroup, ...]; newest_records(catalogue, limit=10) -> tuple[NewestRecord, ...];
@@ -121,14 +117,6 @@ if TYPE_CHECKING:
         FacetOption,
         FilterIndex,
         filter_index,
-    )
-    from .findings import (
-        CatalogueFinding,
-        Finding,
-        Headline,
-        catalogue_findings,
-        evaluation_headline,
-        protocol_headline,
     )
     from .readiness import (
         READINESS_NOTE,
@@ -202,12 +190,6 @@ _LAZY: dict[str, str] = {
     "FacetOption": "filters",
     "FilterIndex": "filters",
     "filter_index": "filters",
-    "CatalogueFinding": "findings",
-    "Finding": "findings",
-    "Headline": "findings",
-    "catalogue_findings": "findings",
-    "evaluation_headline": "findings",
-    "protocol_headline": "findings",
     "ReproducedColumn": "reproduction",
     "ReproductionGroup": "reproduction",
     "ReproductionPair": "reproduction",
@@ -268,7 +250,6 @@ __all__ = [
     "BaselineCoverage",
     "BaselineRoleView",
     "CatalogueCounts",
-    "CatalogueFinding",
     "Cell",
     "Check",
     "ComparisonTable",
@@ -277,9 +258,7 @@ __all__ = [
     "EvaluationRow",
     "FacetOption",
     "FilterIndex",
-    "Finding",
     "Flag",
-    "Headline",
     "NewestRecord",
     "ProtocolCoverage",
     "Ranking",
@@ -298,10 +277,8 @@ __all__ = [
     "agreement",
     "baseline_coverage",
     "catalogue_counts",
-    "catalogue_findings",
     "comparison_table",
     "conditions",
-    "evaluation_headline",
     "evaluation_reproductions",
     "evaluation_rows",
     "excluded",
@@ -313,7 +290,6 @@ __all__ = [
     "newest_records",
     "protocol_coverage",
     "protocol_depends_on_hardware",
-    "protocol_headline",
     "protocol_reproduction_groups",
     "protocols_by_area",
     "readiness",

@@ -25,7 +25,6 @@ from .. import release
 from ..derive.concerns import Flag, flags
 from ..derive.coverage import coverage_row
 from ..derive.filters import FilterIndex, evaluation_facets, index_of, labels_of
-from ..derive.findings import protocol_headline
 from ..derive.logs import LogFacts
 from ..derive.reproduction import protocol_reproduction_groups
 from ..link import Catalogue
@@ -35,6 +34,7 @@ from ..render.contexts import Link
 from ..render.downloads import protocol_derived
 from ..render.export.eee import eee_line
 from ..render.family import family_compare_links
+from ..render.findings import protocol_headline
 from ..render.plan import API_CHUNK, SitePlan, facts_of, shared_titles
 from ..render.protocol import protocol_table
 from ..render.search import SearchEntry, ordered_entries, search_entry

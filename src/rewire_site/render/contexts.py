@@ -21,12 +21,12 @@ from markupsafe import Markup
 from ..derive.concerns import Flag
 from ..derive.coverage import BaselineCoverage, CatalogueCounts, ProtocolCoverage
 from ..derive.filters import FilterIndex
-from ..derive.findings import CatalogueFinding, ClaimView, Headline
 from ..derive.logs import LogFacts
 from ..derive.readiness import Readiness
 from ..derive.reproduction import ReproductionGroup
 from ..derive.tables import Cell, ComparisonTable, EvaluationRow, TableColumn, TableRow
 from .evidence import CitedSource, EvidenceRow, EvidenceTable, SourceList
+from .findings import CatalogueFinding, ClaimView, Headline
 from .page import Link as Link
 from .page import Page as Page
 from .page import PageHeader as PageHeader

@@ -29,13 +29,13 @@ from dataclasses import dataclass
 
 from ..derive.concerns import Flag, excluded, flags_by_evaluation
 from ..derive.coverage import ProtocolCoverage, protocol_coverage
-from ..derive.findings import Headline, protocol_headline
 from ..derive.reproduction import ReproductionGroup, protocol_reproduction_groups
 from ..derive.scales import canonical_value
 from ..derive.tables import ProtocolTables, protocol_tables
 from ..link import Catalogue
 from ..models import Configuration, Evaluation, ModelFamily, Protocol, RecordBase, Source
 from ..release import ManifestEntry, Release
+from .findings import Headline, protocol_headline
 from .urls import api_path, kind_of
 
 Flags = Mapping[str, tuple[Flag, ...]]

@@ -13,13 +13,13 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from ..derive.display import ORIGIN_LABELS, display_number, missing_text, plural
-from ..derive.findings import claim_views, evaluation_headline
 from ..derive.logs import LoggedRun, logged_run
 from ..derive.readiness import readiness
 from ..derive.reproduction import ReproductionGroup, evaluation_reproductions
 from ..link import Catalogue
 from ..models import Evaluation, Origin, Protocol
 from .contexts import EvaluationPage, Fact, ObservationRow, SiteFacts
+from .findings import claim_views, evaluation_headline
 from .parts import common_fields, link_to, results_of, value_fact
 from .reproduction_chart import group_charts
 

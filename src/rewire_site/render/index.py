@@ -18,7 +18,6 @@ from ..derive.coverage import (
 )
 from ..derive.display import ORIGIN_LABELS, plural
 from ..derive.filters import FACETS, FilterIndex
-from ..derive.findings import CatalogueFinding, Headline, catalogue_findings
 from ..derive.reproduction import ReproductionGroup
 from ..link import Catalogue
 from ..models import Configuration, Dataset, Evaluation, Protocol, Question
@@ -35,6 +34,7 @@ from .contexts import (
     SiteFacts,
     page_header,
 )
+from .findings import CatalogueFinding, Headline, catalogue_findings
 from .search import SearchEntry
 from .urls import (
     DOWNLOADS,

@@ -16,7 +16,6 @@ from ..derive.display import (
     per_column,
     plural,
 )
-from ..derive.findings import Headline, protocol_headline
 from ..derive.fits import CURVE_RECIPE
 from ..derive.reproduction import ReproductionGroup, protocol_reproduction_groups
 from ..derive.scales import column_metrics
@@ -42,6 +41,7 @@ from .contexts import (
     SortedPage,
     page_header,
 )
+from .findings import Headline, protocol_headline
 from .fits.pages import FITS_PATH
 from .fits.pages import TITLE as FITS_TITLE
 from .parts import (

@@ -1,17 +1,17 @@
-"""Headline findings (derive/findings.py): the published value, whether and how closely
+"""Headline findings (render/findings.py): the published value, whether and how closely
 it reproduced, and under which stated differences, computed from the records."""
 
 from __future__ import annotations
 
 from scenarios import load_scenario
 
-from rewire_site.derive.findings import (
+from rewire_site.link import Catalogue
+from rewire_site.models import Evaluation, Protocol
+from rewire_site.render.findings import (
     catalogue_findings,
     evaluation_headline,
     protocol_headline,
 )
-from rewire_site.link import Catalogue
-from rewire_site.models import Evaluation, Protocol
 
 
 def test_protocol_headline_says_what_reproduced_and_what_did_not() -> None:

@@ -13,13 +13,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, get_args
 
-from ..link import Catalogue
-from ..models import Evaluation, Metric, Protocol, Result
-from ..models.evaluation import Origin
-from ..models.scales import on_metric_scale
-from .agreement import SHAPE_TEXTS
-from .concerns import Flag, flags_by_evaluation
-from .display import (
+from ..derive.agreement import SHAPE_TEXTS
+from ..derive.concerns import Flag, flags_by_evaluation
+from ..derive.display import (
     display_number,
     plural,
     result_display,
@@ -27,7 +23,7 @@ from .display import (
     result_value,
     scaled_value,
 )
-from .reproduction import (
+from ..derive.reproduction import (
     VERDICT_WORDS,
     ReproducedColumn,
     ReproductionGroup,
@@ -38,8 +34,8 @@ from .reproduction import (
     printed_display,
     protocol_reproduction_groups,
 )
-from .scales import is_correlation
-from .verdicts import (
+from ..derive.scales import is_correlation
+from ..derive.verdicts import (
     agree_count,
     matches_reading,
     reading_text,
@@ -47,6 +43,10 @@ from .verdicts import (
     requirement_verdict,
     single_setting_text,
 )
+from ..link import Catalogue
+from ..models import Evaluation, Metric, Protocol, Result
+from ..models.evaluation import Origin
+from ..models.scales import on_metric_scale
 
 FindingState = Literal[
     "reproduced",
