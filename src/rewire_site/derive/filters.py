@@ -132,9 +132,7 @@ def labels_of(
     facets: Iterable[tuple[str, Mapping[str, tuple[tuple[str, str], ...]]]],
 ) -> dict[str, dict[str, str]]:
     """The label of each facet value: the first one given, in order (`index_of`'s
-    labels). Serve's derive, when an edit changed the labels of some evaluations' facet
-    values but no value (a protocol's or dataset's title), keeps the index of values, its
-    links and its pages, and makes only these."""
+    labels)."""
     labels: dict[str, dict[str, str]] = {key: {} for key, _ in FACETS}
     for _, by_key in facets:
         for key, pairs in by_key.items():

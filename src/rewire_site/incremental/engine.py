@@ -32,9 +32,9 @@ from ..render import Renderer, downloads, templates_dir
 from ..render.plan import SitePlan
 from ..render.pool import DataFile, Job, RenderStats, default_workers, fork_pool
 from ..validate import validate_paths
+from ..write import Manifest, remove_files, update_file
 from .derive import Derived
 from .gather import Records
-from .output import Manifest, remove_files, update_file
 from .track import Key, Recorder, tracked_plan
 
 Log = Callable[[str], None]

@@ -174,19 +174,27 @@ class TrackedPlan(SitePlan):
         return super().protocol_coverage()
 
 
+PLAN_MAPS = {
+    "members": "members",
+    "tables": "table",
+    "headlines": "headline",
+    "reproductions": "reproduction",
+    "results": "results",
+    "eee_lines": "eee",
+    "family_links": "compare",
+}
+"""The `SitePlan` mappings a job may read -> the tag of their keys (`derive` diffs them)."""
+
+
 def tracked_plan(plan: SitePlan, recorder: Recorder) -> TrackedPlan:
     """`plan` seen through tracking views that report to `recorder`."""
     values = {f.name: getattr(plan, f.name) for f in dataclasses.fields(plan)}
     values.update(
+        {name: TrackedMap(values[name], tag, recorder) for name, tag in PLAN_MAPS.items()}
+    )
+    values.update(
         catalogue=TrackingCatalogue(plan.catalogue, recorder),
         facts=tracked_facts(plan.facts, recorder),
-        members=TrackedMap(plan.members, "members", recorder),
-        tables=TrackedMap(plan.tables, "table", recorder),
-        headlines=TrackedMap(plan.headlines, "headline", recorder),
-        reproductions=TrackedMap(plan.reproductions, "reproduction", recorder),
-        results=TrackedMap(plan.results, "results", recorder),
-        eee_lines=TrackedMap(plan.eee_lines, "eee", recorder),
-        family_links=TrackedMap(plan.family_links, "compare", recorder),
     )
     made = TrackedPlan(**values)
     object.__setattr__(made, "recorder", recorder)
