@@ -288,7 +288,6 @@ STILL_MAKING_TEXT = (
     "concerns",
     "coverage",
     "display",
-    "filters",
     "model_directory",
     "readiness",
     "reproduction",

@@ -20,10 +20,10 @@ from htmltext import flat, page_text
 from scenarios import copy_closure
 
 from rewire_site.build import build_site, gather
-from rewire_site.derive.filters import evaluation_facets
 from rewire_site.derive.tables import comparison_table, evaluation_rows
 from rewire_site.models import Evaluation, Protocol
 from rewire_site.render.evidence import evidence_table
+from rewire_site.render.filters import evaluation_facets
 
 ROOT = Path(__file__).resolve().parents[1]
 MCC = "feng-2024-eval-dnabert-2-mean-5mc-mcc"

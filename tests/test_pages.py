@@ -16,12 +16,12 @@ from scenarios import load_scenario, scenario_root
 from rewire_site import config
 from rewire_site.build import build_site, gather
 from rewire_site.derive.concerns import flags_by_evaluation
-from rewire_site.derive.filters import filter_index
 from rewire_site.models import Evaluation, Protocol
 from rewire_site.render import Renderer, contexts, home, index, templates_dir
 from rewire_site.render import evaluation as evaluation_pages
 from rewire_site.render import protocol as protocol_pages
 from rewire_site.render.contexts import Link
+from rewire_site.render.filters import filter_index
 from rewire_site.render.model_compare import ModelComparePage, ModelTriplePage
 
 ROOT = Path(__file__).resolve().parents[1]

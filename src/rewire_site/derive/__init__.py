@@ -62,10 +62,6 @@ Coverage (`coverage.py`)
     baseline_coverage(protocol, catalogue) -> BaselineCoverage(roles: BaselineRoleView...,
         summary, origin_counts, recipe_text); protocol_coverage(catalogue, flags=None) ->
         tuple[ProtocolCoverage, ...] (the protocol coverage CSV rows)
-Filters (`filters.py`)
-    filter_index(catalogue) -> FilterIndex(index: facet -> evaluation id -> tokens,
-        labels: facet -> token -> label; .options(key, ids), .matching(selection, ids));
-    FACETS (key, label) in form order
 Related (`related.py`)
     related(record, catalogue) -> tuple[Related(relation, record_id, kind, title,
         direction), ...]
@@ -111,12 +107,6 @@ if TYPE_CHECKING:
         protocol_coverage,
         protocols_by_area,
         reproduction_sites,
-    )
-    from .filters import (
-        FACETS,
-        FacetOption,
-        FilterIndex,
-        filter_index,
     )
     from .readiness import (
         READINESS_NOTE,
@@ -186,10 +176,6 @@ _LAZY: dict[str, str] = {
     "protocol_coverage": "coverage",
     "protocols_by_area": "coverage",
     "reproduction_sites": "coverage",
-    "FACETS": "filters",
-    "FacetOption": "filters",
-    "FilterIndex": "filters",
-    "filter_index": "filters",
     "ReproducedColumn": "reproduction",
     "ReproductionGroup": "reproduction",
     "ReproductionPair": "reproduction",
@@ -242,7 +228,6 @@ if not TYPE_CHECKING:  # for type checkers the names are the imports above
 
 
 __all__ = [
-    "FACETS",
     "READINESS_NOTE",
     "Agreement",
     "AreaGroup",
@@ -256,8 +241,6 @@ __all__ = [
     "Conditions",
     "Entry",
     "EvaluationRow",
-    "FacetOption",
-    "FilterIndex",
     "Flag",
     "NewestRecord",
     "ProtocolCoverage",
@@ -282,7 +265,6 @@ __all__ = [
     "evaluation_reproductions",
     "evaluation_rows",
     "excluded",
-    "filter_index",
     "flags",
     "flags_by_evaluation",
     "hardware_blocks",

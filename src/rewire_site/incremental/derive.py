@@ -23,7 +23,6 @@ from typing import Any
 from .. import release
 from ..derive.concerns import flags
 from ..derive.coverage import coverage_row
-from ..derive.filters import evaluation_facets, index_of
 from ..derive.logs import LogFacts
 from ..derive.reproduction import protocol_reproduction_groups
 from ..link import Catalogue
@@ -33,6 +32,7 @@ from ..render.contexts import SiteFacts
 from ..render.downloads import protocol_derived
 from ..render.export.eee import eee_line
 from ..render.family import family_compare_links
+from ..render.filters import evaluation_facets, index_of
 from ..render.findings import protocol_headline
 from ..render.plan import API_CHUNK, SitePlan, facts_of, shared_titles
 from ..render.protocol import protocol_table

@@ -24,10 +24,10 @@ import dataclasses
 from collections.abc import Callable, Hashable, Iterator, Mapping
 from typing import Any, TypeVar
 
-from ..derive.filters import FilterIndex
 from ..link import Catalogue
 from ..models import RecordBase
 from ..render.contexts import SiteFacts
+from ..render.filters import FilterIndex
 from ..render.plan import SitePlan
 
 Key = tuple[Hashable, ...]

@@ -20,12 +20,12 @@ from markupsafe import Markup
 
 from ..derive.concerns import Flag
 from ..derive.coverage import BaselineCoverage, CatalogueCounts, ProtocolCoverage
-from ..derive.filters import FilterIndex
 from ..derive.logs import LogFacts
 from ..derive.readiness import Readiness
 from ..derive.reproduction import ReproductionGroup
 from ..derive.tables import Cell, ComparisonTable, EvaluationRow, TableColumn, TableRow
 from .evidence import CitedSource, EvidenceRow, EvidenceTable, SourceList
+from .filters import FilterIndex
 from .findings import CatalogueFinding, ClaimView, Headline
 from .page import Link as Link
 from .page import Page as Page
@@ -49,7 +49,7 @@ class SiteFacts:
     artifact_hashes: Mapping[str, str | None]
     """Artifact path -> SHA-256 the builder computed (None: no file found)."""
     filters: FilterIndex
-    """Facet values of every evaluation (derive.filters)."""
+    """Facet values of every evaluation (render.filters)."""
     filter_hrefs: Mapping[tuple[str, str], str]
     """(facet key, token) -> page listing every evaluation with that value."""
     downloads: tuple[Link, ...]

@@ -17,7 +17,6 @@ from ..derive.coverage import (
     protocols_by_area,
 )
 from ..derive.display import ORIGIN_LABELS, plural
-from ..derive.filters import FACETS, FilterIndex
 from ..derive.reproduction import ReproductionGroup
 from ..link import Catalogue
 from ..models import Configuration, Dataset, Evaluation, Protocol, Question
@@ -34,6 +33,7 @@ from .contexts import (
     SiteFacts,
     page_header,
 )
+from .filters import FACETS, FilterIndex
 from .findings import CatalogueFinding, Headline, catalogue_findings
 from .search import SearchEntry
 from .urls import (

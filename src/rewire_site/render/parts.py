@@ -16,7 +16,6 @@ from ..derive.display import (
     result_value,
     review_label,
 )
-from ..derive.filters import FACETS
 from ..derive.related import related
 from ..derive.tables import evaluation_rows
 from ..link import Catalogue
@@ -42,6 +41,7 @@ from .contexts import (
     page_header,
 )
 from .evidence import SourceList, evidence_table, sources_of
+from .filters import FACETS
 from .metadata import technical_metadata
 from .present.fields import field_text
 from .present.values import scale_unit

@@ -19,7 +19,6 @@ from typing import Any
 from .. import release
 from ..derive.concerns import Flag, flags_by_evaluation
 from ..derive.coverage import ProtocolCoverage
-from ..derive.filters import FilterIndex, filter_index
 from ..derive.logs import LogFacts
 from ..derive.model_compare import family_pairs, family_triples
 from ..derive.reproduction import ReproductionGroup, protocol_reproduction_groups
@@ -46,6 +45,7 @@ from .export import SITE_URL, export_files
 from .export.eee import eee_lines
 from .export.jsonld import with_json_ld
 from .family import family_compare_links, family_page
+from .filters import FilterIndex, filter_index
 from .findings import Headline, protocol_headline
 from .fits.pages import fits_page
 from .model_compare import compare_links, compare_pages, triple_links, triple_page

@@ -1,10 +1,11 @@
-"""Filter facets (derive/filters.py)."""
+"""Filter facets (render/filters.py)."""
 
 from __future__ import annotations
 
 from scenarios import load_scenario
 
-from rewire_site.derive.filters import (
+from rewire_site.models import Evaluation
+from rewire_site.render.filters import (
     FACETS,
     evaluation_facets,
     filter_index,
@@ -12,7 +13,6 @@ from rewire_site.derive.filters import (
     labels_of,
     token,
 )
-from rewire_site.models import Evaluation
 
 
 def test_every_evaluation_has_a_value_per_facet() -> None:

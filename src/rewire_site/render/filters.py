@@ -12,9 +12,9 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from ..derive.display import ORIGIN_LABELS, missing_text
 from ..link import Catalogue
 from ..models import Configuration, Dataset, Evaluation, ModelFamily, Protocol
-from .display import ORIGIN_LABELS, missing_text
 
 FACETS: tuple[tuple[str, str], ...] = (
     ("model", "Tested model or method"),
