@@ -413,12 +413,12 @@ def test_the_answers_come_first_and_the_method_is_collapsed(html: str) -> None:
     charts and the tables of points follow, inside one collapsed <details>, complete."""
     body = html[html.index("<h1>") :]
     first_answer = body.index('<table class="fit-answer"')
-    how = body.index('<details class="fit-how">')
+    how = body.index('<details class="how-we-know fit-how">')
     assert first_answer < how
     # nothing of the method comes before the first answer
     for method_text in ('class="fit-figure"', 'class="fit-rules"', 'class="fit-method"', "<svg"):
         assert body.index(method_text) > how, method_text
-    assert '<details class="fit-how" open' not in body
+    assert '<details class="how-we-know fit-how" open' not in body
     # the details holds the method complete: notes, every method's fit table, chart, points
     details = body[how : body.index("</details>", how)]
     for method_text in ('class="fit-figure"', 'class="fit-rules"', 'class="fit-lengths"'):

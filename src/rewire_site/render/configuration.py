@@ -6,6 +6,7 @@ from __future__ import annotations
 from ..link import Catalogue
 from ..models import Configuration
 from .contexts import ConfigurationPage, Fact, SiteFacts
+from .leads import results_answer
 from .parts import common_fields, evaluations_referring, link_to, results_of, value_fact
 
 
@@ -31,15 +32,17 @@ def configuration_page(
         *(Fact(f"setting: {k.replace('_', ' ')}", v) for k, v in sorted(c.settings.items())),
         *((Fact("provenance note", c.provenance_note),) if c.provenance_note else ()),
     )
+    results = results_of(
+        "result-rows",
+        "Evaluations of this configuration and their original reported results",
+        evaluations,
+        catalogue,
+        facts,
+    )
     return ConfigurationPage(
         **common_fields(c, catalogue, facts, "configuration.html"),
-        results=results_of(
-            "result-rows",
-            "Evaluations of this configuration and their original reported results",
-            evaluations,
-            catalogue,
-            facts,
-        ),
+        answer=results_answer(c.title, results),
+        results=results,
         family=link_to(catalogue, c.family),
         facts=page_facts,
     )

@@ -245,6 +245,8 @@ class EvaluationPage(RecordPage):
 
 @dataclass(frozen=True)
 class ConfigurationPage(RecordPage):
+    answer: str
+    """The page's answer in plain words, built from its context (render/leads.py)."""
     results: ResultsTable
     family: Link
     facts: tuple[Fact, ...]
@@ -252,6 +254,8 @@ class ConfigurationPage(RecordPage):
 
 @dataclass(frozen=True)
 class DatasetPage(RecordPage):
+    answer: str
+    """The page's answer in plain words, built from its context (render/leads.py)."""
     results: EvaluationList
     facts: tuple[Fact, ...]
     protocols: tuple[Link, ...]
@@ -282,6 +286,8 @@ class FamilyPage(RecordPage):
 
 @dataclass(frozen=True)
 class SourcePage(RecordPage):
+    answer: str
+    """The page's answer in plain words, built from its context (render/leads.py)."""
     url: str
     """Where the source is published ('Open the source')."""
     facts: tuple[Fact, ...]
@@ -290,6 +296,8 @@ class SourcePage(RecordPage):
 
 @dataclass(frozen=True)
 class QuestionPage(RecordPage):
+    answer: str
+    """The page's answer in plain words, built from its context (render/leads.py)."""
     decision: str
     """The decision the reader faces (Markdown)."""
     considerations: tuple[str, ...]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..link import Catalogue
 from ..models import Dataset, Protocol
 from .contexts import DatasetPage, Fact, SiteFacts
+from .leads import list_answer
 from .parts import common_fields, evaluation_list, evaluations_referring, link_to, value_fact
 
 
@@ -32,9 +33,11 @@ def dataset_page(
         *((Fact("splits", splits),) if d.splits else ()),
         *((Fact("tasks", "; ".join(d.tasks)),) if d.tasks else ()),
     )
+    results = evaluation_list("Evaluations on this dataset", evaluations, catalogue, facts)
     return DatasetPage(
         **common_fields(d, catalogue, facts, "dataset.html"),
-        results=evaluation_list("Evaluations on this dataset", evaluations, catalogue, facts),
+        answer=list_answer("on this dataset", results),
+        results=results,
         facts=page_facts,
         protocols=tuple(link_to(catalogue, p.id) for p in catalogue.referring(d.id, Protocol)),
     )

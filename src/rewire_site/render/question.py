@@ -6,6 +6,7 @@ from __future__ import annotations
 from ..link import Catalogue
 from ..models import Evaluation, Question
 from .contexts import QuestionPage, SiteFacts
+from .leads import list_answer
 from .parts import common_fields, evaluation_list, link_to
 
 
@@ -16,12 +17,14 @@ def question_page(
 ) -> QuestionPage:
     q = question
     evaluations = [catalogue.get(e, Evaluation) for e in q.evaluations]
+    results = evaluation_list(
+        "Evaluations that bear on this decision", evaluations, catalogue, facts
+    )
     return QuestionPage(
         **common_fields(q, catalogue, facts, "question.html"),
+        answer=list_answer("bear on this decision", results),
         decision=q.decision,
         considerations=tuple(q.considerations),
-        results=evaluation_list(
-            "Evaluations that bear on this decision", evaluations, catalogue, facts
-        ),
+        results=results,
         protocols=tuple(link_to(catalogue, p) for p in q.protocols),
     )

@@ -12,6 +12,7 @@ from ..link import Catalogue
 from ..models import ModelFamily, ResultTable, Source
 from ..table_rows import ResultTableRow
 from .contexts import Fact, Link, Page, RecordPage, SiteFacts, page_header
+from .leads import table_answer
 from .parts import common_fields, link_to
 from .urls import record_path
 
@@ -89,6 +90,8 @@ class LabelView:
 
 @dataclass(frozen=True)
 class ResultTablePage(RecordPage):
+    answer: str
+    """The page's answer in plain words, built from its context (render/leads.py)."""
     facts: tuple[Fact, ...]
     """What the table is: protocol class, origin, counts."""
     protocol: Link
@@ -217,6 +220,12 @@ def table_page(table: ResultTable, catalogue: Catalogue, facts: SiteFacts) -> Re
     )
     return ResultTablePage(
         **common_fields(table, catalogue, facts, "result_table.html"),
+        answer=table_answer(
+            tf.rows,
+            len(tf.models) + len(tf.unmapped_models),
+            len(tf.tasks) + len(tf.unmapped_tasks),
+            ", ".join(link_to(catalogue, s).text for s in table.sources),
+        ),
         facts=page_facts,
         protocol=link_to(catalogue, table.protocol),
         table_sources=tuple(_source(s, catalogue) for s in table.sources),

@@ -8,7 +8,9 @@ from ..link import Catalogue
 from ..models import Source
 from .contexts import Fact, SiteFacts, SourcePage
 from .evidence import iso_utc
+from .leads import source_answer
 from .parts import common_fields, link_to, value_fact
+from .urls import KIND_LABELS, kind_of
 
 
 def source_page(
@@ -34,9 +36,13 @@ def source_page(
         value_fact(s, "hash_scope", s.hash_scope),
         value_fact(s, "independence", s.independence),
     )
+    citing = catalogue.referring(s.id)
+    links = tuple(link_to(catalogue, r.id) for r in citing)
+    kinds = [KIND_LABELS[kind_of(r)].lower() for r in citing]
     return SourcePage(
         **common_fields(s, catalogue, facts, "source.html"),
+        answer=source_answer(links, kinds),
         url=s.url,
         facts=page_facts,
-        citing=tuple(link_to(catalogue, r.id) for r in catalogue.referring(s.id)),
+        citing=links,
     )

@@ -99,6 +99,9 @@ class ComparePage(Page):
     wins: tuple[WinCount, ...]
     rows: tuple[PairRow, ...]
     note: str
+    answer: str
+    """The page's answer in plain words: how many comparable pairs, on how many tasks,
+    from how many sources and metrics (counted from `rows` and `wins`)."""
 
 
 @dataclass(frozen=True)

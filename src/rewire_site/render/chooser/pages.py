@@ -480,9 +480,22 @@ def compare_pages(catalogue: Catalogue, flags: Flags, release_id: str) -> list[C
                     "split are listed; there is no overall score, and a count of tasks is "
                     "not a measure of how much better."
                 ),
+                answer=pair_answer(left.title, right.title, rows, len(wins)),
             )
         )
     return pages
+
+
+def pair_answer(left: str, right: str, rows: Sequence[PairRow], groups: int) -> str:
+    """'A and B have 12 comparable pairs of results on 6 tasks, from 2 sources and
+    metrics; each is counted below, with no overall score.'"""
+    tasks = len({r.task.href for r in rows})
+    sources = plural(groups, "source and metric", "sources and metrics")
+    return (
+        f"{left} and {right} have {plural(len(rows), 'comparable pair')} of results on "
+        f"{plural(tasks, 'task')}, from {sources}; each is counted below, with no overall "
+        "score."
+    )
 
 
 def _win_text(counts: list[int], left: str, right: str) -> str:
