@@ -288,7 +288,6 @@ STILL_MAKING_TEXT = (
     "concerns",
     "coverage",
     "display",
-    "model_directory",
     "readiness",
     "reproduction",
     "tables",

@@ -16,11 +16,13 @@ from rewire_site.derive.fits import (
     MIXED_PRECISION,
     BasePairs,
     Curves,
+    LengthCount,
     Measurement,
     Point,
     curves,
     family_base_pairs,
     largest_batch,
+    length_count,
     longest_length,
     parameter_count,
     shared_process_bias,
@@ -325,3 +327,15 @@ def test_disagreeing_or_missing_tokeniser_facts_give_no_base_pairs() -> None:
     assert family_base_pairs(mixed).tokeniser == "3-mer / 6-mer"
     none = nt.model_copy(update={"checkpoints": []})
     assert family_base_pairs(none) == BasePairs("", None, 0, None)
+
+
+def test_length_count_converts_tokens_by_the_cited_tokeniser_only() -> None:
+    six_mer = BasePairs("6-mer", 6, 1, "source")
+    assert length_count(1000.0, "token", six_mer) == LengthCount(1000.0, 5994.0, True, 6)
+    bpe = BasePairs("BPE", None, 0, "source")
+    found = length_count(512.0, "token", bpe)
+    assert (found.tokens, found.base_pairs, found.converted) == (512.0, None, False)
+    stated = length_count(12000.0, "base-pair", six_mer)
+    assert (stated.tokens, stated.base_pairs, stated.converted) == (None, 12000.0, False)
+    assert length_count(None, "token", six_mer).base_pairs is None
+    assert length_count(3.0, "kilobyte", six_mer).base_pairs is None

@@ -18,14 +18,14 @@ from scenarios import copy_closure
 
 from rewire_site.build import gather
 from rewire_site.derive.fits import family_base_pairs
-from rewire_site.derive.model_directory import (
+from rewire_site.link import Catalogue
+from rewire_site.models import ModelFamily
+from rewire_site.render.model_directory import (
     NOT_IN_SOURCES,
     CheckpointEntry,
     FamilyEntry,
     model_directory,
 )
-from rewire_site.link import Catalogue
-from rewire_site.models import ModelFamily
 from rewire_site.render.model_facts import FACT_LABELS, fact_rows
 from rewire_site.render.models import length_cell, licence_cell, models_page
 

@@ -17,8 +17,7 @@ from ..models.common import Scale
 from ..models.family import Checkpoint, Fact
 from ..models.printed import parse_printed
 from .concerns import Flag
-from .fits import BasePairs, family_base_pairs
-from .model_directory import Cited, length
+from .fits import BasePairs, family_base_pairs, length_count
 
 AdaptationClass = Literal["fine_tuned", "parameter_efficient", "frozen_probe", "zero_shot", "other"]
 CLASSES: tuple[AdaptationClass, ...] = (
@@ -221,24 +220,20 @@ class _Checkpoint:
     context_bp: float | None
 
 
-def _number(fact: Fact | None) -> Cited | None:
-    """A checkpoint fact's value without its citation (the leaderboard reads no source
-    record for it: `rewire serve` then remakes task pages only when the family changes)."""
-    if fact is None:
-        return None
-    number = fact.value if isinstance(fact.value, float) else None
-    printed = fact.printed_value or ""  # boards read the number, never its text
-    return Cited(printed, number, fact.unit or "", "", None, "", "", "", None)
+def _number(fact: Fact | None) -> float | None:
+    """A checkpoint fact's number (the leaderboard reads no source record for it:
+    `rewire serve` then remakes task pages only when the family changes)."""
+    return fact.value if fact is not None and isinstance(fact.value, float) else None
 
 
 def checkpoint_facts(checkpoint: Checkpoint, conversion: BasePairs) -> _Checkpoint:
     """Parameters and longest input in base pairs (accepted, else trained; tokens converted
-    by the family's cited tokeniser, `model_directory.length`) of one checkpoint."""
+    by the family's cited tokeniser, `fits.length_count`) of one checkpoint."""
     facts = checkpoint.facts
-    parameters = _number(getattr(facts, "parameters", None) if facts else None)
-    count = parameters.number if parameters is not None else None
+    stated = getattr(facts, "parameters", None) if facts else None
+    count = _number(stated)
     if count is None:
-        printed = parameters.value if parameters is not None else checkpoint.parameters
+        printed = (stated.printed_value or "") if stated is not None else checkpoint.parameters
         found = parse_printed(printed) if printed else None
         count = found.value if found is not None else None
     context = None
@@ -248,8 +243,10 @@ def checkpoint_facts(checkpoint: Checkpoint, conversion: BasePairs) -> _Checkpoi
         if stated_bp is not None and isinstance(stated_bp.value, float):
             context = stated_bp.value
             break
-        stated = _number(fact)
-        if stated is not None and (bp := length(stated, conversion).base_pairs) is not None:
+        if fact is None:
+            continue
+        bp = length_count(_number(fact), fact.unit or "", conversion).base_pairs
+        if bp is not None:
             context = bp
             break
     return _Checkpoint(count, context)

@@ -484,6 +484,42 @@ class BasePairs:
         return (tokens - self.special_tokens) * self.per_token
 
 
+TOKEN_UNITS = frozenset({"token"})
+BASE_PAIR_UNITS = frozenset({"base-pair", "nucleotide"})
+
+
+@dataclass(frozen=True, slots=True)
+class LengthCount:
+    """A stated context length counted in tokens and in base pairs where the records give
+    them."""
+
+    tokens: float | None
+    """Tokens, where the length is stated in tokens."""
+    base_pairs: float | None
+    """Base pairs: stated in base pairs (or nucleotides), or tokens converted by the
+    family's cited k-mer tokeniser."""
+    converted: bool
+    """True when the base pairs come from the tokeniser fact, not the source."""
+    per_token: int | None = None
+    """Base pairs per token of the conversion used (None: no conversion)."""
+
+
+def length_count(number: float | None, unit: str, conversion: BasePairs) -> LengthCount:
+    """Tokens and base pairs of a length stated as `number` `unit`: the stated unit's
+    count, and base pairs from tokens by the family's cited tokeniser (`conversion`, the
+    one the fits page uses too); tokens from base pairs are never guessed."""
+    if number is None:
+        return LengthCount(None, None, False)
+    if unit in TOKEN_UNITS and number == int(number):
+        bp = conversion.base_pairs(int(number))
+        if bp is None:
+            return LengthCount(number, None, False)
+        return LengthCount(number, float(bp), True, conversion.per_token)
+    if unit in BASE_PAIR_UNITS:
+        return LengthCount(None, number, False)
+    return LengthCount(None, None, False)
+
+
 def family_base_pairs(family: ModelFamily) -> BasePairs:
     """The base-pair conversion of one family: from the tokeniser fact its checkpoints
     cite. A k-mer tokeniser ('6-mer', Nucleotide Transformer's non-overlapping 6-mers)

@@ -10,7 +10,6 @@ from collections.abc import Mapping
 from ..derive.concerns import Flag
 from ..derive.fits import curves
 from ..derive.model_compare import family_pairs, family_triples
-from ..derive.model_directory import family_entry
 from ..derive.model_results import model_results
 from ..link import Catalogue
 from ..models import Configuration, ModelFamily
@@ -19,6 +18,7 @@ from .contexts import Fact, FamilyPage, Link, SiteFacts
 from .cross_source import family_section
 from .fits.pages import family_curves
 from .model_compare import compare_path, triple_links
+from .model_directory import family_entry
 from .model_facts import fact_rows
 from .model_page import answer, compare_links, fact_lines, key_facts, task_groups
 from .parts import common_fields, link_to, value_fact

@@ -8,9 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..derive.display import cite, display_number, missing_text
-from ..derive.model_directory import NOT_IN_SOURCES
 from ..link import Catalogue
 from ..models import ModelFamily
+from .model_directory import NOT_IN_SOURCES
 
 FACT_LABELS: dict[str, str] = {
     "parameters": "Parameters",

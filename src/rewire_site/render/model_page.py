@@ -11,15 +11,15 @@ from dataclasses import dataclass
 
 from ..derive.display import ORIGIN_LABELS, plural, result_value
 from ..derive.model_compare import ModelPair
-from ..derive.model_directory import (
+from ..derive.model_results import RESOURCES, ModelResult, TableResult, TaskFamilyResults
+from ..derive.task_families import LABELS as TASK_LABELS
+from .model_directory import (
     NOT_IN_SOURCES,
     CheckpointEntry,
     Cited,
     FamilyEntry,
     HardwareEntry,
 )
-from ..derive.model_results import RESOURCES, ModelResult, TableResult, TaskFamilyResults
-from ..derive.task_families import LABELS as TASK_LABELS
 from .model_facts import FactRow
 from .models import (
     CheckpointRow,

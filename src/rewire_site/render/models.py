@@ -1,13 +1,14 @@
 """The model directory page (/models/): every model family and each of its checkpoints
 with parameters, context in tokens and base pairs, tokeniser, licence and where it is
-published, each value with its citation (derive.model_directory); templates display it."""
+published, each value with its citation (render.model_directory); templates display it."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from ..derive.display import plural
-from ..derive.model_directory import (
+from ..link import Catalogue
+from .model_directory import (
     CheckpointEntry,
     Cited,
     FamilyEntry,
@@ -15,7 +16,6 @@ from ..derive.model_directory import (
     LicenceFact,
     model_directory,
 )
-from ..link import Catalogue
 from .page import Link, Page, page_header
 from .urls import record_path
 

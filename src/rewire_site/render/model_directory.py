@@ -12,20 +12,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..derive.display import cite, missing_text
+from ..derive.fits import BasePairs, family_base_pairs, length_count
 from ..link import Catalogue
 from ..models import ModelFamily
 from ..models.common import Citation
 from ..models.family import Checkpoint, Fact, HardwareRequirement, Release
 from ..models.printed import parse_printed
-from .display import cite, missing_text
-from .fits import BasePairs, family_base_pairs
 
 NOT_IN_SOURCES = "Not reported by the cited sources"
 """Why a checkpoint fact is missing when the record gives no reason of its own (the
 derived default, `completeness.defaulted`)."""
-
-TOKEN_UNITS = frozenset({"token"})
-BASE_PAIR_UNITS = frozenset({"base-pair", "nucleotide"})
 
 
 @dataclass(frozen=True)
@@ -251,19 +248,10 @@ def _parsed(c: Cited) -> float | None:
 
 
 def length(stated: Cited, conversion: BasePairs) -> Length:
-    """Tokens and base pairs of a stated length: the stated unit's count, and base pairs
-    from tokens by the family's cited tokeniser (derive.fits.family_base_pairs, the one
-    conversion the fits page uses too); tokens from base pairs are never guessed."""
-    if stated.number is None:
-        return Length(stated, None, None, False)
-    if stated.unit in TOKEN_UNITS and stated.number == int(stated.number):
-        bp = conversion.base_pairs(int(stated.number))
-        if bp is None:
-            return Length(stated, stated.number, None, False)
-        return Length(stated, stated.number, float(bp), True, conversion.per_token)
-    if stated.unit in BASE_PAIR_UNITS:
-        return Length(stated, None, stated.number, False)
-    return Length(stated, None, None, False)
+    """Tokens and base pairs of a stated length (`fits.length_count`: base pairs from
+    tokens by the family's cited tokeniser; tokens from base pairs are never guessed)."""
+    count = length_count(stated.number, stated.unit, conversion)
+    return Length(stated, count.tokens, count.base_pairs, count.converted, count.per_token)
 
 
 def stated_base_pairs(found: Length, fact: Fact | None, catalogue: Catalogue) -> Length:
