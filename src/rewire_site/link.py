@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -169,6 +170,38 @@ class Catalogue:
                 catalogue.referrers[ref.target_id].append(ref)
         catalogue._by_kind = dict(by_kind)
         return catalogue
+
+    def replaced(self, by_id: dict[str, RecordBase], changed: Iterable[str]) -> Catalogue:
+        """The catalogue of `by_id`, whose records other than the `changed` ids are this
+        one's: what `from_records` makes of it, without walking the references of the
+        records that did not change (`rewire serve`'s edits)."""
+        referrers: defaultdict[str, list[Reference]] = defaultdict(list, self.referrers)
+        by_kind = dict(self._by_kind)
+        added: defaultdict[str, list[Reference]] = defaultdict(list)
+        targets: set[str] = set()
+        by_id_changed = set(changed)
+        for record_id in sorted(by_id_changed):
+            before, after = self.by_id.get(record_id), by_id.get(record_id)
+            for record in (before, after):
+                if record is None:
+                    continue
+                members = [r for r in by_kind.get(type(record), []) if r.id != record_id]
+                if record is after:
+                    bisect.insort(members, record, key=lambda r: r.id)
+                by_kind[type(record)] = members
+                for ref in references(record):
+                    targets.add(ref.target_id)
+                    if record is after:
+                        added[ref.target_id].append(ref)
+        for target in targets:
+            refs = [r for r in self.referrers.get(target, []) if r.source_id not in by_id_changed]
+            refs = sorted(refs + added.get(target, []), key=lambda r: r.source_id)
+            if refs:
+                referrers[target] = refs
+            else:
+                referrers.pop(target, None)
+        by_kind = {k: v for k, v in by_kind.items() if v}
+        return Catalogue(by_id, referrers, by_kind, self.result_rows)
 
     def get(self, record_id: str, kind: type[R]) -> R:
         record = self.by_id[record_id]

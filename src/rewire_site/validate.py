@@ -30,8 +30,8 @@ from pathlib import Path
 
 from . import record_files, table_rows
 from .config import RECORDS_DIR
-from .link import Ref, reference_fields
-from .link_checks import ENTRY_KINDS, check_links
+from .link import Catalogue, Ref, reference_fields
+from .link_checks import ENTRY_KINDS, check_links, check_records
 from .load import line_of
 from .models import RecordBase, ResultTable
 from .parse_cache import ParseCache, absolute, iter_files
@@ -226,3 +226,28 @@ def render(report: ValidationReport, output_format: str, cwd: Path | None = None
 
 def exit_code(report: ValidationReport, strict: bool) -> int:
     return 1 if report.errors or (strict and report.warnings) else 0
+
+
+def check_changed(
+    root: Path,
+    new: Catalogue,
+    old: Catalogue,
+    changed: frozenset[str],
+    owner: Mapping[str, str],
+    lines: Mapping[str, Mapping[str, int]],
+) -> list[Problem]:
+    """The reference checks (`link_checks`) of the `changed` ids of `new` (made from `old`)
+    and of the records that refer to a changed or vanished id: `rewire serve`'s edits.
+    `owner`: record id -> its file; `lines`: record id -> field -> line."""
+    checked: set[str] = {i for i in changed if i in new.by_id}
+    for record_id in changed:
+        for catalogue in (old, new):
+            checked.update(r.source_id for r in catalogue.referrers.get(record_id, []))
+    checked &= new.by_id.keys()
+    report = ValidationReport()
+    for record_id in checked:
+        report.files[record_id] = Path(owner[record_id])
+        report.lines[record_id] = lines.get(record_id, {})
+    chosen = [new.by_id[i] for i in sorted(checked)]
+    check_records(report, root, chosen, new.by_id)
+    return report.errors

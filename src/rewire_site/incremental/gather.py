@@ -6,18 +6,15 @@ refers to a changed or vanished id. An edit with errors changes nothing here:
 
 from __future__ import annotations
 
-import bisect
-from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .. import link_checks
-from ..link import Catalogue, Reference, references
+from ..link import Catalogue, references
 from ..models import RecordBase
 from ..problems import Problem, RecordsInvalid
 from ..record_checks import check_file
-from ..validate import ValidationReport
+from ..validate import ValidationReport, check_changed
 from .track import ANY, Key
 
 
@@ -92,9 +89,10 @@ class Records:
         changed = frozenset(
             i for i in old.by_id.keys() | by_id.keys() if old.by_id.get(i) is not by_id.get(i)
         )
-        catalogue, keys = _updated(old, by_id, changed)
+        catalogue = old.replaced(by_id, changed)
+        keys = _keys(old, catalogue, changed)
         all_lines = {**self.lines, **lines}
-        problems = _link_problems(self.root, catalogue, old, changed, owner, all_lines)
+        problems = check_changed(self.root, catalogue, old, changed, owner, all_lines)
         if problems:
             raise RecordsInvalid(sorted(problems, key=_order))
         self.catalogue, self.files = catalogue, files
@@ -106,53 +104,21 @@ def _order(problem: Problem) -> tuple[str, int, str, str]:
     return (str(problem.path), problem.line, problem.field, problem.message)
 
 
-def _updated(
-    old: Catalogue, by_id: dict[str, RecordBase], changed: frozenset[str]
-) -> tuple[Catalogue, set[Key]]:
-    """The catalogue of `by_id`, made from `old` by replacing the `changed` ids, exactly
-    as `Catalogue.from_records` would make it, and the keys that changed."""
-    keys: set[Key] = set()
-    referrers: defaultdict[str, list[Reference]] = defaultdict(list, old.referrers)
-    by_kind = dict(old._by_kind)
-    added: dict[str, list[Reference]] = defaultdict(list)
-    targets: set[str] = set()
-    for record_id in sorted(changed):
+def _keys(old: Catalogue, new: Catalogue, changed: frozenset[str]) -> set[Key]:
+    """The keys an edit of the `changed` ids changed: their ids, fields and kinds, and
+    the targets whose references changed."""
+    keys: set[Key] = {("id", ANY)} if changed else set()
+    for record_id in changed:
+        before, after = old.by_id.get(record_id), new.by_id.get(record_id)
         keys.add(("id", record_id))
-        before, after = old.by_id.get(record_id), by_id.get(record_id)
         keys.update(("field", record_id, name) for name in changed_fields(before, after))
         for record in (before, after):
-            if record is None:
-                continue
-            kind = type(record)
-            keys.add(("kind", kind.__name__))
-            members = [r for r in by_kind.get(kind, []) if r.id != record_id]
-            if record is after:
-                bisect.insort(members, record, key=lambda r: r.id)
-            by_kind[kind] = members
-        if before is not None:
-            targets.update(ref.target_id for ref in references(before))
-        if after is not None:
-            for ref in references(after):
-                added[ref.target_id].append(ref)
-                targets.add(ref.target_id)
-    for target in targets:
-        refs = [r for r in old.referrers.get(target, []) if r.source_id not in changed]
-        refs += added.get(target, [])
-        refs.sort(key=lambda r: r.source_id)
-        if refs != old.referrers.get(target, []):
-            keys.add(("ref", target))
-        if refs:
-            referrers[target] = refs
-        else:
-            referrers.pop(target, None)
-    if changed:
-        keys.add(("id", ANY))
-    if any(k[0] == "ref" for k in keys):
-        keys.add(("ref", ANY))
-    by_kind = {k: v for k, v in by_kind.items() if v}
-    catalogue = Catalogue(by_id=by_id, referrers=referrers, _by_kind=by_kind)
-    catalogue.result_rows = old.result_rows  # rows files are read by a full gather
-    return catalogue, keys
+            if record is not None:
+                keys.add(("kind", type(record).__name__))
+                for target in {ref.target_id for ref in references(record)}:
+                    if old.referrers.get(target, []) != new.referrers.get(target, []):
+                        keys |= {("ref", target), ("ref", ANY)}
+    return keys
 
 
 def changed_fields(before: RecordBase | None, after: RecordBase | None) -> set[str]:
@@ -161,27 +127,3 @@ def changed_fields(before: RecordBase | None, after: RecordBase | None) -> set[s
     if before is None or after is None or type(before) is not type(after):
         return {n for r in (before, after) if r is not None for n in type(r).model_fields}
     return {n for n in type(after).model_fields if getattr(before, n) != getattr(after, n)}
-
-
-def _link_problems(
-    root: Path,
-    new: Catalogue,
-    old: Catalogue,
-    changed: frozenset[str],
-    owner: Mapping[str, str],
-    lines: Mapping[str, Mapping[str, int]],
-) -> list[Problem]:
-    """The reference checks of the changed records and of the records that refer to a
-    changed or vanished id."""
-    checked: set[str] = {i for i in changed if i in new.by_id}
-    for record_id in changed:
-        for catalogue in (old, new):
-            checked.update(r.source_id for r in catalogue.referrers.get(record_id, []))
-    checked &= new.by_id.keys()
-    report = ValidationReport()
-    for record_id in checked:
-        report.files[record_id] = Path(owner[record_id])
-        report.lines[record_id] = lines.get(record_id, {})
-    chosen = [new.by_id[i] for i in sorted(checked)]
-    link_checks.check_records(report, root, chosen, new.by_id)
-    return report.errors
