@@ -100,14 +100,14 @@ class OutputFormat(StrEnum):
 
 @app.command()
 def validate(
-    paths: list[Path] | None = typer.Argument(  # noqa: B008
+    paths: list[Path] | None = typer.Argument(
         None, help="Record files or folders (searched for *.yaml). Default: records/."
     ),
     strict: bool = typer.Option(False, "--strict", help="Exit 1 on warnings too."),
-    output_format: OutputFormat = typer.Option(  # noqa: B008
+    output_format: OutputFormat = typer.Option(
         OutputFormat.text, "--format", help="text: path:line: field: message; json."
     ),
-    root: Path | None = typer.Option(  # noqa: B008
+    root: Path | None = typer.Option(
         None, "--root", help="Project root (references and artifacts resolve here)."
     ),
     no_cache: bool = typer.Option(
@@ -130,7 +130,7 @@ def validate(
 @app.command()
 def schema(
     check: bool = typer.Option(False, "--check", help="Exit 1 when schemas/ is stale."),
-    root: Path | None = typer.Option(None, "--root", help="Project root."),  # noqa: B008
+    root: Path | None = typer.Option(None, "--root", help="Project root."),
 ) -> None:
     """Write one JSON Schema per record kind into schemas/ (for editors and CI)."""
     from .config import resolve_root
@@ -149,10 +149,10 @@ def schema(
 
 @app.command()
 def build(
-    records: Path | None = typer.Option(  # noqa: B008
+    records: Path | None = typer.Option(
         None, "--records", help="Folder of record files. Default: records/ of the project."
     ),
-    out: Path | None = typer.Option(  # noqa: B008
+    out: Path | None = typer.Option(
         None, "--out", help="Folder to write the site into (replaced atomically). Default: site/"
     ),
     release_date: str | None = typer.Option(
@@ -163,7 +163,7 @@ def build(
     workers: int | None = typer.Option(
         None, "--workers", min=1, help="Render processes. Default: the CPUs available, at most 4."
     ),
-    root: Path | None = typer.Option(None, "--root", help="Project root."),  # noqa: B008
+    root: Path | None = typer.Option(None, "--root", help="Project root."),
     preview: bool = typer.Option(
         False,
         "--preview",
@@ -190,7 +190,7 @@ def build(
 
 @app.command("cross-source")
 def cross_source_command(
-    root: Path | None = typer.Option(None, "--root", help="Project root."),  # noqa: B008
+    root: Path | None = typer.Option(None, "--root", help="Project root."),
 ) -> None:
     """Print every disagreement between sources larger than the stated spread, every
     conflict within a source, the values per source and each source's labels that reach
@@ -211,17 +211,17 @@ def import_command(
         help="Source to import: feng-2024, tang-koo-2024, genomic-benchmarks, dgeb, "
         "lingodnabench, evo2-gene-completion, lindsey-2025, dnallm-mark.",
     ),
-    git_dir: Path | None = typer.Option(  # noqa: B008
+    git_dir: Path | None = typer.Option(
         None, "--git-dir", help="A clone (or bare git directory) of the source repository."
     ),
-    folder: Path | None = typer.Option(  # noqa: B008
+    folder: Path | None = typer.Option(
         None, "--from", help="A folder holding the downloaded files at their repository paths."
     ),
     commit: str | None = typer.Option(
         None, "--commit", help="Full 40-hex commit to read (default: the importer's pinned one)."
     ),
     check: bool = typer.Option(False, "--check", help="Report what would change; write nothing."),
-    root: Path | None = typer.Option(None, "--root", help="Project root."),  # noqa: B008
+    root: Path | None = typer.Option(None, "--root", help="Project root."),
 ) -> None:
     """Turn a public result table at a pinned commit into records (see README)."""
     from .config import find_root

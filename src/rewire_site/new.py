@@ -505,7 +505,7 @@ def new_command(
     record_id: str | None = typer.Option(
         None, "--id", help="Record id (the file name); asked for when not given."
     ),
-    out: Path | None = typer.Option(  # noqa: B008 - typer declares options as defaults
+    out: Path | None = typer.Option(
         None, "--out", help="Folder to write the record to. Default: records/ of the project."
     ),
     defaults: bool = typer.Option(

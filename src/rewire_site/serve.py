@@ -341,10 +341,10 @@ def site_builder(
 
 def serve_command(
     port: int = typer.Option(8000, "--port", help="Port on 127.0.0.1."),
-    records: Path | None = typer.Option(  # noqa: B008 - typer declares options as defaults
+    records: Path | None = typer.Option(
         None, "--records", help="Records folder (default: records/ of the project)."
     ),
-    root: Path | None = typer.Option(  # noqa: B008
+    root: Path | None = typer.Option(
         None, "--root", help="Project root (default: found from the current folder)."
     ),
     poll: bool = typer.Option(False, "--poll", help="Poll modification times (no watchfiles)."),
