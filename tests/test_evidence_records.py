@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import hashlib
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
 import pytest
 
+from rewire_site.build import Gathered
 from rewire_site.config import RECORDS_DIR
 from rewire_site.models import Configuration, Dataset, Evaluation, ModelFamily, Protocol, Source
 from rewire_site.models.common import ConcernKind, MissingReason, RecordBase, Scale
@@ -24,7 +26,7 @@ from rewire_site.models.evaluation import ClaimKind, Origin, Qualifier
 from rewire_site.models.printed import parse_printed
 from rewire_site.models.scales import on_metric_scale
 from rewire_site.models.source import SourceKind
-from rewire_site.validate import ValidationReport, validate_paths
+from rewire_site.problems import Problem
 
 ROOT = Path(__file__).resolve().parents[1]
 PREFIX = "evidence-20261130-"
@@ -71,21 +73,37 @@ RUNTIME = f"{PREFIX}eval-hyenadna-runtime-figure-4-1"
 T = TypeVar("T", bound=RecordBase)
 
 
+@dataclass(frozen=True)
+class Evidence:
+    """The evidence records (and the families with facts they cite) as the live
+    catalogue validated them: their records and the problems naming their files."""
+
+    records: dict[str, RecordBase]
+    problems: list[Problem]
+
+
 @pytest.fixture(scope="module")
-def report() -> ValidationReport:
+def report(live: Gathered) -> Evidence:
+    """Read from the live catalogue gathered once per process (an error in any record
+    stops the gathering, so only warnings can be left)."""
     files = sorted((ROOT / RECORDS_DIR).glob(f"{PREFIX}*.yaml"))
     assert files, f"no {PREFIX}* records under {RECORDS_DIR}"
     files += [ROOT / RECORDS_DIR / f"{family}.yaml" for family in FAMILIES_WITH_FACTS]
-    return validate_paths(files, ROOT, cache=False)
+    ids = {f.stem for f in files}
+    by_id = live.catalogue.by_id
+    return Evidence(
+        {i: by_id[i] for i in sorted(ids) if i in by_id},
+        [p for p in live.warnings if p.path.resolve() in set(files)],
+    )
 
 
-def record(report: ValidationReport, record_id: str, kind: type[T]) -> T:
+def record(report: Evidence, record_id: str, kind: type[T]) -> T:
     found = report.records.get(record_id)
     assert isinstance(found, kind), f"{record_id}: not a valid {kind.__name__}"
     return found
 
 
-def test_the_evidence_records_validate_with_no_problem(report: ValidationReport) -> None:
+def test_the_evidence_records_validate_with_no_problem(report: Evidence) -> None:
     assert [str(p) for p in report.problems] == []
 
 
@@ -93,7 +111,7 @@ def test_the_evidence_records_validate_with_no_problem(report: ValidationReport)
 
 
 def test_case1_a_repository_file_is_pinned_hashed_dated_and_licensed(
-    report: ValidationReport,
+    report: Evidence,
 ) -> None:
     readme = record(report, README, Source)
     assert readme.source_kind == SourceKind.repository_file
@@ -108,7 +126,7 @@ def test_case1_a_repository_file_is_pinned_hashed_dated_and_licensed(
 
 @pytest.mark.parametrize("source_id", [README, SCRIPT, HYENA_TIMER])
 def test_case1_sha256_is_of_the_real_bytes_kept_as_artifacts(
-    report: ValidationReport, source_id: str
+    report: Evidence, source_id: str
 ) -> None:
     source = record(report, source_id, Source)
     copies = list((ROOT / "artifacts" / "sources" / source_id).iterdir())
@@ -118,7 +136,7 @@ def test_case1_sha256_is_of_the_real_bytes_kept_as_artifacts(
     assert len(data) == source.size_bytes
 
 
-def test_case1_what_cannot_be_hashed_says_why(report: ValidationReport) -> None:
+def test_case1_what_cannot_be_hashed_says_why(report: Evidence) -> None:
     thread = record(report, ISSUE_99, Source)
     assert thread.source_kind == SourceKind.issue_thread
     assert thread.sha256 is None
@@ -132,7 +150,7 @@ def test_case1_what_cannot_be_hashed_says_why(report: ValidationReport) -> None:
 
 
 def test_case1_dates_keep_the_printed_precision_and_source_kinds_differ(
-    report: ValidationReport,
+    report: Evidence,
 ) -> None:
     assert record(report, DNABERT2_PAPER, Source).published == "2024-03-18"
     neurips = record(report, HYENA_NEURIPS, Source)
@@ -148,7 +166,7 @@ def test_case1_dates_keep_the_printed_precision_and_source_kinds_differ(
     assert docs.licence == "CC BY-NC-SA 4.0" and docs.sha256 is not None
 
 
-def test_case1_a_secondary_quotation_names_both_sources(report: ValidationReport) -> None:
+def test_case1_a_secondary_quotation_names_both_sources(report: Evidence) -> None:
     result = record(report, TABLE_6, Evaluation).results[0]
     assert result.citation is not None
     assert result.citation.source == ISSUE_127
@@ -162,7 +180,7 @@ def test_case1_a_secondary_quotation_names_both_sources(report: ValidationReport
 
 
 def test_case2_a_community_reproduction_reproduces_the_published_value(
-    report: ValidationReport,
+    report: Evidence,
 ) -> None:
     user = record(report, EPI_USER, Evaluation)
     published = record(report, EPI_PUBLISHED, Evaluation)
@@ -176,7 +194,7 @@ def test_case2_a_community_reproduction_reproduces_the_published_value(
     assert gb_user.configuration != record(report, GB_PUBLISHED, Evaluation).configuration
 
 
-def test_case2_a_reproduction_in_another_projects_issue(report: ValidationReport) -> None:
+def test_case2_a_reproduction_in_another_projects_issue(report: Evidence) -> None:
     user = record(report, f"{PREFIX}eval-segmentnt-5utr-jasonlinjc", Evaluation)
     published = record(report, user.reproduces or "", Evaluation)
     assert user.origin == Origin.community_reproduction
@@ -190,7 +208,7 @@ def test_case2_a_reproduction_in_another_projects_issue(report: ValidationReport
     assert labels.citations[0].locator.startswith("Maintainer reply")
 
 
-def test_case2_a_maintainer_statement_is_its_own_origin(report: ValidationReport) -> None:
+def test_case2_a_maintainer_statement_is_its_own_origin(report: Evidence) -> None:
     statement = record(report, EPI_MAINTAINER, Evaluation)
     assert statement.origin == Origin.maintainer_statement
     assert statement.results == []
@@ -203,7 +221,7 @@ def test_case2_a_maintainer_statement_is_its_own_origin(report: ValidationReport
 # ------------------------------------------------------------ case 3: what a number means
 
 
-def test_case3_one_mcc_on_two_scales(report: ValidationReport) -> None:
+def test_case3_one_mcc_on_two_scales(report: Evidence) -> None:
     protocol = record(report, f"{PREFIX}protocol-dnabert-2-gue-fine-tuning", Protocol)
     metric = protocol.column_metric("epi-dataset-0")
     assert metric.scale == Scale.percent
@@ -216,7 +234,7 @@ def test_case3_one_mcc_on_two_scales(report: ValidationReport) -> None:
     assert on_metric_scale(metric, published) == 61.91
 
 
-def test_case3_printed_values_with_magnitudes_and_qualifiers(report: ValidationReport) -> None:
+def test_case3_printed_values_with_magnitudes_and_qualifiers(report: Evidence) -> None:
     family = record(report, f"{PREFIX}family-generator", ModelFamily)
     facts = family.checkpoints[0].facts
     assert facts is not None and facts.pretraining_data is not None
@@ -233,7 +251,7 @@ def test_case3_printed_values_with_magnitudes_and_qualifiers(report: ValidationR
 
 
 def test_case3_a_mislabelled_metric_keeps_its_label_and_correction(
-    report: ValidationReport,
+    report: Evidence,
 ) -> None:
     evaluation = record(report, TABLE_9, Evaluation)
     result = evaluation.results[0]
@@ -250,7 +268,7 @@ def test_case3_a_mislabelled_metric_keeps_its_label_and_correction(
 
 
 def test_case3_one_protocol_holds_columns_with_different_metrics(
-    report: ValidationReport,
+    report: Evidence,
 ) -> None:
     evaluation = record(report, NT_TABLE, Evaluation)
     protocol = record(report, evaluation.protocol, Protocol)
@@ -261,7 +279,7 @@ def test_case3_one_protocol_holds_columns_with_different_metrics(
 # ------------------------------------------------------------ case 4: run conditions
 
 
-def test_case4_run_conditions_are_fields_with_reasons(report: ValidationReport) -> None:
+def test_case4_run_conditions_are_fields_with_reasons(report: Evidence) -> None:
     evaluation = record(report, TABLE_6, Evaluation)
     run = evaluation.run_conditions
     assert run is not None
@@ -277,7 +295,7 @@ def test_case4_run_conditions_are_fields_with_reasons(report: ValidationReport) 
     assert {"run_conditions.learning_rate", "run_conditions.steps"} <= supported
 
 
-def test_case4_a_users_run_and_a_timing_carry_what_they_state(report: ValidationReport) -> None:
+def test_case4_a_users_run_and_a_timing_carry_what_they_state(report: Evidence) -> None:
     user = record(report, GB_USER, Evaluation)
     assert user.run_conditions is not None
     assert (user.run_conditions.epochs, user.run_conditions.batch_size_per_gpu) == (25, 512)
@@ -288,7 +306,7 @@ def test_case4_a_users_run_and_a_timing_carry_what_they_state(report: Validation
 
 
 def test_case4_a_checkpoints_pretraining_run_is_fields_with_reasons(
-    report: ValidationReport,
+    report: Evidence,
 ) -> None:
     """Caduceus-Ph: "Trained for 50k steps and batch size of 8." is held as run
     conditions of the checkpoint, not as a note."""
@@ -315,7 +333,7 @@ def test_case4_a_checkpoints_pretraining_run_is_fields_with_reasons(
 
 
 def test_case5_concerns_on_sources_datasets_families_configurations_protocols(
-    report: ValidationReport,
+    report: Evidence,
 ) -> None:
     kinds = {
         record(report, README, Source).concerns[0].kind,
@@ -334,7 +352,7 @@ def test_case5_concerns_on_sources_datasets_families_configurations_protocols(
 
 
 def test_case5_conflicting_values_hold_both_values_with_citations(
-    report: ValidationReport,
+    report: Evidence,
 ) -> None:
     dataset = record(report, f"{PREFIX}dataset-gue", Dataset)
     concerns = {c.id: c for c in dataset.concerns}
@@ -359,7 +377,7 @@ def test_case5_conflicting_values_hold_both_values_with_citations(
     assert files.citation.quoted_from is None
 
 
-def test_case5_an_uncertain_dataset_mapping_has_its_own_kind(report: ValidationReport) -> None:
+def test_case5_an_uncertain_dataset_mapping_has_its_own_kind(report: Evidence) -> None:
     dataset = record(report, f"{PREFIX}dataset-gue-plus-epi", Dataset)
     reproduction = record(report, EPI_USER, Evaluation)
     (on_dataset,) = dataset.concerns
@@ -373,7 +391,7 @@ def test_case5_an_uncertain_dataset_mapping_has_its_own_kind(report: ValidationR
 # ------------------------------------------------------------ case 6: model facts
 
 
-def test_case6_checkpoint_facts_are_cited_fields(report: ValidationReport) -> None:
+def test_case6_checkpoint_facts_are_cited_fields(report: Evidence) -> None:
     family = record(report, f"{PREFIX}family-dnabert-2", ModelFamily)
     checkpoint = family.checkpoints[0]
     assert checkpoint.name == "zhihan1996/DNABERT-2-117M"
@@ -399,7 +417,7 @@ def test_case6_checkpoint_facts_are_cited_fields(report: ValidationReport) -> No
 
 
 def test_case6_a_config_json_that_contradicts_the_authors_is_a_concern_on_the_field(
-    report: ValidationReport,
+    report: Evidence,
 ) -> None:
     family = record(report, f"{PREFIX}family-dnabert-2", ModelFamily)
     (concern,) = family.concerns
@@ -414,7 +432,7 @@ def test_case6_a_config_json_that_contradicts_the_authors_is_a_concern_on_the_fi
     assert facts.position_embedding.value == "ALiBi"
 
 
-def test_case6_volume_and_length_facts_carry_units(report: ValidationReport) -> None:
+def test_case6_volume_and_length_facts_carry_units(report: Evidence) -> None:
     generator = record(report, f"{PREFIX}family-generator", ModelFamily).checkpoints[0].facts
     hyena = record(report, f"{PREFIX}family-hyenadna", ModelFamily).checkpoints[0].facts
     assert generator is not None and hyena is not None
@@ -433,7 +451,7 @@ def test_case6_volume_and_length_facts_carry_units(report: ValidationReport) -> 
     assert hyena.pretraining_data is not None and hyena.pretraining_data.unit == "genome"
 
 
-def test_case6_a_family_with_facts_stands_alone(report: ValidationReport) -> None:
+def test_case6_a_family_with_facts_stands_alone(report: Evidence) -> None:
     """No configuration of these records uses the GENERator family: its facts alone
     keep it in the catalogue, and validation reports nothing about it."""
     family_id = f"{PREFIX}family-generator"
@@ -448,7 +466,7 @@ NT_V2 = range(4, 8)
 
 
 def test_case6_code_that_contradicts_the_paper_is_a_concern_on_the_field(
-    report: ValidationReport,
+    report: Evidence,
 ) -> None:
     """Nucleotide Transformer v1: the code as released defaulted max_positions to 1024, the
     paper (as quoted in issue 7) says 1000 tokens; the maintainer fixed it to 1000."""
@@ -486,7 +504,7 @@ def test_case6_code_that_contradicts_the_paper_is_a_concern_on_the_field(
 
 
 def test_case6_nt_v2_checkpoints_carry_volume_positions_and_tokens(
-    report: ValidationReport,
+    report: Evidence,
 ) -> None:
     family = record(report, NT_FAMILY, ModelFamily)
     volumes: dict[str, tuple[float | str, str | None]] = {}
@@ -525,7 +543,7 @@ def test_case6_nt_v2_checkpoints_carry_volume_positions_and_tokens(
 
 
 def test_case6_gena_lm_facts_from_a_readme_and_a_configuration_file(
-    report: ValidationReport,
+    report: Evidence,
 ) -> None:
     family = record(report, GENA_FAMILY, ModelFamily)
     checkpoint = family.checkpoints[0]  # others follow (e.g. those DNALLM-Mark fine-tunes)
@@ -569,7 +587,7 @@ def test_case6_gena_lm_facts_from_a_readme_and_a_configuration_file(
 # ------------------------------------------------------------ case 7: claims
 
 
-def test_case7_n_of_m_and_average_and_up_to_claims(report: ValidationReport) -> None:
+def test_case7_n_of_m_and_average_and_up_to_claims(report: Evidence) -> None:
     claims = {c.id: c for c in record(report, GB_PUBLISHED, Evaluation).claims}
     seven = claims["sota-on-7-of-8"]
     assert (seven.kind, seven.count, seven.total) == (ClaimKind.count_of, 7, 8)
@@ -587,7 +605,7 @@ def test_case7_n_of_m_and_average_and_up_to_claims(report: ValidationReport) -> 
     assert (twelve.count, twelve.total) == (12, 18)
 
 
-def test_case7_ratio_and_state_of_the_art_claims(report: ValidationReport) -> None:
+def test_case7_ratio_and_state_of_the_art_claims(report: Evidence) -> None:
     runtime = {c.id: c for c in record(report, RUNTIME, Evaluation).claims}
     assert runtime["up-to-160x-faster"].baseline == "Transformer"
     assert runtime["up-to-160x-faster"].citation.source == HYENA_NEURIPS

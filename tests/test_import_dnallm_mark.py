@@ -24,6 +24,8 @@ from entry_point import rewire_script
 from rewire_site.importers import IMPORTERS, run_import
 from rewire_site.importers import dnallm_mark_ids as ids
 from rewire_site.importers.dnallm_mark_read import MODELS, TABLE, model_path
+from rewire_site.link import Catalogue
+from rewire_site.models import Dataset, ModelFamily
 
 ROOT = Path(__file__).resolve().parents[1]
 PREFIX = "dnallm-mark"
@@ -150,37 +152,33 @@ def test_counts_of_the_table() -> None:
     assert sum(1 for r in rows for c in columns if r[c]) == in_files
 
 
-def _labels(kind: str) -> dict[str, list[str]]:
-    """label -> ids of the committed records of `kind` that carry it (scope dnallm-mark),
-    on the record or on one of its checkpoints."""
+def _labels(catalogue: Catalogue, kind: type[Dataset] | type[ModelFamily]) -> dict[str, list[str]]:
+    """label -> ids of the live records of `kind` that carry it (scope dnallm-mark), on
+    the record or on one of its checkpoints (the catalogue gathered once per process)."""
     found: dict[str, list[str]] = {}
-    for path in sorted((ROOT / "records").glob("*.yaml")):
-        text = path.read_text("utf-8")
-        if f"kind: {kind}" not in text or "dnallm-mark" not in text:
-            continue
-        record = yaml.safe_load(text)
-        entries = list(record.get("labels") or [])
-        for checkpoint in record.get("checkpoints") or []:
-            entries += list(checkpoint.get("labels") or [])
+    for record in catalogue.of_kind(kind):
+        entries = list(record.labels)
+        if isinstance(record, ModelFamily):
+            entries += [label for c in record.checkpoints for label in c.labels]
         for entry in entries:
-            if entry["scope"] == ids.SCOPE:
-                found.setdefault(entry["label"], []).append(record["id"])
+            if entry.scope == ids.SCOPE:
+                found.setdefault(entry.label, []).append(record.id)
     return found
 
 
-def test_every_model_label_maps_to_one_family() -> None:
+def test_every_model_label_maps_to_one_family(live_catalogue: Catalogue) -> None:
     """Each of the 41 labels sits on exactly one family record (on a checkpoint, or on
     the family with the reason where no checkpoint can be pinned)."""
-    found = _labels("model_family")
+    found = _labels(live_catalogue, ModelFamily)
     assert set(found) == set(MODELS)
     for label in MODELS:
         assert found[label] == [ids.model_family(label)], label
 
 
-def test_every_task_label_has_its_dataset_record() -> None:
+def test_every_task_label_has_its_dataset_record(live_catalogue: Catalogue) -> None:
     tasks = {r["task"] for r in _rows()}
     assert len(tasks) == 47
-    found = _labels("dataset")
+    found = _labels(live_catalogue, Dataset)
     assert set(found) == tasks
     assert all(len(v) == 1 for v in found.values())
 

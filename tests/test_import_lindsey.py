@@ -22,14 +22,12 @@ from pathlib import Path
 import pytest
 import yaml
 
+from rewire_site.build import Gathered
 from rewire_site.importers import IMPORTERS, ImportProblem, run_import
 from rewire_site.importers.core import SourceFiles
 from rewire_site.importers.lindsey import COMMIT, PATHS, table_id
 from rewire_site.importers.lindsey_rows import RUN_DIRECTORY, TABLES, read_rows
 from rewire_site.models import ResultTable
-from rewire_site.table_rows import LabelIndex, source_paths
-from rewire_site.table_rows import read_rows as read_table_rows
-from rewire_site.validate import validate_paths
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURE = ROOT / "tests" / "fixtures" / "import" / "lindsey-2025"
@@ -269,32 +267,25 @@ IDENTITY = {
 state-space models and the CNN at family level only (no checkpoint is named)."""
 
 
-def test_committed_records_validate_and_every_label_resolves() -> None:
+def test_committed_records_validate_and_every_label_resolves(live: Gathered) -> None:
     """The importer's records and tables, and the family records that carry the study's
-    labels, validate with no problem (references resolved against the whole catalogue);
-    every task label names a dataset and every model label its family (and checkpoint
-    where the run scripts name it)."""
-    paths = [
+    labels, validate with no problem (the live catalogue, gathered once per process: an
+    error anywhere stops the gathering; no warning names these files); every task label
+    names a dataset and every model label its family (and checkpoint where the run
+    scripts name it)."""
+    paths = {
         *sorted((ROOT / "records").glob(f"{PREFIX}-*.yaml")),
         *sorted(TABLES_DIR.glob(f"{PREFIX}-*")),
         *sorted({ROOT / "records" / f"{f}.yaml" for f, _ in IDENTITY.values()}),
         *sorted((ROOT / "records").glob("evidence-20261202-source-dnatokenization-*.yaml")),
-    ]
-    report = validate_paths(paths, ROOT, cache=False)
-    assert [str(p) for p in report.problems] == []
-    index = LabelIndex.from_records(report.records.values())
-    assert index.conflicts == []
+    }
+    assert [str(p) for p in live.warnings if p.path.resolve() in paths] == []
+    rows = live.catalogue.result_rows
     for table in TABLES:
-        spec = report.records[table_id(table)]
-        assert isinstance(spec, ResultTable)
-        read = read_table_rows(
-            spec,
-            TABLES_DIR / spec.rows,
-            paths=source_paths(spec, report.records),
-            index=index,
-        )
-        assert read.problems == []
-        assert read.unmapped.tasks == ()
-        assert read.unmapped.models == ()
-        for row in read.rows:
+        assert isinstance(live.catalogue.by_id[table_id(table)], ResultTable)
+        unmapped = rows.unmapped.get(table_id(table))
+        assert unmapped is None or (unmapped.tasks, unmapped.models) == ((), ())
+        assert rows.of_table(table_id(table))
+        for row in rows.of_table(table_id(table)):
+            assert row.dataset is not None
             assert (row.family, row.checkpoint) == IDENTITY[row.model]

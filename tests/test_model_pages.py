@@ -205,11 +205,13 @@ def test_model_pages_stay_under_one_megabyte(site: Path) -> None:
         assert path.stat().st_size < 1_000_000, path
 
 
-def test_result_table_rows_join_the_family_results_by_the_tables_class() -> None:
+def test_result_table_rows_join_the_family_results_by_the_tables_class(
+    live_catalogue: Catalogue,
+) -> None:
     """Imported result-table rows of a family's labels are on its page: one entry per
     row and metric (seeds aggregated), in the table's own block and class, never merged
     with another table's or an evaluation's."""
-    live = gather(RECORDS, ROOT).catalogue
+    live = live_catalogue
     family = next((f.id for f in live.families() if live.result_rows.of_family(f.id)), None)
     if family is None:
         pytest.skip("no result table maps a label to a family yet")

@@ -20,6 +20,8 @@ from htmltext import flat, page_text
 from scenarios import copy_closure
 
 from rewire_site.build import build_site
+from rewire_site.link import Catalogue
+from rewire_site.models.evaluation import Origin
 
 ROOT = Path(__file__).resolve().parents[1]
 MANY = "feng-2024-protocol-embedding-time"
@@ -27,28 +29,28 @@ MEASURED_ONLY = "rewire-20261130-protocol-gpu-memory-curves"
 CLAIMS_ONLY = "evidence-20261130-protocol-hyenadna-colab-gpu-fit"
 
 
-def _live_texts() -> dict[str, str]:
-    return {p.stem: p.read_text(encoding="utf-8") for p in (ROOT / "records").glob("*.yaml")}
+def _ids(catalogue: Catalogue, protocol: str) -> list[str]:
+    """Ids of the live evaluations under `protocol` (the catalogue gathered once)."""
+    return sorted(e.id for e in catalogue.evaluations_of(protocol))
 
 
-def _fit_measurements() -> int:
+def _fit_measurements(catalogue: Catalogue) -> int:
     """The live catalogue's Rewire measurements under the Colab-fit protocol (editors add
     more: the tests read the count, they do not pin it)."""
-    texts = _live_texts()
-    return sum(
-        f"\nprotocol: {CLAIMS_ONLY}\n" in t and "\norigin: rewire_measurement\n" in t
-        for t in texts.values()
-    )
+    return sum(e.origin == Origin.rewire_measurement for e in catalogue.evaluations_of(CLAIMS_ONLY))
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    texts = _live_texts()
-    feng = sorted(k for k, t in texts.items() if f"\nprotocol: {MANY}\n" in t)[:61]
-    curves = sorted(k for k, t in texts.items() if f"\nprotocol: {MEASURED_ONLY}\n" in t)[:4]
-    fit = sorted(k for k, t in texts.items() if f"\nprotocol: {CLAIMS_ONLY}\n" in t)
+def site(tmp_path_factory: pytest.TempPathFactory, live_catalogue: Catalogue) -> Path:
+    feng = _ids(live_catalogue, MANY)[:61]
+    curves = _ids(live_catalogue, MEASURED_ONLY)[:4]
+    fit = _ids(live_catalogue, CLAIMS_ONLY)
     assert len(feng) == 61 and len(curves) == 4, "the live catalogue lost these protocols"
-    measured = [k for k in fit if "\norigin: rewire_measurement\n" in texts[k]]
+    measured = [
+        e.id
+        for e in live_catalogue.evaluations_of(CLAIMS_ONLY)
+        if e.origin == Origin.rewire_measurement
+    ]
     assert 0 < len(measured) < len(fit), "the Colab fit protocol: published and measured"
     project = tmp_path_factory.mktemp("rows-text")
     (project / "records").mkdir()
@@ -83,11 +85,13 @@ def test_measurements_only_protocol_says_no_published_result(site: Path) -> None
     assert "0 matching" not in text  # (these four points share every facet: no filter)
 
 
-def test_claims_only_published_evaluation_has_no_published_rows(site: Path) -> None:
+def test_claims_only_published_evaluation_has_no_published_rows(
+    site: Path, live_catalogue: Catalogue
+) -> None:
     text = _page(site, CLAIMS_ONLY)
     assert "0 published result rows" not in text
     assert "No published result value is recorded under this protocol" in text
-    measured = _fit_measurements()
+    measured = _fit_measurements(live_catalogue)
     each = f"each of the {measured} measurements" if measured > 1 else "the measurement"
     assert (
         "No published result value is recorded under this protocol (its claims as printed are "
