@@ -12,9 +12,17 @@ from typing import Any
 from measure.records import AREAS, CONTEXTS
 
 
+def on_cpu(environment: dict[str, Any]) -> bool:
+    """Whether the measurement ran on the CPU (its process saw no GPU: env.gpu_facts)."""
+    return str(environment["gpu"]).startswith("none")
+
+
 def gpu_line(environment: dict[str, Any], gpus: int = 1, machine: str | None = None) -> str:
     """The hardware of a measurement in words: 'NVIDIA H200 (150 GB), one GPU', or with the
-    machine named (a run over several GPUs), '2 x NVIDIA H200 (150 GB) on <machine>'."""
+    machine named (a run over several GPUs), '2 x NVIDIA H200 (150 GB) on <machine>'; for a
+    process that saw no GPU, the CPU: 'CPU only: <model> (16 cores available)'."""
+    if on_cpu(environment):
+        return f"CPU only: {environment['host_cpu']}"
     card = f"{environment['gpu']} ({environment['gpu_memory_gb']:.0f} GB)"
     if machine is None:
         if gpus != 1:
@@ -58,7 +66,7 @@ def configuration_record(
         "parameters": parameters,
         "hardware": {
             "description": gpu_line(environment, gpus, machine),
-            "accelerator": str(environment["gpu"]),
+            "accelerator": "CPU" if on_cpu(environment) else str(environment["gpu"]),
             "count": gpus,
         },
         "fine_tuning": fine_tuning,
@@ -135,4 +143,4 @@ def evaluation_record(
     return record
 
 
-__all__ = ["configuration_record", "evaluation_record", "gpu_line"]
+__all__ = ["configuration_record", "evaluation_record", "gpu_line", "on_cpu"]

@@ -100,6 +100,14 @@ def test_printed_precision_bounds_the_stored_value() -> None:
     assert check_printed(300_000, "about 250k") is not None
 
 
+def test_a_quotient_of_two_printed_values_is_checked_as_their_quotient() -> None:
+    assert check_printed(0.6398375169574662, "0.6380130497184959 / 0.9971485460126722") is None
+    assert check_printed(0.638, "0.6380130497184959 / 0.9971485460126722") is not None
+    assert check_printed(4.105, "35.80 / 8.72") is None  # 4.1055, within the printed digits
+    assert check_printed(4.2, "35.80 / 8.72") is not None
+    assert check_printed(35.8, "35.80 GB and 8.72 GB") is None  # not a quotient: first number
+
+
 def test_a_fraction_matches_its_printed_percentage() -> None:
     assert check_printed(0.6191, "61.91", "fraction") is None
     assert check_printed(0.5676, "56.76%", "fraction") is None

@@ -31,21 +31,17 @@ def record_ids(run_id: str, item_key: str) -> tuple[str, str]:
     return measurement_ids(run_id, item_key.replace("--", "-"))
 
 
-def build_records(
-    recipe: CurveRecipe,
+def point_configuration(
     log: dict[str, Any],
-    artifact: dict[str, Any],
     family: str,
     *,
     git_commit: str | None = None,
     note: str | None = None,
-    check: tuple[dict[str, Any], dict[str, Any]] | None = None,
-) -> list[dict[str, Any]]:
-    """The configuration and evaluation records of one finished point's log; `check`, the
-    log and artifact of the same point re-run in a fresh process, when there is one."""
-    check_log = check[0] if check else None
+) -> tuple[dict[str, Any], dict[str, Any], dict[str, str]]:
+    """The configuration record of one point's log, with the environment and settings the
+    point's evaluation states."""
     run_id, item = log["run_id"], log["item"]
-    config_id, eval_id = record_ids(run_id, item)
+    config_id, _ = record_ids(run_id, item)
     logged = str(log["environment"].get("note") or "")
     if int((log.get("process") or {}).get("points", 1)) > 1:
         # the runner's slot note at commit b79cf97 still said "per point" for shared processes
@@ -53,7 +49,6 @@ def build_records(
     environment = measurement_environment(log["environment"], git_commit, logged, note)
     model, method, batch, tokens = log["model"], log["method"], log["batch"], log["tokens"]
     added = added_on(log["ended_at"])
-    oom = log["status"] == "out_of_memory"
     settings = {
         "method": method,
         "batch_size": str(batch),
@@ -99,6 +94,29 @@ def build_records(
         },
         added=added,
     )
+    return configuration, environment, settings
+
+
+def build_records(
+    recipe: CurveRecipe,
+    log: dict[str, Any],
+    artifact: dict[str, Any],
+    family: str,
+    *,
+    git_commit: str | None = None,
+    note: str | None = None,
+    check: tuple[dict[str, Any], dict[str, Any]] | None = None,
+) -> list[dict[str, Any]]:
+    """The configuration and evaluation records of one finished point's log; `check`, the
+    log and artifact of the same point re-run in a fresh process, when there is one."""
+    check_log = check[0] if check else None
+    configuration, environment, settings = point_configuration(
+        log, family, git_commit=git_commit, note=note
+    )
+    run_id, (config_id, eval_id) = log["run_id"], record_ids(log["run_id"], log["item"])
+    model, method, batch, tokens = log["model"], log["method"], log["batch"], log["tokens"]
+    added, oom = configuration["added"], log["status"] == "out_of_memory"
+    label = f"{method}, batch {batch}, {tokens} tokens"
     if method == "embed":
         return [configuration, _embed_evaluation(recipe, log, artifact, environment, eval_id,
                                                  config_id, settings, added)]  # fmt: skip

@@ -126,17 +126,21 @@ class MemoryCurves(Recipe):
             self._execute(recipe, todo, run_dir, gpus, options)
         if not options.write_records:
             return 0
+        written = self.write(recipe, [p.log_path for p in planned], options)
+        console.print(f"{len(written)} record file(s) written")
+        return 0
+
+    def write(self, recipe: CurveRecipe, logs: list[Path], options: RunOptions) -> list[Path]:
+        """The records of the run's finished points (memory curves and throughput)."""
         from measure.memory_curve.records import write_run_records
 
-        written = write_run_records(
+        return write_run_records(
             recipe,
-            [p.log_path for p in planned],
+            logs,
             options.root,
             git_commit=options.extra.get("git_commit"),
             note=options.extra.get("note"),
         )
-        console.print(f"{len(written)} record file(s) written")
-        return 0
 
     def _execute(
         self,
@@ -209,8 +213,8 @@ class MemoryCurves(Recipe):
         out.mkdir(exist_ok=True)
         handle = (out / f"{name}.txt").open("wb")
         child_env = dict(base_env)
-        if gpu != "cpu":
-            child_env["CUDA_VISIBLE_DEVICES"] = gpu
+        # a CPU slot sees no GPU, so that nothing runs there and the log names no GPU
+        child_env["CUDA_VISIBLE_DEVICES"] = "" if gpu == "cpu" else gpu
         command = [sys.executable, "-m", "measure.memory_curve.worker", "--group",
                    str(group_path)]  # fmt: skip
         return subprocess.Popen(command, env=child_env, stdout=handle, stderr=subprocess.STDOUT)
@@ -238,6 +242,18 @@ class PublishedClaim(MemoryCurves):
         super().__init__(recipe_file)
         recipe = load_recipe(recipe_file)
         self.id, self.protocol_id, self.title = recipe.id, recipe.protocol, recipe.title
+
+    def write(self, recipe: CurveRecipe, logs: list[Path], options: RunOptions) -> list[Path]:
+        """The claim's records: configurations and one evaluation per claim value."""
+        from measure.memory_curve.claim_records import write_claim_records
+
+        return write_claim_records(
+            recipe,
+            logs,
+            options.root,
+            git_commit=options.extra.get("git_commit"),
+            note=options.extra.get("note"),
+        )
 
 
 def claim_recipes(folder: Path = CLAIMS_DIR) -> list[PublishedClaim]:

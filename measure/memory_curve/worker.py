@@ -236,6 +236,7 @@ def _new_log(
             else "a process of its own",
         },
         "started_at": env.now_utc(),
+        "cpu_threads": torch.get_num_threads(),
         "memory": {"device_total_bytes": memory.total()},
         "step_seconds": [],
         "error": None,

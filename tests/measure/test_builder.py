@@ -106,3 +106,16 @@ def test_a_run_over_several_gpus_names_the_count_and_the_machine() -> None:
     assert one["version"] == "Rewire run r1 at abc"
     with pytest.raises(ValueError, match="name the machine"):
         _configuration(gpus=2)
+
+
+def test_a_run_on_the_cpu_names_the_cpu_not_a_gpu() -> None:
+    cpu = {"gpu": "none (CPU)", "gpu_memory_gb": 0.0, "host_cpu": "Xeon (16 cores available)"}
+    configuration = _configuration(environment=cpu)
+    assert configuration["hardware"] == {
+        "description": "CPU only: Xeon (16 cores available)",
+        "accelerator": "CPU",
+        "count": 1,
+    }
+    assert (
+        _evaluation(environment=cpu)["training_hardware"] == "CPU only: Xeon (16 cores available)"
+    )

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -152,3 +153,85 @@ def test_the_mistral_dna_claim_step_runs_at_a_tiny_size() -> None:
     assert log["precision"].startswith("fp32 master weights")
     assert log["optimizer"] == "torch.optim.adamw.AdamW"
     assert log["batch"] == 4 and log["tokens"] == 49
+
+
+def _catalogue(root: Path, *ids: str) -> None:
+    """The catalogue records the claim's records refer to (their closure), under `root`."""
+    import sys
+
+    sys.path.insert(0, str(REPO / "tests"))
+    from scenarios import copy_closure
+
+    families = ["evidence-20261130-family-dnabert-2", "rewire-20261202-family-mistral-dna",
+                "gfm-guide-20261014-family-nucleotide-transformer"]  # fmt: skip
+    copy_closure([*ids, *families], REPO / "records", root / "records")
+
+
+def test_claim_blocks_parse_and_bad_ones_are_named() -> None:
+    from measure.memory_curve.claim_records import parse_claim
+
+    for recipe in claim_recipes():
+        parse_claim(load_recipe(recipe.recipe_file))
+    data = _tiny()
+    data["claim"]["readings"]["70"]["tiny-esm"] = 71
+    with pytest.raises(RecipeError, match=r"claim.readings.70.tiny-esm: not a measured point"):
+        parse_claim(parse_recipe(data))
+    data = _tiny()
+    data["claim"]["kind"] = "speed"
+    with pytest.raises(RecipeError, match=r"claim\.kind: expected one of"):
+        parse_claim(parse_recipe(data))
+
+
+def test_time_ratio_records_divide_two_medians_of_one_cpu_run(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from measure.cli import app
+    from measure.memory_curve.claim_records import median_pass_seconds, write_claim_records
+    from measure.records import check_models
+
+    _catalogue(tmp_path, "rewire-20261202-eval-feng-nt-v2-500m-to-dnabert-2-prom-core-all")
+    protocol = load_recipe(TINY).protocol
+    args = ["run", protocol, "--recipe", str(TINY), "--no-records", "--runs-dir", str(tmp_path),
+            "--run-id", "20261202-claim-test"]  # fmt: skip
+    assert CliRunner().invoke(app, args).exit_code == 0
+    logs = sorted((tmp_path / "20261202-claim-test" / "logs").glob("*.json"))
+    # the records follow the protocol the tiny claim stands in for
+    feng = replace(load_recipe(TINY), protocol="rewire-20261202-protocol-feng-embedding-time-ratio")
+    written = write_claim_records(feng, logs, tmp_path, git_commit="abc1234")
+    records = [yaml.safe_load(p.read_text()) for p in written]
+    assert check_models(records) == []
+    evaluations = {r["settings"]["max_length"]: r for r in records if r["kind"] == "evaluation"}
+    assert sorted(evaluations) == ["18", "70"]  # one per reading; configurations for 3 points
+    assert sum(r["kind"] == "configuration" for r in records) == 3
+    by_item = {json.loads(p.read_text())["item"]: json.loads(p.read_text()) for p in logs}
+    reference = median_pass_seconds(by_item["tiny-dnabert-2--embed--b4--18tok"])
+    for label, tokens in (("18", 16), ("70", 70)):
+        evaluation = evaluations[label]
+        mine = median_pass_seconds(by_item[f"tiny-esm--embed--b4--{tokens}tok"])
+        [result] = evaluation["results"]
+        assert result["value"] == round(mine / reference, 4)
+        assert result["column"] == "nt-v2-500m-to-dnabert-2" and result["unit"] == "times"
+        assert evaluation["reproduces"].startswith("rewire-20261202-eval-feng-nt-v2-500m")
+        assert evaluation["training_hardware"].startswith("CPU only: ")
+        assert len(evaluation["artifacts"]) == 2  # the model's log and the reference's
+
+
+def test_card_memory_is_the_reserved_peak_plus_the_context(tmp_path: Path) -> None:
+    """A committed H200 log of a mixed-precision Mixtral step, read by the claim writer."""
+    from measure.memory_curve.claim_records import write_claim_records
+
+    data = yaml.safe_load((CLAIMS_DIR / "mistral-dna-rtx3090.yaml").read_text())
+    data["models"] = [{"key": "mistral-dna-1m", "family": "rewire-20261202-family-mistral-dna",
+                       "tokens": [64]}]  # fmt: skip
+    recipe = parse_recipe(data)
+    name = "mistral-dna-1m--full-mixed--b8--64tok.json"
+    log_path = REPO / "artifacts" / "measurements" / "20261202-curves-new" / name
+    log = json.loads(log_path.read_text())
+    _catalogue(tmp_path, "rewire-20261202-eval-mistral-dna-rtx3090-readme")
+    written = write_claim_records(recipe, [log_path], tmp_path)
+    [evaluation] = [yaml.safe_load(p.read_text()) for p in written if "-eval-" in p.name]
+    [result] = evaluation["results"]
+    assert result["column"] == "pretraining-step"
+    assert result["value"] == round(log["memory"]["peak_reserved_bytes"] / 1e9 + 0.5, 2)
+    assert evaluation["reproduces"] == "rewire-20261202-eval-mistral-dna-rtx3090-readme"
+    assert evaluation["settings"]["tokens_per_sequence"] == "64"

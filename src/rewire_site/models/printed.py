@@ -4,7 +4,9 @@ Sources print values as text: "61.91", "0.6191", "33.88 GB", "56.76%", "about 25
 "1T", "900B", "up to 160x", "≈ 480 x 10^9", "3.2e-3". `parse_printed` reads the first
 number of such a text with its magnitude word or suffix (k, M, B, T; thousand ...
 trillion) or power of ten, its qualifier (about, up to, at least, at most) and its
-precision: half a unit of the last printed digit, so "56.8" is 56.75 to 56.85.
+precision: half a unit of the last printed digit, so "56.8" is 56.75 to 56.85. A
+printed_value written "A / B" (two printed numbers) holds a quotient the record computes
+from them (`parse_quotient`).
 `check_printed` says why a stored value contradicts its printed form, or returns None.
 Both are pure.
 """
@@ -100,12 +102,30 @@ def parse_printed(text: str) -> Printed | None:
     return Printed(number, precision, qualifier, after.startswith("%"))
 
 
+_QUOTIENT = re.compile(r"\s*(?P<a>[^/]*\d[^/]*?)\s+/\s+(?P<b>[^/]*\d[^/]*)\s*")
+
+
+def parse_quotient(text: str) -> Printed | None:
+    """A value the record computes from two printed numbers, written 'A / B' (two cells of
+    one table row, say): A / B, its precision from both printed precisions; None when the
+    text is not two numbers around ' / '."""
+    match = _QUOTIENT.fullmatch(text)
+    if match is None:
+        return None
+    a, b = parse_printed(match["a"]), parse_printed(match["b"])
+    if a is None or b is None or b.value == 0:
+        return None
+    value = a.value / b.value
+    precision = abs(value) * (a.precision / abs(a.value or 1.0) + b.precision / abs(b.value))
+    return Printed(value, precision, None, False)
+
+
 def check_printed(value: float, printed: str, scale: str | None = None) -> str | None:
     """Why `value` contradicts the printed text, or None when it agrees (or the text
     holds no number to check). `scale` is the result's scale: a value stored as a fraction
     (scale "fraction") whose printed form is a percentage ("56.76%", or "61.91" for an
     MCC) is compared as value x 100."""
-    read = parse_printed(printed)
+    read = parse_quotient(printed) or parse_printed(printed)
     if read is None:
         return None
     as_percent = scale == "fraction" and (read.percent or abs(read.value) > 1)

@@ -1,0 +1,305 @@
+"""Records of a published-claim run (`claims/*.yaml`): for each finished point the
+configuration the memory curves write, and one evaluation per claim value in the claim
+protocol's own column, reproducing the published evaluation. The claim file's `claim:`
+block says how logs become that value:
+
+- `card-memory`: the memory a card needs for the point, the allocator's reserved peak plus
+  `context_gb` for the CUDA context; one evaluation per point.
+- `time-ratio`: a model's median pass time over the reference model's, both from one run on
+  one processor; one evaluation per model and reading (`readings` maps a reading of the
+  `setting` to each model's tokens).
+
+Everything a measurement record shares is written by measure/builder.py.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from measure.builder import evaluation_record
+from measure.memory_curve.recipe import CurveRecipe
+from measure.memory_curve.records import build_records, point_configuration
+from measure.peak_memory.plan import FINISHED
+from measure.recipe_file import RecipeError, require
+from measure.records import GB, added_on, cite_artifact, write_records
+from measure.records import record_ids as measurement_ids
+
+KINDS = ("card-memory", "time-ratio")
+
+
+@dataclass(frozen=True)
+class Claim:
+    kind: str
+    column: str
+    """card-memory: the protocol's column (time-ratio: per model, in `columns`)."""
+    reproduces: str
+    context_gb: float
+    reference: str
+    setting: str
+    readings: Mapping[str, Mapping[str, int]]
+    columns: Mapping[str, tuple[str, str]]
+    """time-ratio: model key -> (column, the published evaluation it reproduces)."""
+
+
+def parse_claim(recipe: CurveRecipe) -> Claim:
+    """The recipe's `claim:` block; RecipeError names the wrong field."""
+    data = require(recipe.raw, "claim", dict)
+    kind = require(data, "kind", str, "claim.")
+    if kind not in KINDS:
+        raise RecipeError(f"claim.kind: expected one of {', '.join(KINDS)}")
+    if kind == "card-memory":
+        return Claim(
+            kind,
+            require(data, "column", str, "claim."),
+            require(data, "reproduces", str, "claim."),
+            float(require(data, "context_gb", (int, float), "claim.")),
+            "",
+            "tokens_per_sequence",
+            {},
+            {},
+        )
+    keys = {m.key for m in recipe.models}
+    columns = {}
+    for model, entry in require(data, "columns", dict, "claim.").items():
+        where = f"claim.columns.{model}."
+        if model not in keys:
+            raise RecipeError(f"{where[:-1]}: not a model of the recipe")
+        column = require(entry, "column", str, where)
+        columns[model] = (column, require(entry, "reproduces", str, where))
+    readings = require(data, "readings", dict, "claim.")
+    for label, tokens in readings.items():
+        lengths = {m.key: m.tokens for m in recipe.models}
+        for model, count in tokens.items():
+            if model not in keys or count not in lengths[model]:
+                raise RecipeError(f"claim.readings.{label}.{model}: not a measured point")
+    reference = require(data, "reference", str, "claim.")
+    if reference not in keys:
+        raise RecipeError("claim.reference: not a model of the recipe")
+    return Claim(
+        kind, "", "", 0.0, reference, require(data, "setting", str, "claim."), readings, columns
+    )
+
+
+def median_pass_seconds(log: Mapping[str, Any]) -> float:
+    """Median of the timed passes (after the warm-up) of one point's log."""
+    timed = log["step_seconds"][int(log.get("warmup", 0)) :]
+    if not timed:
+        raise ValueError(f"{log['item']}: no timed passes")
+    return float(statistics.median(timed))
+
+
+def _card_memory(
+    recipe: CurveRecipe,
+    claim: Claim,
+    log: dict[str, Any],
+    artifact: dict[str, Any],
+    records: list[dict[str, Any]],
+) -> dict[str, Any]:
+    config, curve = records
+    environment = curve["environment"]
+    model, batch, tokens = log["model"], log["batch"], log["tokens"]
+    result: dict[str, Any] = {
+        "column": claim.column,
+        "unit": "gigabyte",
+        "direction": "lower",
+        "uncertainty": None,
+        "coverage": None,
+        "observations": curve["results"][0]["observations"],
+    }
+    if log["status"] == "out_of_memory":
+        result |= {"status": "out_of_memory", "note": str(log["error"]).split(":")[0]}
+    else:
+        reserved = log["memory"]["peak_reserved_bytes"] / GB
+        result |= {
+            "status": "value",
+            "value": round(reserved + claim.context_gb, 2),
+            "note": f"torch.cuda.max_memory_reserved() {reserved:.2f} GB + {claim.context_gb:g} "
+            "GB for the CUDA context",
+        }
+        allocated = round(log["memory"]["peak_allocated_bytes"] / GB, 4)
+        result["observations"] = [
+            {
+                "name": "peak-allocated-memory",
+                "value": allocated,
+                "unit": "gigabyte",
+                "note": "torch.cuda.max_memory_allocated() over the steps",
+            },
+            *result["observations"],
+        ]
+    label = f"batch {batch}, {tokens} tokens"
+    return evaluation_record(
+        eval_id=curve["id"],
+        config_id=config["id"],
+        title=f"{model['name']}: GPU memory its training step needs, {label} (Rewire measurement)",
+        summary=f"Memory a card needs for {model['name']}'s step ({log['method_text']}), {label}:"
+        f" the reserved peak plus the CUDA context. Measured by Rewire on {environment['gpu']}.",
+        protocol=recipe.protocol,
+        dataset=recipe.dataset,
+        run_id=log["run_id"],
+        comparison={
+            **curve["comparison"],
+            "metric_implementation": "torch.cuda.max_memory_"
+            "reserved() + CUDA context, measure/memory_curve/worker.py",
+        },
+        results=[result],
+        artifacts=[artifact],
+        environment=environment,
+        settings=curve["settings"],
+        missing_metadata=curve["missing_metadata"],
+        limitations=curve["limitations"][:1],
+        added=curve["added"],
+        reproduces=claim.reproduces,
+    )
+
+
+def _time_ratio(
+    recipe: CurveRecipe,
+    claim: Claim,
+    model: str,
+    label: str,
+    logs: Mapping[tuple[str, int], tuple[dict[str, Any], dict[str, Any]]],
+    configs: Mapping[str, str],
+    git_commit: str | None,
+    note: str | None,
+) -> dict[str, Any] | None:
+    reading = claim.readings[label]
+    mine_found = logs.get((model, reading[model]))
+    ref_found = logs.get((claim.reference, reading[claim.reference]))
+    if mine_found is None or ref_found is None:
+        return None
+    (log, artifact), (ref, ref_artifact) = mine_found, ref_found
+    mine, theirs = median_pass_seconds(log), median_pass_seconds(ref)
+    column, reproduces = claim.columns[model]
+    environment = point_configuration(log, "", git_commit=git_commit, note=note)[1]
+    name, ref_name = log["model"]["name"], ref["model"]["name"]
+    where = "on the CPU" if environment["gpu"].startswith("none") else f"on {environment['gpu']}"
+    batch = log["batch"]
+    observations = [
+        {
+            "name": f"median-pass-time-{m['model']['key']}",
+            "value": float(f"{s * 1000:.4g}"),
+            "unit": "millisecond",
+            "note": f"{m['model']['name']}: median of {m['steps'] - int(m.get('warmup', 0))} "
+            f"timed passes, batch {batch} of {m['tokens']} tokens",
+        }
+        for m, s in ((log, mine), (ref, theirs))
+    ]
+    settings = {
+        claim.setting: label,
+        "batch_size": str(batch),
+        "tokens_per_sequence": str(log["tokens"]),
+        "reference_tokens_per_sequence": str(ref["tokens"]),
+        "precision": str(log["precision"]),
+        "device": "cpu" if where == "on the CPU" else "cuda",
+        "cpu_threads": str(log.get("cpu_threads", "unknown")),
+    }
+    _, eval_id = measurement_ids(log["run_id"], f"{model}-to-{claim.reference}-{log['tokens']}tok")
+    return evaluation_record(
+        eval_id=eval_id,
+        config_id=configs[log["item"]],
+        title=f"{name} embedding time relative to {ref_name}, {claim.setting.replace('_', ' ')} "
+        f"{label} (Rewire measurement)",
+        summary=f"{name} takes {mine / theirs:.3g} times {ref_name}'s time to embed a batch of "
+        f"{batch} ({log['tokens']} and {ref['tokens']} tokens), both timed {where} in one run.",
+        protocol=recipe.protocol,
+        dataset=recipe.dataset,
+        run_id=log["run_id"],
+        comparison={
+            "split": "Not applicable: passes on synthetic sequences",
+            "population": f"A batch of {batch} sequences of random tokens per model",
+            "inputs": f"Token ids drawn uniformly from each model's vocabulary, seed {log['seed']}",
+            "adaptation": log["method_text"],
+            "aggregation": "Median timed pass of each model, then their quotient",
+            "budget": f"{log['steps']} passes per model, the first {log.get('warmup', 0)} untimed",
+            "dataset_version": f"Regenerated by Rewire with seed {log['seed']}",
+            "metric_implementation": "time.perf_counter() around each pass in "
+            "measure/memory_curve/worker.py; quotient in measure/memory_curve/claim_records.py",
+        },
+        results=[
+            {
+                "column": column,
+                "status": "value",
+                "value": round(mine / theirs, 4),
+                "unit": "times",
+                "direction": "lower",
+                "uncertainty": None,
+                "coverage": None,
+                "note": f"{mine * 1000:.4g} ms / {theirs * 1000:.4g} ms",
+                "observations": observations,
+            }
+        ],
+        artifacts=[artifact, ref_artifact],
+        environment=environment,
+        settings=settings,
+        missing_metadata={
+            "results.0.uncertainty": {
+                "reason": "unknown",
+                "note": "One process per model; the timed passes are not an interval.",
+            },
+            "results.0.coverage": {"reason": "inapplicable", "note": "No samples are scored."},
+        },
+        limitations=[
+            "Random weights and synthetic tokens: valid for time, not for accuracy.",
+            "Tokenisation is not timed.",
+        ],
+        added=added_on(log["ended_at"]),
+        reproduces=reproduces,
+    )
+
+
+def write_claim_records(
+    recipe: CurveRecipe,
+    log_paths: Sequence[Path],
+    root: Path,
+    *,
+    git_commit: str | None = None,
+    note: str | None = None,
+) -> list[Path]:
+    """Configurations and claim evaluations for a run's finished points; none is
+    overwritten (write_records refuses an existing file)."""
+    claim = parse_claim(recipe)
+    families = {m.key: m.family for m in recipe.models}
+    records: list[dict[str, Any]] = []
+    logs: dict[tuple[str, int], tuple[dict[str, Any], dict[str, Any]]] = {}
+    configs: dict[str, str] = {}
+    for path in log_paths:
+        try:
+            log = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if log.get("status") not in FINISHED:
+            continue
+        artifact = cite_artifact(
+            path,
+            root,
+            log["run_id"],
+            path.name,
+            "Raw JSON log of the "
+            "point's process: settings, allocator statistics, pass times "
+            "and environment",
+        )
+        family = families[log["model"]["key"]]
+        if claim.kind == "card-memory":
+            both = build_records(recipe, log, artifact, family, git_commit=git_commit, note=note)
+            records += [both[0], _card_memory(recipe, claim, log, artifact, both)]
+            continue
+        if log["status"] != "value":
+            continue
+        config = point_configuration(log, family, git_commit=git_commit, note=note)[0]
+        configs[log["item"]] = config["id"]
+        logs[(log["model"]["key"], int(log["tokens"]))] = (log, artifact)
+        records.append(config)
+    for model in claim.columns:
+        for label in claim.readings:
+            made = _time_ratio(recipe, claim, model, label, logs, configs, git_commit, note)
+            if made is not None:
+                records.append(made)
+    return write_records(records, root) if records else []
+
+
+__all__ = ["Claim", "median_pass_seconds", "parse_claim", "write_claim_records"]
