@@ -144,7 +144,7 @@ def test_validate_imports_only_what_it_runs() -> None:
         "rewire_site.serve",
         "measure.cli",
         "rewire_site.derive.tables",
-        "rewire_site.derive.coverage",
+        "rewire_site.render.coverage",
         "rewire_site.render.findings",
         "rewire_site.render",
     )

@@ -55,13 +55,6 @@ Reproduction (`reproduction.py`, one model)
         closest_text, estimates)..., summary);
     evaluation_reproductions(evaluation, catalogue, flags=None); reproduction_group(
         published, measured, catalogue, flags=None) -> ReproductionGroup | None
-Coverage (`coverage.py`)
-    catalogue_counts(catalogue) -> CatalogueCounts; protocols_by_area(catalogue) ->
-    tuple[AreaGroup, ...]; newest_records(catalogue, limit=10) -> tuple[NewestRecord, ...];
-    reproduction_sites(catalogue) -> tuple[ReproductionSite, ...];
-    baseline_coverage(protocol, catalogue) -> BaselineCoverage(roles: BaselineRoleView...,
-        summary, origin_counts, recipe_text); protocol_coverage(catalogue, flags=None) ->
-        tuple[ProtocolCoverage, ...] (the protocol coverage CSV rows)
 Related (`related.py`)
     related(record, catalogue) -> tuple[Related(relation, record_id, kind, title,
         direction), ...]
@@ -92,21 +85,6 @@ if TYPE_CHECKING:
         excluded,
         flags,
         flags_by_evaluation,
-    )
-    from .coverage import (
-        AreaGroup,
-        BaselineCoverage,
-        BaselineRoleView,
-        CatalogueCounts,
-        NewestRecord,
-        ProtocolCoverage,
-        ReproductionSite,
-        baseline_coverage,
-        catalogue_counts,
-        newest_records,
-        protocol_coverage,
-        protocols_by_area,
-        reproduction_sites,
     )
     from .readiness import (
         READINESS_NOTE,
@@ -163,19 +141,6 @@ _LAZY: dict[str, str] = {
     "excluded": "concerns",
     "flags": "concerns",
     "flags_by_evaluation": "concerns",
-    "AreaGroup": "coverage",
-    "BaselineCoverage": "coverage",
-    "BaselineRoleView": "coverage",
-    "CatalogueCounts": "coverage",
-    "NewestRecord": "coverage",
-    "ProtocolCoverage": "coverage",
-    "ReproductionSite": "coverage",
-    "baseline_coverage": "coverage",
-    "catalogue_counts": "coverage",
-    "newest_records": "coverage",
-    "protocol_coverage": "coverage",
-    "protocols_by_area": "coverage",
-    "reproduction_sites": "coverage",
     "ReproducedColumn": "reproduction",
     "ReproductionGroup": "reproduction",
     "ReproductionPair": "reproduction",
@@ -230,11 +195,7 @@ if not TYPE_CHECKING:  # for type checkers the names are the imports above
 __all__ = [
     "READINESS_NOTE",
     "Agreement",
-    "AreaGroup",
     "ArtifactStatus",
-    "BaselineCoverage",
-    "BaselineRoleView",
-    "CatalogueCounts",
     "Cell",
     "Check",
     "ComparisonTable",
@@ -242,8 +203,6 @@ __all__ = [
     "Entry",
     "EvaluationRow",
     "Flag",
-    "NewestRecord",
-    "ProtocolCoverage",
     "Ranking",
     "Readiness",
     "Related",
@@ -251,15 +210,12 @@ __all__ = [
     "ReproductionGroup",
     "ReproductionPair",
     "ReproductionRow",
-    "ReproductionSite",
     "Requirement",
     "Standing",
     "TableColumn",
     "TableRow",
     "accelerators",
     "agreement",
-    "baseline_coverage",
-    "catalogue_counts",
     "comparison_table",
     "conditions",
     "evaluation_reproductions",
@@ -269,15 +225,11 @@ __all__ = [
     "flags_by_evaluation",
     "hardware_blocks",
     "is_resource_metric",
-    "newest_records",
-    "protocol_coverage",
     "protocol_depends_on_hardware",
     "protocol_reproduction_groups",
-    "protocols_by_area",
     "readiness",
     "related",
     "reproduction_group",
-    "reproduction_sites",
     "resort",
     "standings",
 ]

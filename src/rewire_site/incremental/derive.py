@@ -22,13 +22,13 @@ from typing import Any
 
 from .. import release
 from ..derive.concerns import flags
-from ..derive.coverage import coverage_row
 from ..derive.logs import LogFacts
 from ..derive.reproduction import protocol_reproduction_groups
 from ..link import Catalogue
 from ..models import Evaluation
 from ..render import index
 from ..render.contexts import SiteFacts
+from ..render.coverage import coverage_row
 from ..render.downloads import protocol_derived
 from ..render.export.eee import eee_line
 from ..render.family import family_compare_links

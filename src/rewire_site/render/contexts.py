@@ -19,11 +19,11 @@ from typing import TYPE_CHECKING, Any
 from markupsafe import Markup
 
 from ..derive.concerns import Flag
-from ..derive.coverage import BaselineCoverage, CatalogueCounts, ProtocolCoverage
 from ..derive.logs import LogFacts
 from ..derive.readiness import Readiness
 from ..derive.reproduction import ReproductionGroup
 from ..derive.tables import Cell, ComparisonTable, EvaluationRow, TableColumn, TableRow
+from .coverage import BaselineCoverage, CatalogueCounts, ProtocolCoverage
 from .evidence import CitedSource, EvidenceRow, EvidenceTable, SourceList
 from .filters import FilterIndex
 from .findings import CatalogueFinding, ClaimView, Headline

@@ -9,13 +9,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 
 from ..derive.concerns import Flag
-from ..derive.coverage import (
-    ProtocolCoverage,
-    catalogue_counts,
-    newest_records,
-    protocol_coverage,
-    protocols_by_area,
-)
 from ..derive.display import ORIGIN_LABELS, plural
 from ..derive.reproduction import ReproductionGroup
 from ..link import Catalogue
@@ -32,6 +25,13 @@ from .contexts import (
     SearchPage,
     SiteFacts,
     page_header,
+)
+from .coverage import (
+    ProtocolCoverage,
+    catalogue_counts,
+    newest_records,
+    protocol_coverage,
+    protocols_by_area,
 )
 from .filters import FACETS, FilterIndex
 from .findings import CatalogueFinding, Headline, catalogue_findings

@@ -18,7 +18,6 @@ from typing import Any
 
 from .. import release
 from ..derive.concerns import Flag, flags_by_evaluation
-from ..derive.coverage import ProtocolCoverage
 from ..derive.logs import LogFacts
 from ..derive.model_compare import family_pairs, family_triples
 from ..derive.reproduction import ReproductionGroup, protocol_reproduction_groups
@@ -39,6 +38,7 @@ from . import cross_source, downloads, home, index, table_downloads
 from .chooser.pages import chooser_pages, task_path
 from .configuration import configuration_page
 from .contexts import DownloadItem, Link, SiteFacts
+from .coverage import ProtocolCoverage
 from .dataset import dataset_page
 from .evaluation import evaluation_page
 from .export import SITE_URL, export_files

@@ -7,7 +7,6 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from ..derive.comparability import protocol_depends_on_hardware
-from ..derive.coverage import baseline_coverage, recorded_run_minutes
 from ..derive.display import (
     display_duration,
     display_number,
@@ -41,6 +40,7 @@ from .contexts import (
     SortedPage,
     page_header,
 )
+from .coverage import baseline_coverage, recorded_run_minutes
 from .findings import Headline, protocol_headline
 from .fits.pages import FITS_PATH
 from .fits.pages import TITLE as FITS_TITLE

@@ -1,10 +1,12 @@
-"""Home-page counts, baseline coverage and protocol coverage (derive/coverage.py)."""
+"""Home-page counts, baseline coverage and protocol coverage (render/coverage.py)."""
 
 from __future__ import annotations
 
 from scenarios import load_scenario
 
-from rewire_site.derive.coverage import (
+from rewire_site.link import Catalogue
+from rewire_site.models import RECORD_TYPES, Evaluation, Protocol
+from rewire_site.render.coverage import (
     KIND_LABELS,
     area_label,
     baseline_coverage,
@@ -14,8 +16,6 @@ from rewire_site.derive.coverage import (
     protocols_by_area,
     reproduction_sites,
 )
-from rewire_site.link import Catalogue
-from rewire_site.models import RECORD_TYPES, Evaluation, Protocol
 
 
 def test_counts_cover_every_kind() -> None:
@@ -152,7 +152,7 @@ def test_incomplete_runs_compare_no_column_and_hold_no_result_value() -> None:
 def test_recorded_run_time_of_one_measurement_and_of_several() -> None:
     """One measurement 'ran for 30 minutes' (not '30 minutes each, by their ... times');
     several 'ran for 5 to 30 minutes each'."""
-    from rewire_site.derive.coverage import recorded_run_minutes
+    from rewire_site.render.coverage import recorded_run_minutes
 
     one = load_scenario("reproduction")
     (protocol,) = one.protocols()

@@ -8,12 +8,8 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from ..link import Catalogue
-from ..models import RECORD_TYPES, Evaluation, Protocol, kind_of
-from ..models.evaluation import Origin
-from ..models.protocol import BaselineRole
-from .concerns import Flag, excluded, flags_by_evaluation
-from .display import (
+from ..derive.concerns import Flag, excluded, flags_by_evaluation
+from ..derive.display import (
     ORIGIN_COUNT_LABELS,
     MissingText,
     display_duration_span,
@@ -23,7 +19,11 @@ from .display import (
     protocol_metric_label,
     protocol_metric_unit,
 )
-from .reproduction import ReproductionGroup, protocol_reproduction_groups
+from ..derive.reproduction import ReproductionGroup, protocol_reproduction_groups
+from ..link import Catalogue
+from ..models import RECORD_TYPES, Evaluation, Protocol, kind_of
+from ..models.evaluation import Origin
+from ..models.protocol import BaselineRole
 
 KIND_LABELS: dict[str, str] = {
     "protocol": "Protocols",
