@@ -290,7 +290,6 @@ STILL_MAKING_TEXT = (
     "readiness",
     "reproduction",
     "tables",
-    "verdicts",
 )
 """derive/ modules that still format reader text (issue 26: derive returns facts, render/
 presents them, `render/present/` holding the helpers). Each leaves this list when its text

@@ -110,3 +110,29 @@ def test_a_reported_reproduction_is_reported_not_measured() -> None:
     records = [reported if r.id == measured.id else r for r in catalogue.by_id.values()]
     changed = Catalogue.from_records(records)
     assert evaluation_headline(reported, changed).summary.startswith("Reported 34.2 GB")
+
+
+def test_each_requirement_verdict_reads_as_its_reason() -> None:
+    from rewire_site.derive.verdicts import RequirementVerdict
+    from rewire_site.render.findings import requirement_text, requirement_verdict_text
+
+    unknown = RequirementVerdict("not_judged", "full", "card_unknown", 80.0)
+    assert requirement_verdict_text(unknown) == (
+        "full: not judged (out of memory on a card not known to be at least 80 GB)"
+    )
+    oom = RequirementVerdict("consistent", "full", "out_of_memory", 80.0)
+    assert requirement_verdict_text(oom) == "full: consistent (out of memory)"
+    none = RequirementVerdict("not_judged", "full", "no_value", 80.0)
+    assert requirement_verdict_text(none) == "full: not judged"
+    fits = RequirementVerdict("contradicted", "ckpt", "peak", 80.0, 30.54, "reserved")
+    assert requirement_verdict_text(fits) == (
+        "ckpt: contradicted (30.5 GB, peak reserved plus 0.5 GB for the CUDA context, fits "
+        "one 80 GB card)"
+    )
+    over = RequirementVerdict("consistent", "ckpt", "peak", 24.0, 30.54, "allocated")
+    assert requirement_verdict_text(over).endswith("exceeds one 24 GB card)")
+    assert requirement_text(80.0, [oom, fits]).startswith(
+        "Against the requirement, read as “one training step does not fit one 80 GB card” "
+        "(the only reading a single-GPU peak can test): full: consistent (out of memory); "
+    )
+    assert requirement_text(80.0, []) == ""

@@ -176,3 +176,7 @@ def test_a_requirement_is_judged_only_where_the_card_says_something() -> None:
     fits = Result(column="c", value=64.2, unit="gigabyte")
     assert requirement_verdict(80, "c", fits, "gigabyte", 141).state == "contradicted"
     assert requirement_verdict(40, "c", fits, "gigabyte", 141).state == "consistent"
+    peak = requirement_verdict(80, "c", fits, "gigabyte", 141)
+    assert (peak.reason, peak.peak_gb, peak.peak_kind) == ("peak", 64.7, "allocated")
+    assert requirement_verdict(80, "c", oom, "gigabyte", 40).reason == "card_unknown"
+    assert requirement_verdict(80, "c", fits, "second", 141).reason == "no_value"

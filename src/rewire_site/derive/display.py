@@ -446,3 +446,13 @@ def scaled_value(
 def result_value(metric: Metric, result: Result) -> ScaledValue:
     """`scaled_value` of a recorded result."""
     return scaled_value(metric, result.value, result.status, result.scale, result.printed_value)
+
+
+def agree_count(n: int) -> str:
+    """'1 agrees', '2 agree', '0 agree'."""
+    return f"{n} agrees" if n == 1 else f"{n} agree"
+
+
+def reading_text(reading: Sequence[tuple[str, str]]) -> str:
+    """'precision fp32-autocast, update full, length 1000nt' (keys in words)."""
+    return ", ".join(f"{key.replace('_', ' ')} {value}" for key, value in reading)

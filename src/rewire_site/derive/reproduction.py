@@ -33,15 +33,17 @@ from .comparability import HardwareBlock, accelerators, evaluation_hardware, har
 from .concerns import Flag, excluded, flags_by_evaluation
 from .display import (
     OUT_OF_MEMORY,
+    agree_count,
     digits_shown,
     display_number,
     metric_dependence,
     plural,
+    reading_text,
     result_display,
     result_header,
 )
 from .pairs import EstimateView, ReproductionPair, ReproductionRow
-from .verdicts import ColumnVerdict, agree_count, judge_column, reading_text
+from .verdicts import ColumnVerdict, judge_column
 
 INCOMPLETE_TEXT = (
     "The measurement is an incomplete run: it covered fewer steps or samples than the "

@@ -167,59 +167,53 @@ def _judge(rows: Sequence[ReproductionRow], reading: Sequence[tuple[str, str]]) 
     )
 
 
-def agree_count(n: int) -> str:
-    """'1 agrees', '2 agree', '0 agree'."""
-    return f"{n} agrees" if n == 1 else f"{n} agree"
+@dataclass(frozen=True)
+class SettingAgreement:
+    """Across several published values: how many one measured setting agrees with."""
+
+    values: int
+    """Published values with a measured setting (two or more)."""
+    most: int
+    """The most of them one measured setting agrees with."""
+    setting: tuple[tuple[str, str], ...] | None
+    """The setting that agrees with all of them; None when none does."""
 
 
-def reading_text(reading: Sequence[tuple[str, str]]) -> str:
-    """'precision fp32-autocast, update full, length 1000nt' (keys in words)."""
-    return ", ".join(f"{key.replace('_', ' ')} {value}" for key, value in reading)
-
-
-def single_setting_text(
+def setting_agreement(
     columns: Sequence[tuple[str, Sequence[ReproductionRow]]],
-) -> str:
-    """Across several published values: whether one measured setting agrees with all of
-    them ('No single measured setting agrees with all 4 published values (at most 1).')
-    or '' for fewer than two values. `columns`: (column key, its rows)."""
+) -> SettingAgreement | None:
+    """Whether one measured setting agrees with every published value of `columns` ((column
+    key, its rows)); None for fewer than two values with a measured setting, or when no
+    setting agrees with any."""
     judged = [
         (key, rows)
         for key, rows in columns
         if any(r.pair.measured_value is not None and r.settings for r in rows)
     ]
     if len(judged) < 2 or not any(r.pair.agreement.reproduced for _, rows in judged for r in rows):
-        return ""
+        return None
     agreeing: dict[tuple[tuple[str, str], ...], set[str]] = {}
     for key, rows in judged:
         for row in rows:
             if row.pair.agreement.reproduced and row.settings:
                 agreeing.setdefault(row.settings, set()).add(key)
     most = max((len(v) for v in agreeing.values()), default=0)
-    if most == len(judged):
-        setting = next(s for s, v in agreeing.items() if len(v) == most)
-        return (
-            f"One measured setting ({reading_text(setting)}) agrees with all "
-            f"{len(judged)} published values."
-        )
-    return (
-        f"No single measured setting agrees with all {len(judged)} published values "
-        f"(at most {most})."
+    setting = (
+        next(s for s, v in agreeing.items() if len(v) == most) if most == len(judged) else None
     )
+    return SettingAgreement(len(judged), most, setting)
 
 
 __all__ = [
     "ColumnVerdict",
     "RequirementVerdict",
     "Rule",
+    "SettingAgreement",
     "VerdictState",
-    "agree_count",
     "judge_column",
     "matches_reading",
-    "reading_text",
-    "requirement_text",
     "requirement_verdict",
-    "single_setting_text",
+    "setting_agreement",
 ]
 
 
@@ -230,6 +224,9 @@ memory (what the measurement records' notes state)."""
 RequirementState = Literal["consistent", "contradicted", "not_judged"]
 
 
+RequirementReason = Literal["out_of_memory", "card_unknown", "no_value", "peak"]
+
+
 @dataclass(frozen=True)
 class RequirementVerdict:
     """A requirement claim ('needs 8 A100s 80GB'), read as 'one step does not fit one
@@ -237,7 +234,15 @@ class RequirementVerdict:
 
     state: RequirementState
     column_label: str
-    text: str
+    reason: RequirementReason
+    """What the verdict rests on: out of memory on a card at least as large
+    ('out_of_memory'), out of memory on a card not known to be ('card_unknown'), no value
+    in gigabytes ('no_value'), or the measured peak against the card ('peak')."""
+    card_gb: float
+    peak_gb: float | None = None
+    """The measured peak plus the CUDA context (reason 'peak')."""
+    peak_kind: Literal["reserved", "allocated"] | None = None
+    """Which peak the result records (reason 'peak')."""
 
 
 def requirement_verdict(
@@ -250,48 +255,16 @@ def requirement_verdict(
     """Out of memory on a card at least as large: consistent with the reading; a peak
     (reserved where recorded, else allocated, plus the CUDA context) within the card:
     contradicted; anything else: not judged."""
-    card = f"{card_gb:g} GB"
     if result.status == "out_of_memory":
         if measured_card_gb is None or measured_card_gb < card_gb:
-            return RequirementVerdict(
-                "not_judged",
-                column_label,
-                f"{column_label}: not judged (out of memory on a card not known to be at "
-                f"least {card})",
-            )
-        return RequirementVerdict(
-            "consistent", column_label, f"{column_label}: consistent (out of memory)"
-        )
+            return RequirementVerdict("not_judged", column_label, "card_unknown", card_gb)
+        return RequirementVerdict("consistent", column_label, "out_of_memory", card_gb)
     if result.status != "value" or result.value is None or unit.strip().lower() != "gigabyte":
-        return RequirementVerdict("not_judged", column_label, f"{column_label}: not judged")
+        return RequirementVerdict("not_judged", column_label, "no_value", card_gb)
     reserved = next(
         (o.value for o in result.observations if o.name == "peak-reserved-memory"), None
     )
     peak = (reserved if reserved is not None else result.value) + CUDA_CONTEXT_GB
-    what = "reserved" if reserved is not None else "allocated"
-    if peak <= card_gb:
-        return RequirementVerdict(
-            "contradicted",
-            column_label,
-            f"{column_label}: contradicted ({peak:.1f} GB, peak {what} plus {CUDA_CONTEXT_GB:g} "
-            f"GB for the CUDA context, fits one {card} card)",
-        )
-    return RequirementVerdict(
-        "consistent",
-        column_label,
-        f"{column_label}: consistent ({peak:.1f} GB, peak {what} plus {CUDA_CONTEXT_GB:g} GB "
-        f"for the CUDA context, exceeds one {card} card)",
-    )
-
-
-def requirement_text(card_gb: float, verdicts: Sequence[RequirementVerdict]) -> str:
-    """'Against the requirement, read as "one training step does not fit one 80 GB card":
-    no-checkpointing: consistent (out of memory); checkpointing: contradicted (...).'"""
-    if not verdicts:
-        return ""
-    return (
-        f"Against the requirement, read as “one training step does not fit one "
-        f"{card_gb:g} GB card” (the only reading a single-GPU peak can test): "
-        + "; ".join(v.text for v in verdicts)
-        + "."
-    )
+    kind: Literal["reserved", "allocated"] = "reserved" if reserved is not None else "allocated"
+    state: RequirementState = "contradicted" if peak <= card_gb else "consistent"
+    return RequirementVerdict(state, column_label, "peak", card_gb, peak, kind)

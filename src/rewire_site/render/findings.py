@@ -16,8 +16,10 @@ from typing import Literal, get_args
 from ..derive.agreement import SHAPE_TEXTS
 from ..derive.concerns import Flag, flags_by_evaluation
 from ..derive.display import (
+    agree_count,
     display_number,
     plural,
+    reading_text,
     result_display,
     result_header,
     result_value,
@@ -36,12 +38,11 @@ from ..derive.reproduction import (
 )
 from ..derive.scales import is_correlation
 from ..derive.verdicts import (
-    agree_count,
+    CUDA_CONTEXT_GB,
+    RequirementVerdict,
     matches_reading,
-    reading_text,
-    requirement_text,
     requirement_verdict,
-    single_setting_text,
+    setting_agreement,
 )
 from ..link import Catalogue
 from ..models import Evaluation, Metric, Protocol, Result
@@ -456,6 +457,53 @@ def requirement_summary(published: Evaluation, catalogue: Catalogue) -> str:
         for r in e.results
     ]
     return requirement_text(float(card), found)
+
+
+def requirement_verdict_text(verdict: RequirementVerdict) -> str:
+    """'checkpointing: contradicted (30.5 GB, peak reserved plus 0.5 GB for the CUDA
+    context, fits one 80 GB card)', 'no-checkpointing: consistent (out of memory)'."""
+    label, card = verdict.column_label, f"{verdict.card_gb:g} GB"
+    if verdict.reason == "card_unknown":
+        return f"{label}: not judged (out of memory on a card not known to be at least {card})"
+    if verdict.reason == "out_of_memory":
+        return f"{label}: consistent (out of memory)"
+    if verdict.reason == "no_value" or verdict.peak_gb is None:
+        return f"{label}: not judged"
+    room = f"peak {verdict.peak_kind} plus {CUDA_CONTEXT_GB:g} GB for the CUDA context"
+    if verdict.state == "contradicted":
+        return f"{label}: contradicted ({verdict.peak_gb:.1f} GB, {room}, fits one {card} card)"
+    return f"{label}: consistent ({verdict.peak_gb:.1f} GB, {room}, exceeds one {card} card)"
+
+
+def requirement_text(card_gb: float, verdicts: Sequence[RequirementVerdict]) -> str:
+    """'Against the requirement, read as "one training step does not fit one 80 GB card":
+    no-checkpointing: consistent (out of memory); checkpointing: contradicted (...).'"""
+    if not verdicts:
+        return ""
+    return (
+        f"Against the requirement, read as “one training step does not fit one "
+        f"{card_gb:g} GB card” (the only reading a single-GPU peak can test): "
+        + "; ".join(requirement_verdict_text(v) for v in verdicts)
+        + "."
+    )
+
+
+def single_setting_text(columns: Sequence[tuple[str, Sequence[ReproductionRow]]]) -> str:
+    """Across several published values: whether one measured setting agrees with all of
+    them ('No single measured setting agrees with all 4 published values (at most 1).')
+    or '' for fewer than two values (`verdicts.setting_agreement`)."""
+    found = setting_agreement(columns)
+    if found is None:
+        return ""
+    if found.setting is not None:
+        return (
+            f"One measured setting ({reading_text(found.setting)}) agrees with all "
+            f"{found.values} published values."
+        )
+    return (
+        f"No single measured setting agrees with all {found.values} published values "
+        f"(at most {found.most})."
+    )
 
 
 def evaluation_headline(
