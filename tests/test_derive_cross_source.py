@@ -21,8 +21,9 @@ from rewire_site.derive.cross_source import (
     disagreements,
     judge,
 )
+from rewire_site.derive.table_facts import repeat_positions, seed_aggregates
 from rewire_site.link import Catalogue
-from rewire_site.models import Configuration, ModelFamily
+from rewire_site.models import Configuration, ModelFamily, ResultTable
 
 CHECKPOINT = "example/fixture-lm"
 
@@ -150,3 +151,16 @@ def test_a_task_or_a_family_reads_its_own_keys(
     assert cross_source(catalogue, family="cs-family") == overlaps
     assert cross_source(catalogue, datasets=("cs-task-prom", "cs-task-prom-b")) == ()
     assert cross_source(catalogue, family="no-such-family") == ()
+
+
+def test_seeds_and_replicate_numbers_are_repeat_settings(catalogue: Catalogue) -> None:
+    """A table's seed and its replicate number both mark repeats (Lindsey et al.'s
+    attention tables number ten replicates under one seed): rows differing only there
+    are one setting, on the boards as in the pairs; a batch size is a setting."""
+    assert repeat_positions(catalogue.get("cs-table-a", ResultTable)) == {0}
+    assert repeat_positions(catalogue.get("cs-table-d", ResultTable)) == {0}
+    assert repeat_positions(catalogue.get("cs-table-b", ResultTable)) == frozenset()
+    table = catalogue.get("cs-table-a", ResultTable)
+    rows = catalogue.result_rows.of_table("cs-table-a")
+    (h3_mcc,) = [a for a in seed_aggregates(table, rows) if a.task == "H3" and a.metric == 0]
+    assert (h3_mcc.n, h3_mcc.lines) == (3, (2, 3, 4))

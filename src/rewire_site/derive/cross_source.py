@@ -49,6 +49,7 @@ from .boards import AdaptationClass, adaptation_class, publication
 from .comparability import ROUNDING_MARGIN, last_digit, stated_uncertainty
 from .overlaps import task_groups
 from .readiness import is_resource_metric
+from .table_facts import repeat_positions
 
 Verdict = Literal["disagrees", "within_spread", "spread_not_stated"]
 
@@ -63,9 +64,6 @@ READING = (
     "without a spread may be further off than it shows."
 )
 """The declared reading of the disagreement rule (`judge`), shown with every verdict."""
-
-REPEAT_NAMES = frozenset({"seed", "random seed", "replicate", "replicate number", "run"})
-"""Setting names of a result table that mark a repeated run of the same setting."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,14 +183,6 @@ def _magnitude(value: float) -> int:
     return max(1, math.floor(math.log10(abs(value))) + 1) if value else 0
 
 
-def _repeat_positions(table: ResultTable) -> frozenset[int]:
-    return frozenset(
-        i
-        for i, s in enumerate(table.columns.settings)
-        if s.name.split(" (")[0].strip().lower() in REPEAT_NAMES
-    )
-
-
 def _table_sides(
     table: ResultTable,
     rows: Iterable[ResultTableRow],
@@ -205,7 +195,7 @@ def _table_sides(
     protocol = catalogue.by_id.get(table.protocol)
     if not isinstance(protocol, Protocol):
         return
-    repeats = _repeat_positions(table)
+    repeats = repeat_positions(table)
     names = [s.name.split(" (")[0].strip() for s in table.columns.settings]
     Group = tuple[str, str, str, str, tuple[tuple[str, str], ...]]
     groups: dict[Group, list[ResultTableRow]] = defaultdict(list)
@@ -402,7 +392,6 @@ def of_family(overlaps: Sequence[Overlap], family: str) -> tuple[Overlap, ...]:
 
 __all__ = [
     "READING",
-    "REPEAT_NAMES",
     "Conflict",
     "Judgement",
     "Key",

@@ -22,7 +22,7 @@ from ..models.protocol import Metric
 from ..table_rows import ResultTableRow
 from .boards import CLASSES, AdaptationClass, adaptation_class
 from .readiness import is_resource_metric
-from .table_facts import SeedAggregate, seed_aggregates, seed_position
+from .table_facts import SeedAggregate, repeat_positions, seed_aggregates
 from .task_families import FAMILY_RULES, OTHER, SUITE, family_of
 
 ProtocolClass = AdaptationClass
@@ -236,8 +236,8 @@ def _table_results(
         members = by_table[table_id]
         identity = {(r.model, r.task): r for r in members}
         names = [c.name for c in table.columns.settings]
-        seed = seed_position(table)
-        kept = [n for i, n in enumerate(names) if i != seed]
+        repeats = repeat_positions(table)
+        kept = [n for i, n in enumerate(names) if i not in repeats]
         by_key: dict[str, list[TableResult]] = defaultdict(list)
         for aggregate in seed_aggregates(table, members):
             row = identity[(aggregate.model, aggregate.task)]

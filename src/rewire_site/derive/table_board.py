@@ -6,9 +6,9 @@ one board of its own (never merged or ranked with another table or an evaluation
 protocol): rows = the source's model labels (with any settings but the seed), columns =
 the table's metrics that hold a value on the task.
 
-- Seeds: rows that differ only in the seed setting (`table_facts.SEED_NAMES`) are one
-  model measured several times: mean, standard deviation (n - 1) and n
-  (`table_facts.seed_aggregates`).
+- Seeds: rows that differ only in a repeat setting (seed, replicate:
+  `table_facts.SEED_NAMES`) are one model measured several times: mean, standard
+  deviation (n - 1) and n (`table_facts.seed_aggregates`).
 - Ranking is the verdict layer's (`comparability.standings`): every row of a table shares
   its conditions, so rows are comparable when the table states its split; a lead must be
   larger than the values' margins (half a unit of the last printed digit, or the spread
@@ -51,7 +51,7 @@ from .comparability import (
     standings,
 )
 from .readiness import is_resource_metric
-from .table_facts import seed_aggregates, seed_position
+from .table_facts import repeat_positions, seed_aggregates
 from .trivial import metric_kind, trivial_results
 
 TRIVIAL_LABEL = "no better than a trivial answer"
@@ -69,8 +69,8 @@ class _Group:
 
 def _groups(rows: Sequence[ResultTableRow], table: ResultTable) -> list[_Group]:
     names = [s.name for s in table.columns.settings]
-    seed = seed_position(table)
-    keep = [i for i in range(len(names)) if i != seed]
+    repeats = repeat_positions(table)
+    keep = [i for i in range(len(names)) if i not in repeats]
     short = [n.split(" (")[0].strip() for n in names]  # "layer (0 is the first ...)"
     found: dict[tuple[str, tuple[tuple[str, str], ...]], list[ResultTableRow]] = {}
     for row in rows:

@@ -107,8 +107,9 @@ def table_facts(table: ResultTable, catalogue: Catalogue) -> TableFacts:
     )
 
 
-SEED_NAMES = frozenset({"seed", "random seed", "replicate", "run"})
-"""Setting names that mark a repeat of the same result (a seed), not another setting."""
+SEED_NAMES = frozenset({"seed", "random seed", "replicate", "replicate number", "run"})
+"""Setting names that mark a repeat of the same result (a seed, a replicate), not another
+setting (a name is read up to ' (', case aside: 'seed (as printed)' is 'seed')."""
 
 
 @dataclass(frozen=True)
@@ -119,7 +120,7 @@ class SeedAggregate:
     model: str
     task: str
     settings: tuple[str, ...]
-    """The row's settings with the seed's cell left out (in the table's order)."""
+    """The row's settings with the repeat settings' cells left out (in the table's order)."""
     metric: int
     """Index of the metric in the table's `columns.metrics`."""
     mean: float
@@ -130,24 +131,27 @@ class SeedAggregate:
     """CSV lines of the rows aggregated."""
 
 
-def seed_position(table: ResultTable) -> int | None:
-    """Index of the seed among the table's settings (by name), or None."""
-    for i, setting in enumerate(table.columns.settings):
-        if setting.name.strip().lower() in SEED_NAMES:
-            return i
-    return None
+def repeat_positions(table: ResultTable) -> frozenset[int]:
+    """Indexes of the table's settings that mark repeats (`SEED_NAMES`): Lindsey et al.'s
+    attention tables give a replicate number and a seed; rows that differ only in these
+    are one setting run several times."""
+    return frozenset(
+        i
+        for i, setting in enumerate(table.columns.settings)
+        if setting.name.split(" (")[0].strip().lower() in SEED_NAMES
+    )
 
 
 def seed_aggregates(
     table: ResultTable, rows: Sequence[ResultTableRow]
 ) -> tuple[SeedAggregate, ...]:
-    """Per metric, the rows of `table` that differ only in the seed, as mean, sample
-    standard deviation and n (a table without a seed setting: every row alone, n 1).
-    Ordered by model, task, other settings, metric."""
-    seed = seed_position(table)
+    """Per metric, the rows of `table` that differ only in their repeat settings (seed,
+    replicate: `repeat_positions`), as mean, sample standard deviation and n (a table
+    without one: every row alone, n 1). Ordered by model, task, other settings, metric."""
+    repeats = repeat_positions(table)
     groups: dict[tuple[str, str, tuple[str, ...]], list[ResultTableRow]] = {}
     for row in rows:
-        settings = row.settings if seed is None else row.settings[:seed] + row.settings[seed + 1 :]
+        settings = tuple(v for i, v in enumerate(row.settings) if i not in repeats)
         groups.setdefault((row.model, row.task, settings), []).append(row)
     found = []
     for (model, task, settings), members in sorted(groups.items()):
@@ -171,8 +175,8 @@ __all__ = [
     "RowPage",
     "SeedAggregate",
     "TableFacts",
+    "repeat_positions",
     "row_pages",
     "seed_aggregates",
-    "seed_position",
     "table_facts",
 ]
