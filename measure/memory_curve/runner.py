@@ -34,6 +34,7 @@ from measure.memory_curve.recipe import (
 )
 from measure.peak_memory.plan import FINISHED  # one list of finished states
 from measure.registry import PlanItem, Recipe, RunOptions
+from measure.slots import gpu_of, run_on_slots
 
 NOT_RUN = "not run (skipped after a shorter input did not fit, or the process crashed or timed out)"
 GROUP_TIMEOUT_S = 480.0
@@ -152,40 +153,35 @@ class MemoryCurves(Recipe):
     ) -> None:
         """One process per model and method (its points in order, shortest first), the
         processes spread over the GPU slots; the time budget stops new starts."""
-        queue = groups(todo)
-        slots: dict[str, tuple[subprocess.Popen[bytes], list[PlannedPoint], float] | None] = {
-            f"{i}:{gpu}": None for i, gpu in enumerate(gpus)
-        }
         started = time.monotonic()
         base_env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-        while queue or any(slots.values()):
-            for slot, running in slots.items():
-                if running is not None:
-                    process, group, since = running
-                    if process.poll() is None and time.monotonic() - since < GROUP_TIMEOUT_S:
-                        continue
-                    if process.poll() is None:
-                        process.kill()
-                        process.wait()
-                    for point in group:
-                        status = read_status(point.log_path) or NOT_RUN
-                        print(f"[{slot}] {point.plan.description}: {status}", flush=True)
-                    slots[slot] = None
-                while slots[slot] is None and queue:
-                    group = queue.pop(0)
-                    elapsed = time.monotonic() - started
-                    budget = options.time_budget_s
-                    needed = sum(p.plan.estimated_seconds or 0.0 for p in group)
-                    if budget is not None and elapsed + needed > budget:
-                        print(
-                            f"time budget: {group[0].point.model.key} {group[0].point.method} "
-                            f"({len(group)} points) not started",
-                            flush=True,
-                        )
-                        continue
-                    process = self._launch(recipe, group, run_dir, slot, base_env, options)
-                    slots[slot] = (process, group, time.monotonic())
-            time.sleep(0.2)
+
+        def admit(group: list[PlannedPoint]) -> bool:
+            elapsed, budget = time.monotonic() - started, options.time_budget_s
+            needed = sum(p.plan.estimated_seconds or 0.0 for p in group)
+            if budget is not None and elapsed + needed > budget:
+                first = group[0].point
+                what = f"{first.model.key} {first.method} ({len(group)} points)"
+                print(f"time budget: {what} not started", flush=True)
+                return False
+            return True
+
+        def launch(slot: str, group: list[PlannedPoint]) -> subprocess.Popen[bytes]:
+            return self._launch(recipe, group, run_dir, slot, base_env, options)
+
+        def ended(slot: str, group: list[PlannedPoint], timed_out: bool) -> None:
+            for point in group:
+                status = read_status(point.log_path) or NOT_RUN
+                print(f"[{slot}] {point.plan.description}: {status}", flush=True)
+
+        run_on_slots(
+            groups(todo),
+            gpus,
+            launch=launch,
+            ended=ended,
+            timeout_s=GROUP_TIMEOUT_S,
+            admit=admit,
+        )
 
     def _launch(
         self,
@@ -196,7 +192,7 @@ class MemoryCurves(Recipe):
         base_env: dict[str, str],
         options: RunOptions,
     ) -> subprocess.Popen[bytes]:
-        gpu = slot.split(":", 1)[1]
+        gpu = gpu_of(slot)
         pairs = []
         for planned in group:
             spec = point_spec(recipe, planned.point, run_dir.name, options, slot_note(slot))

@@ -20,7 +20,6 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -34,6 +33,7 @@ from measure.peak_memory.plan import Planned, make_plan, read_status
 from measure.peak_memory.recipe import RECIPE_FILE, PeakMemoryRecipe, load_recipe, work_items
 from measure.peak_memory.summary import summary_table
 from measure.registry import PlanItem, Recipe, RunOptions
+from measure.slots import gpu_of, run_on_slots
 
 ITEM_TIMEOUT_S = 420.0
 
@@ -41,14 +41,6 @@ ITEM_TIMEOUT_S = 420.0
 def new_run_id(now: datetime | None = None) -> str:
     """A run id: UTC date and time to the second, e.g. 20261129-193012."""
     return (now or datetime.now(UTC)).strftime("%Y%m%d-%H%M%S")
-
-
-@dataclass
-class Slot:
-    gpu: str
-    planned: Planned | None = None
-    process: subprocess.Popen[bytes] | None = None
-    started: float = 0.0
 
 
 class PeakMemory(Recipe):
@@ -171,7 +163,6 @@ class PeakMemory(Recipe):
             "OMP_NUM_THREADS": str(max(1, (os.cpu_count() or 2) // len(gpus))),
         }
         prebuild = _start_prebuild(queue, base_env, run_dir)
-        slots = [Slot(gpu) for gpu in gpus]
         failures = 0
         budget = options.time_budget_s
         with Progress(
@@ -183,42 +174,43 @@ class PeakMemory(Recipe):
             transient=False,
         ) as progress:
             task = progress.add_task("stages", total=len(queue))
-            while queue or any(s.process for s in slots):
-                prebuild_done = prebuild is None or prebuild.poll() is not None
-                for slot in slots:
-                    if slot.process is not None:
-                        finished = slot.process.poll() is not None
-                        timed_out = time.monotonic() - slot.started > ITEM_TIMEOUT_S
-                        if timed_out and not finished:
-                            slot.process.kill()
-                            slot.process.wait()
-                        if finished or timed_out:
-                            assert slot.planned is not None
-                            status = read_status(slot.planned.log_path) or (
-                                "timed out" if timed_out else "crashed"
-                            )
-                            failures += status not in ("value", "out_of_memory")
-                            line = _result_line(slot.planned, status)
-                            progress.console.print(f"[gpu {slot.gpu}] {line}")
-                            progress.advance(task)
-                            slot.process, slot.planned = None, None
-                    if slot.process is None and queue:
-                        pick = _next_item(queue, prebuild_done)
-                        if pick is None:
-                            continue
-                        elapsed = time.monotonic() - started
-                        need = pick.plan.estimated_seconds or 0.0
-                        if budget is not None and elapsed + need > budget:
-                            progress.console.print(
-                                f"time budget: {pick.item.key} not started ({elapsed:.0f} s used)"
-                            )
-                            queue.remove(pick)
-                            progress.advance(task)
-                            continue
-                        queue.remove(pick)
-                        _launch(slot, pick, recipe, run_dir, base_env, len(gpus), options)
-                        progress.console.print(f"[gpu {slot.gpu}] start {pick.plan.description}")
-                time.sleep(0.5)
+
+            def pick(left: list[Planned]) -> Planned | None:
+                return _next_item(left, prebuild is None or prebuild.poll() is not None)
+
+            def admit(planned: Planned) -> bool:
+                elapsed = time.monotonic() - started
+                if budget is None or elapsed + (planned.plan.estimated_seconds or 0.0) <= budget:
+                    return True
+                progress.console.print(
+                    f"time budget: {planned.item.key} not started ({elapsed:.0f} s used)"
+                )
+                progress.advance(task)
+                return False
+
+            def launch(slot: str, planned: Planned) -> subprocess.Popen[bytes]:
+                gpu = gpu_of(slot)
+                process = _launch(gpu, planned, recipe, run_dir, base_env, len(gpus), options)
+                progress.console.print(f"[gpu {gpu}] start {planned.plan.description}")
+                return process
+
+            def ended(slot: str, planned: Planned, timed_out: bool) -> None:
+                nonlocal failures
+                status = read_status(planned.log_path) or ("timed out" if timed_out else "crashed")
+                failures += status not in ("value", "out_of_memory")
+                progress.console.print(f"[gpu {gpu_of(slot)}] {_result_line(planned, status)}")
+                progress.advance(task)
+
+            run_on_slots(
+                queue,
+                gpus,
+                launch=launch,
+                ended=ended,
+                timeout_s=ITEM_TIMEOUT_S,
+                pick=pick,
+                admit=admit,
+                poll_s=0.5,
+            )
         if prebuild is not None and prebuild.poll() is None:
             prebuild.kill()
         return failures
@@ -317,17 +309,17 @@ def item_spec(
 
 
 def _launch(
-    slot: Slot,
+    gpu: str,
     planned: Planned,
     recipe: PeakMemoryRecipe,
     run_dir: Path,
     base_env: dict[str, str],
     slots: int,
     options: RunOptions,
-) -> None:
+) -> subprocess.Popen[bytes]:
     note = (
         f"One process per stage; {slots} stage process(es) ran at a time, one per GPU slot "
-        f"(this one with CUDA_VISIBLE_DEVICES={slot.gpu}, OMP_NUM_THREADS="
+        f"(this one with CUDA_VISIBLE_DEVICES={gpu}, OMP_NUM_THREADS="
         f"{base_env['OMP_NUM_THREADS']}; slots may share a GPU: allocator peaks are per "
         "process); random weights from the architecture config."
     )
@@ -339,16 +331,15 @@ def _launch(
     out_dir.mkdir(exist_ok=True)
     handle = (out_dir / f"{planned.item.key}.txt").open("ab")  # a resumed stage appends
     child_env = dict(base_env)
-    if slot.gpu != "cpu":
-        child_env["CUDA_VISIBLE_DEVICES"] = slot.gpu
-    slot.process = subprocess.Popen(
+    if gpu != "cpu":
+        child_env["CUDA_VISIBLE_DEVICES"] = gpu
+    return subprocess.Popen(
         [sys.executable, "-m", "measure.peak_memory.worker", str(spec_path), str(planned.log_path)],
         env=child_env,
         stdout=handle,
         stderr=subprocess.STDOUT,
         preexec_fn=functools.partial(die_with_parent, os.getpid()),
     )
-    slot.planned, slot.started = planned, time.monotonic()
 
 
 def _result_line(planned: Planned, status: str) -> str:
