@@ -9,8 +9,8 @@ left out. Pure; no overall score."""
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import Literal
 
@@ -19,7 +19,14 @@ from ..models import Configuration, Dataset, Evaluation, ModelFamily, Protocol
 from ..models.evaluation import Result
 from .comparability import ranking_value
 from .concerns import Flag, excluded
-from .model_results import ProtocolClass, family_evaluations, protocol_class
+from .model_results import (
+    PROTOCOL_CLASSES,
+    ProtocolClass,
+    TableResult,
+    family_evaluations,
+    family_table_results,
+    protocol_class,
+)
 from .overlaps import better, not_comparable
 from .readiness import is_resource_metric
 
@@ -75,6 +82,83 @@ class SharedRow:
         return sum(1 for p in self.pairs if p.outcome == outcome)
 
 
+TableKey = tuple[str, str, str]
+"""(result table, task: its dataset id or 'label:<the source's task label>', metric
+label) of an imported result-table value: what two families' rows must share."""
+
+
+@dataclass(frozen=True)
+class SharedTableRow:
+    """One task and metric of one imported result table that every compared family has
+    rows for: listed side by side under the table's protocol class, never judged (a
+    table's rows of two models may differ in settings and seeds; its own page holds
+    them all)."""
+
+    protocol_class: ProtocolClass
+    table_id: str
+    table_title: str
+    dataset_id: str | None
+    """The task's dataset (None: the source's task label maps to no dataset)."""
+    task: str
+    """The dataset's title, else the source's task label."""
+    metric: str
+    sides: tuple[tuple[TableResult, ...], ...]
+    """Each compared family's rows (by model label, settings), in the page's order."""
+    key: TableKey = ("", "", "")
+
+
+@dataclass(frozen=True)
+class FamilyTables:
+    """A family's imported result-table values by `TableKey`, and each table's protocol
+    class and title."""
+
+    rows: Mapping[TableKey, tuple[TableResult, ...]]
+    tables: Mapping[str, tuple[ProtocolClass, str]]
+
+
+def family_tables(family_id: str, catalogue: Catalogue) -> FamilyTables:
+    """The family's result-table values (`model_results.family_table_results`) keyed by
+    what another family's must match: table, task and metric."""
+    rows: dict[TableKey, list[TableResult]] = defaultdict(list)
+    tables: dict[str, tuple[ProtocolClass, str]] = {}
+    for klass, found in family_table_results(family_id, catalogue).items():
+        for table in found:
+            tables[table.table_id] = (klass, table.table_title)
+            for r in table.results:
+                task = r.dataset_id or f"label:{r.task_label}"
+                rows[(table.table_id, task, r.metric_label)].append(r)
+    return FamilyTables({k: tuple(v) for k, v in rows.items()}, tables)
+
+
+def shared_table_rows(families: Sequence[FamilyTables]) -> tuple[SharedTableRow, ...]:
+    """The table, task and metric every one of `families` has rows for, by protocol class
+    (`PROTOCOL_CLASSES` order), task, table and metric."""
+    if not families:
+        return ()
+    keys = set(families[0].rows).intersection(*(f.rows for f in families[1:]))
+    out = []
+    for key in keys:
+        klass, title = families[0].tables[key[0]]
+        first = families[0].rows[key][0]
+        out.append(
+            SharedTableRow(
+                klass,
+                key[0],
+                title,
+                first.dataset_id,
+                first.dataset_title,
+                key[2],
+                tuple(f.rows[key] for f in families),
+                key,
+            )
+        )
+    order = {k: i for i, k in enumerate(PROTOCOL_CLASSES)}
+    out.sort(
+        key=lambda r: (order.get(r.protocol_class, 99), r.task.lower(), r.table_title, r.metric)
+    )
+    return tuple(out)
+
+
 @dataclass(frozen=True)
 class ModelPair:
     left_id: str
@@ -83,6 +167,8 @@ class ModelPair:
     right_name: str
     rows: tuple[SharedRow, ...]
     """By protocol class, protocol title, task title, column."""
+    table_rows: tuple[SharedTableRow, ...] = ()
+    """Imported result-table values both have, by protocol class, task, table, metric."""
 
     @property
     def task_count(self) -> int:
@@ -146,9 +232,11 @@ def compare_families(
     catalogue: Catalogue,
     flags: Mapping[str, tuple[Flag, ...]],
     entries: Mapping[str, Mapping[Key, list[Entry]]] | None = None,
+    tables: Mapping[str, FamilyTables] | None = None,
 ) -> ModelPair:
-    """The two families' comparable results side by side (`entries`: each family's
-    `family_entries`, when the caller has them)."""
+    """The two families' comparable results side by side, and the result-table values
+    both have (`entries`, `tables`: each family's `family_entries` and `family_tables`,
+    when the caller has them)."""
     left_entries = entries[left_id] if entries else family_entries(left_id, catalogue)
     right_entries = entries[right_id] if entries else family_entries(right_id, catalogue)
     rows: list[SharedRow] = []
@@ -194,20 +282,31 @@ def compare_families(
     )
     left = catalogue.get(left_id, ModelFamily)
     right = catalogue.get(right_id, ModelFamily)
-    return ModelPair(left.id, left.name, right.id, right.name, tuple(rows))
+    left_tables = tables[left_id] if tables else family_tables(left_id, catalogue)
+    right_tables = tables[right_id] if tables else family_tables(right_id, catalogue)
+    return ModelPair(
+        left.id,
+        left.name,
+        right.id,
+        right.name,
+        tuple(rows),
+        shared_table_rows((left_tables, right_tables)),
+    )
 
 
 def family_pairs(
     catalogue: Catalogue, flags: Mapping[str, tuple[Flag, ...]]
 ) -> tuple[ModelPair, ...]:
-    """Every pair of families (by name) with at least one comparable shared result."""
+    """Every pair of families (by name) with at least one comparable shared result, with
+    the imported result-table values both have."""
     families = sorted(catalogue.families(), key=lambda f: (f.name.lower(), f.id))
     entries = {f.id: family_entries(f.id, catalogue) for f in families}
+    tables = {f.id: family_tables(f.id, catalogue) for f in families}
     out = []
     for left, right in combinations(families, 2):
         if not set(entries[left.id]) & set(entries[right.id]):
             continue
-        pair = compare_families(left.id, right.id, catalogue, flags, entries)
+        pair = compare_families(left.id, right.id, catalogue, flags, entries, tables)
         if pair.rows:
             out.append(pair)
     return tuple(out)
@@ -229,10 +328,15 @@ class ModelTriple:
     names: tuple[str, str, str]
     rows: tuple[TripleRow, ...]
     """Keys shared by all three pairs, in the first pair's order."""
+    table_rows: tuple[SharedTableRow, ...] = ()
+    """Imported result-table values all three have (sides in `ids` order)."""
 
     @property
     def task_count(self) -> int:
-        return len({r.first_second.dataset_id for r in self.rows})
+        return len(
+            {r.first_second.dataset_id for r in self.rows}
+            | {r.dataset_id or r.task for r in self.table_rows}
+        )
 
 
 def family_triples(pairs: tuple[ModelPair, ...]) -> tuple[ModelTriple, ...]:
@@ -254,6 +358,14 @@ def family_triples(pairs: tuple[ModelPair, ...]) -> tuple[ModelTriple, ...]:
             for r in ab.rows
             if r.key in in_ac and r.key in in_bc
         )
+        tabled_ac = {r.key: r for r in ac.table_rows}
+        tabled_bc = {r.key for r in bc.table_rows}
+        table_rows = tuple(
+            replace(r, sides=(*r.sides, tabled_ac[r.key].sides[1]))
+            for r in ab.table_rows
+            if r.key in tabled_ac and r.key in tabled_bc
+        )
         if rows:
-            out.append(ModelTriple((a, b, c), (names[a], names[b], names[c]), rows))
+            names3 = (names[a], names[b], names[c])
+            out.append(ModelTriple((a, b, c), names3, rows, table_rows))
     return tuple(out)

@@ -220,6 +220,18 @@ def model_results(family_id: str, catalogue: Catalogue) -> tuple[TaskFamilyResul
     return tuple(out)
 
 
+def family_table_results(
+    family_id: str, catalogue: Catalogue
+) -> dict[ProtocolClass, list[TableResults]]:
+    """The family's result-table rows, by the table's protocol class (its adaptation):
+    one `TableResults` per table and task family, seeds aggregated."""
+    found: dict[ProtocolClass, list[TableResults]] = defaultdict(list)
+    for by_class in _table_results(family_id, catalogue, defaultdict(set)).values():
+        for klass, tables in by_class.items():
+            found[klass].extend(tables)
+    return dict(found)
+
+
 def _table_results(
     family_id: str, catalogue: Catalogue, datasets: dict[str, set[str]]
 ) -> dict[str, dict[ProtocolClass, list[TableResults]]]:

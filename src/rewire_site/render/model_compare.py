@@ -9,9 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..derive.display import plural, result_value
-from ..derive.model_compare import ModelPair, ModelTriple, SharedRow, Side
+from ..derive.model_compare import ModelPair, ModelTriple, SharedRow, SharedTableRow, Side
+from ..derive.model_results import TableResult
 from .contexts import Link, Page, page_header
-from .model_page import CLASS_LABELS
+from .model_page import CLASS_LABELS, table_value
 from .present.values import scale_unit
 from .urls import record_path
 
@@ -71,6 +72,99 @@ class CompareTable:
 
 
 @dataclass(frozen=True)
+class TableLineView:
+    """One task and metric of an imported result table that every compared model has
+    rows for: each model's rows side by side, not judged."""
+
+    task: Link
+    """The task's page ('' href: the source's task label maps to no task record)."""
+    metric: str
+    values: tuple[tuple[str, ...], ...]
+    """Per model, in the page's order: each of its rows, 'NT-v2 500M (lr 3e-5): MCC
+    0.61' or with mean, sd and n over seeds."""
+
+
+@dataclass(frozen=True)
+class TableGroup:
+    """The shared lines of one imported result table (one protocol class)."""
+
+    class_label: str
+    """The table's protocol class."""
+    table: Link
+    """The result table's page (its rows, source file and hash)."""
+    lines: tuple[TableLineView, ...]
+    """By task, metric; at most `GROUP_LINES`."""
+    more: str = ""
+    """'12 further shared tasks and metrics are on the table's page.' or ''."""
+
+
+GROUP_LINES = 40
+"""Lines shown of one shared result table: a page stays well under 1 MB (a sweep table
+shares hundreds of task and metric lines between two models; its own page has them all)."""
+
+
+SIDE_ROWS = 4
+"""A model's rows shown on one line of a shared result table; the rest are counted (a
+sweep table holds dozens of settings per model and task; its own page lists them)."""
+
+
+def _table_row_text(r: TableResult) -> str:
+    settings = ", ".join(f"{name} {value}" for name, value in r.settings)
+    return f"{r.model_label}{f' ({settings})' if settings else ''}: {table_value(r)}"
+
+
+def _side_texts(side: tuple[TableResult, ...]) -> tuple[str, ...]:
+    shown = tuple(_table_row_text(x) for x in side[:SIDE_ROWS])
+    rest = len(side) - SIDE_ROWS
+    if rest > 0:
+        shown += (f"{plural(rest, 'further row')} on the table's page",)
+    return shown
+
+
+def table_groups(rows: tuple[SharedTableRow, ...]) -> tuple[TableGroup, ...]:
+    """The shared result-table lines, one group per protocol class and table (in the
+    order `derive.model_compare.shared_table_rows` gives: class, then task)."""
+    groups: dict[tuple[str, str], list[TableLineView]] = {}
+    titles: dict[str, str] = {}
+    for r in rows:
+        titles[r.table_id] = r.table_title
+        groups.setdefault((r.protocol_class, r.table_id), []).append(
+            TableLineView(
+                Link(r.task, "" if r.dataset_id is None else record_path("dataset", r.dataset_id)),
+                r.metric,
+                tuple(_side_texts(side) for side in r.sides),
+            )
+        )
+    return tuple(
+        TableGroup(
+            CLASS_LABELS[klass],
+            Link(titles[table_id], record_path("result_table", table_id)),
+            tuple(lines[:GROUP_LINES]),
+            _more(len(lines) - GROUP_LINES),
+        )
+        for (klass, table_id), lines in groups.items()
+    )
+
+
+def _more(rest: int) -> str:
+    if rest <= 0:
+        return ""
+    lines = plural(rest, "further shared task and metric", "further shared tasks and metrics")
+    return f"{lines} {'is' if rest == 1 else 'are'} on the table's page."
+
+
+def _tables_sentence(rows: tuple[SharedTableRow, ...]) -> str:
+    if not rows:
+        return ""
+    tasks = len({r.dataset_id or r.task for r in rows})
+    tables = len({r.table_id for r in rows})
+    return (
+        f" Imported result tables hold both on {plural(tasks, 'task')} in "
+        f"{plural(tables, 'table')}, listed side by side and not judged."
+    )
+
+
+@dataclass(frozen=True)
 class ModelComparePage(Page):
     left: Link
     """The first family's page."""
@@ -80,6 +174,9 @@ class ModelComparePage(Page):
     """The comparison in a sentence, from the judged pairs."""
     tables: tuple[CompareTable, ...]
     """One per protocol."""
+    table_groups: tuple[TableGroup, ...]
+    """Imported result-table rows both models have, one group per protocol class and
+    table; never judged, never ranked across classes."""
     others: tuple[Link, ...]
     """The other comparison pages."""
 
@@ -171,13 +268,18 @@ def compare_page(pair: ModelPair, others: tuple[Link, ...], release_id: str) -> 
         )
     judged = [p for r in pair.rows for p in r.pairs]
     answer = (
-        f"{left} and {right} have comparable results on {plural(pair.task_count, 'task')} "
-        f"under {plural(len(tables), 'protocol')} (same task, protocol, metric, adaptation "
-        f"and split): {_summary(list(pair.rows), left, right)} A pair is one tested "
-        f"configuration of each model; {plural(len(judged), 'pair')} on "
-        f"{plural(len(pair.rows), 'task and metric', 'tasks and metrics')}. A count of pairs "
-        "is not a measure of how much better, and there is no overall score."
-    )
+        (
+            f"{left} and {right} have comparable results on "
+            f"{plural(pair.task_count, 'task')} under {plural(len(tables), 'protocol')} "
+            f"(same task, protocol, metric, adaptation and split): "
+            f"{_summary(list(pair.rows), left, right)} A pair is one tested configuration of "
+            f"each model; {plural(len(judged), 'pair')} on "
+            f"{plural(len(pair.rows), 'task and metric', 'tasks and metrics')}. A count of "
+            "pairs is not a measure of how much better, and there is no overall score."
+        )
+        if pair.rows
+        else f"{left} and {right} have no evaluation records under one protocol."
+    ) + _tables_sentence(pair.table_rows)
     return ModelComparePage(
         **page_header(
             "model_compare.html",
@@ -191,6 +293,7 @@ def compare_page(pair: ModelPair, others: tuple[Link, ...], release_id: str) -> 
         right=Link(right, record_path("model_family", pair.right_id)),
         answer=answer,
         tables=tuple(tables),
+        table_groups=table_groups(pair.table_rows),
         others=tuple(o for o in others if o.href != compare_path(pair)),
     )
 
@@ -263,6 +366,8 @@ class ModelTriplePage(Page):
     """What the page holds, in a sentence."""
     tables: tuple[TripleTable, ...]
     """One per protocol."""
+    table_groups: tuple[TableGroup, ...]
+    """Imported result-table rows all three models have (as on the two-model page)."""
     pairs: tuple[Link, ...]
     """The two-model pages of the three pairs."""
 
@@ -322,8 +427,10 @@ def triple_page(triple: ModelTriple, release_id: str) -> ModelTriplePage:
             f"under {plural(len(tables), 'protocol')} (same task, protocol, metric, "
             "adaptation and split). Each line gives the three models' values and each "
             "pair's verdict; there is no overall score."
+            + _tables_sentence(triple.table_rows).replace("hold both", "hold all three")
         ),
         tables=tables,
+        table_groups=table_groups(triple.table_rows),
         pairs=pair_links,
     )
 

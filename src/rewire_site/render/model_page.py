@@ -274,7 +274,8 @@ def _more(count: int, where: str, unit: str = "result", shown: int = BLOCK_LINES
     )
 
 
-def _table_value(r: TableResult) -> str:
+def table_value(r: TableResult) -> str:
+    """'MCC 0.61' (one row, as printed) or 'MCC mean 0.61, sd 0.02, n 3' (over seeds)."""
     aggregate = r.aggregate
     if aggregate.n == 1:
         return f"{r.metric_label} {r.printed}"
@@ -298,7 +299,7 @@ def _table_lines(results: tuple[TableResult, ...]) -> tuple[TableLine, ...]:
                 ),
                 r.model_label + ("" if r.checkpoint else " (checkpoint not pinned)"),
                 "; ".join(f"{name} {value}" for name, value in r.settings),
-                "; ".join(_table_value(m) for m in members),
+                "; ".join(table_value(m) for m in members),
             )
         )
     return tuple(lines)
