@@ -11,6 +11,7 @@ import pytest
 from scenarios import load_scenario
 
 from rewire_site.derive.agreement import agreement
+from rewire_site.derive.display import agreement_text, agreement_verdict, ratio_text
 from rewire_site.derive.reproduction import (
     evaluation_reproductions,
     printed_display,
@@ -24,16 +25,16 @@ from rewire_site.models import Evaluation, Protocol
 def test_agreement_within_beyond_and_without_tolerance() -> None:
     within = agreement(31.0, 33.88, 0.1)
     assert within.state == "agrees" and within.reproduced
-    assert within.verdict == "agrees within ±10%"
+    assert agreement_verdict(within) == "agrees within ±10%"
     assert agreement(11.0, 10.0, 0.1).state == "agrees"  # exactly at the boundary
     beyond = agreement(14.0, 11.49, 0.1)
     assert beyond.state == "disagrees" and not beyond.reproduced
     assert beyond.ratio == pytest.approx(14.0 / 11.49)
-    assert beyond.ratio_display == "1.22×"
-    assert beyond.verdict == "does not agree: differs by 21.8%, beyond ±10%"
+    assert ratio_text(beyond) == "1.22×"
+    assert agreement_verdict(beyond) == "does not agree: differs by 21.8%, beyond ±10%"
     none = agreement(14.0, 11.49, None)
     assert none.state == "no_tolerance" and not none.reproduced
-    assert none.verdict == "not judged: the protocol sets no tolerance"
+    assert agreement_verdict(none) == "not judged: the protocol sets no tolerance"
     assert agreement(None, 11.49, 0.1).state == "not_comparable"
     assert agreement(1.0, 0.0, 0.1).state == "not_comparable"
 
@@ -42,7 +43,10 @@ def test_a_blocked_comparison_keeps_its_ratio_but_is_never_reproduced() -> None:
     blocked = agreement(33.9, 33.88, 0.1, blocked="Run time depends on the accelerator.")
     assert blocked.state == "not_comparable" and not blocked.reproduced
     assert blocked.ratio == pytest.approx(33.9 / 33.88)
-    assert blocked.text == "Run time depends on the accelerator."
+    assert (blocked.reason, agreement_text(blocked)) == (
+        "blocked",
+        "Run time depends on the accelerator.",
+    )
 
 
 def test_one_group_per_published_evaluation_agreeing_rows_first() -> None:
@@ -158,7 +162,8 @@ def test_incomplete_run_gets_no_ratio_sorts_last_and_says_why() -> None:
     last = checkpointing.rows[-1]
     assert last.distance is None and last.pair.agreement.state == "not_comparable"
     assert last.pair.measured_display == "Incomplete run"
-    assert "claims no value" in last.pair.agreement.text
+    assert last.pair.agreement.reason == "incomplete"
+    assert "claims no value" in agreement_text(last.pair.agreement)
 
 
 def test_a_wholly_incomplete_measurement_says_so() -> None:

@@ -17,6 +17,7 @@ from pydantic import ValidationError
 from scenarios import load_scenario
 
 from rewire_site.derive.agreement import agreement
+from rewire_site.derive.display import agreement_verdict
 from rewire_site.derive.reproduction import protocol_reproduction_groups
 from rewire_site.link import Catalogue
 from rewire_site.models import Evaluation, Protocol
@@ -31,12 +32,13 @@ def test_a_lower_bound_is_met_by_any_larger_value() -> None:
         found = agreement(saving, 3.0, 0.2, shape="lower_bound")
         assert found.state == "agrees", saving
         assert (
-            found.verdict == "agrees within ±20% (read as a lower bound, met by any larger value)"
+            agreement_verdict(found)
+            == "agrees within ±20% (read as a lower bound, met by any larger value)"
         )
     assert agreement(4.18, 3.0, 0.2).state == "disagrees"  # as a point value
     short = agreement(2.0, 3.0, 0.2, shape="lower_bound")
     assert short.state == "disagrees"
-    assert short.verdict.startswith("does not agree: differs by 33.3%, beyond ±20%")
+    assert agreement_verdict(short).startswith("does not agree: differs by 33.3%, beyond ±20%")
     assert agreement(2.5, 3.0, 0.2, shape="lower_bound").state == "agrees"  # within tolerance
     assert agreement(31.2, 160.0, 0.2, shape="upper_bound").state == "agrees"
     assert agreement(200.0, 160.0, 0.2, shape="upper_bound").state == "disagrees"
@@ -49,9 +51,13 @@ def test_an_ambiguous_gigabyte_agrees_only_under_both_readings() -> None:
     assert both.gib_ratio == pytest.approx(34.2 / (33.88 * 2**30 / 1e9))
     one = agreement(31.0, 33.88, 0.1, gigabyte_ambiguous=True)  # 0.915x and 0.852x
     assert one.state == "depends_on_unit" and not one.reproduced
-    assert one.verdict == "depends on the unit: agrees within ±10% only if GB means 10^9 bytes"
+    assert one.within_as_gb
+    assert (
+        agreement_verdict(one)
+        == "depends on the unit: agrees within ±10% only if GB means 10^9 bytes"
+    )
     gib_only = agreement(36.0, 33.88, 0.05, gigabyte_ambiguous=True)  # 1.063x and 0.99x
-    assert gib_only.verdict == (
+    assert agreement_verdict(gib_only) == (
         "depends on the unit: agrees within ±5% only if GB means 2^30 bytes (GiB)"
     )
     assert agreement(14.0, 11.49, 0.1, gigabyte_ambiguous=True).state == "disagrees"

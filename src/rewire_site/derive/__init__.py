@@ -31,9 +31,9 @@ Trivial results (`trivial.py`)
 Agreement (`agreement.py`)
     agreement(measured, published, tolerance, *, blocked=None, shape='point',
         gigabyte_ambiguous=False) -> Agreement(state: agrees | disagrees | depends_on_unit
-        | no_tolerance | not_comparable, ratio, ratio_display, tolerance, text, shape,
-        gib_ratio; .reproduced (agrees only), .verdict); published_reading(published,
-        result, protocol) -> (shape, gigabyte_ambiguous)
+        | no_tolerance | not_comparable, ratio, tolerance, shape, gib_ratio, reason, note;
+        .reproduced (agrees only), .off); published_reading(published, result, protocol)
+        -> (shape, gigabyte_ambiguous); its words: display.agreement_text, agreement_verdict
 Verdicts (`verdicts.py`, one per published value)
     judge_column(rows, reading) -> ColumnVerdict(state: reproduced | not_reproduced |
         depends_on_unit | depends_on_setting | not_judged | incomplete, rule:

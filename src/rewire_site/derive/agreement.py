@@ -7,7 +7,6 @@ from typing import Literal
 
 from ..models import Evaluation, Protocol
 from ..models.evaluation import Origin, Result
-from .display import display_number
 
 AgreementState = Literal["agrees", "disagrees", "depends_on_unit", "no_tolerance", "not_comparable"]
 Shape = Literal["point", "lower_bound", "upper_bound"]
@@ -15,48 +14,36 @@ Shape = Literal["point", "lower_bound", "upper_bound"]
 way), a lower bound ('at least', '~3x less memory': any measured value above it meets it)
 or an upper bound ('up to': any measured value below it meets it)."""
 
-SHAPE_TEXTS: dict[str, str] = {
-    "point": "read as a point value",
-    "lower_bound": "read as a lower bound, met by any larger value",
-    "upper_bound": "read as an upper bound, met by any smaller value",
-}
-
 GIB_RATIO = 2**30 / 1e9
 """Bytes of a GiB over bytes of a GB: a published 'GB' read as GiB is this much more."""
 
-VERDICT_LABELS: dict[str, str] = {
-    "agrees": "agrees within ±{tolerance}",
-    "disagrees": "does not agree: differs by {off}, beyond ±{tolerance}",
-    "depends_on_unit": "depends on the unit: agrees within ±{tolerance} under one reading of "
-    "GB only",
-    "no_tolerance": "not judged: the protocol sets no tolerance",
-    "not_comparable": "not judged",
-}
-"""Short verdicts. Only 'agrees' may be called reproduced; the others are measurements
-under the same protocol whose agreement is refuted or not judged."""
+Reason = Literal["missing", "zero", "blocked", "incomplete"]
+"""Why a value is not comparable: a value is missing, the published value is zero, the
+caller blocks the judgement (different hardware where the protocol declares it decisive),
+or the measurement is an incomplete run."""
 
 
 @dataclass(frozen=True)
 class Agreement:
-    """How a measured value compares with the published one."""
+    """How a measured value compares with the published one, as facts
+    (`display.agreement_text`, `agreement_verdict` and `ratio_text` read it)."""
 
     state: AgreementState
     """agrees: within the protocol's tolerance; disagrees: beyond it; no_tolerance: the
-    protocol sets none, so no agreement is computed; not_comparable: a value is missing
-    (for example the run did not fit in memory) or the published value is zero."""
+    protocol sets none, so no agreement is computed; not_comparable: see `reason`."""
     ratio: float | None
     """measured / published, unrounded; None when not computable."""
-    ratio_display: str
-    """'1.23×', or an empty string when there is no ratio."""
     tolerance: float | None
     """The protocol's relative tolerance (0.1 = 10%), if set."""
-    text: str
-    """A sentence for the reader."""
     shape: Shape = "point"
     """How the published value was read (see `Shape`)."""
     gib_ratio: float | None = None
     """measured / published with the published 'GB' read as GiB, where the unit is
     ambiguous; None otherwise."""
+    reason: Reason | None = None
+    """Why not comparable (state 'not_comparable'); None otherwise."""
+    note: str = ""
+    """The caller's account of a blocked judgement or an incomplete run, as given."""
 
     @property
     def reproduced(self) -> bool:
@@ -64,20 +51,19 @@ class Agreement:
         return self.state == "agrees"
 
     @property
-    def verdict(self) -> str:
-        """'agrees within ±5%', 'does not agree: differs by 14%, beyond ±5%', 'not judged:
-        ...' (set by `agreement`; see VERDICT_LABELS)."""
-        off = _percent(_off(self.ratio, self.shape)) if self.ratio is not None else ""
-        tolerance = _percent(self.tolerance) if self.tolerance is not None else ""
-        text = VERDICT_LABELS[self.state].format(off=off, tolerance=tolerance)
-        if self.state == "depends_on_unit":
-            gb = _within(self.ratio, self.tolerance, self.shape)
-            text = f"depends on the unit: agrees within ±{tolerance} only if GB means " + (
-                "10^9 bytes" if gb else "2^30 bytes (GiB)"
-            )
-        if self.shape != "point" and self.state in ("agrees", "disagrees"):
-            text += f" ({SHAPE_TEXTS[self.shape]})"
-        return text
+    def off(self) -> float | None:
+        """How far the ratio falls short of the claim (`_off`); None without a ratio."""
+        return None if self.ratio is None else _off(self.ratio, self.shape)
+
+    @property
+    def gib_off(self) -> float | None:
+        """`off` with the published 'GB' read as GiB; None where the unit is not ambiguous."""
+        return None if self.gib_ratio is None else _off(self.gib_ratio, self.shape)
+
+    @property
+    def within_as_gb(self) -> bool:
+        """Within the tolerance with the published 'GB' read as 10^9 bytes."""
+        return _within(self.ratio, self.tolerance, self.shape)
 
 
 def _off(ratio: float, shape: Shape) -> float:
@@ -92,10 +78,6 @@ def _off(ratio: float, shape: Shape) -> float:
 
 def _within(ratio: float | None, tolerance: float | None, shape: Shape) -> bool:
     return ratio is not None and tolerance is not None and _off(ratio, shape) <= tolerance + 1e-12
-
-
-def _percent(fraction: float) -> str:
-    return f"{display_number(fraction * 100)}%"
 
 
 def agreement(
@@ -115,66 +97,23 @@ def agreement(
     that may mean GiB; it agrees only if it agrees under both readings, disagrees if
     under neither, else the verdict depends on the unit."""
     if measured is None or published is None or published == 0:
-        why = (
-            "The published value is zero, so no ratio is computed."
-            if published == 0
-            else "One of the two values is missing, so no ratio is computed."
-        )
-        return Agreement("not_comparable", None, "", tolerance, why, shape)
+        why: Reason = "zero" if published == 0 else "missing"
+        return Agreement("not_comparable", None, tolerance, shape, reason=why)
     ratio = measured / published
-    ratio_display = f"{ratio:.2f}×"
     gib = measured / (published * GIB_RATIO) if gigabyte_ambiguous else None
     if blocked is not None:
-        return Agreement("not_comparable", ratio, ratio_display, tolerance, blocked, shape, gib)
+        return Agreement("not_comparable", ratio, tolerance, shape, gib, "blocked", blocked)
     if tolerance is None:
-        return Agreement(
-            "no_tolerance",
-            ratio,
-            ratio_display,
-            None,
-            "The protocol sets no tolerance, so no agreement is computed.",
-            shape,
-            gib,
-        )
-    off = _off(ratio, shape)
-    read = "" if shape == "point" else f"; {SHAPE_TEXTS[shape]}"
-    within = off <= tolerance + 1e-12
+        return Agreement("no_tolerance", ratio, None, shape, gib)
+    within = _off(ratio, shape) <= tolerance + 1e-12
     if gib is not None and _within(gib, tolerance, shape) != within:
-        gib_off = _off(gib, shape)
-        return Agreement(
-            "depends_on_unit",
-            ratio,
-            ratio_display,
-            tolerance,
-            f"Depends on the unit the source means by GB: read as 10^9 bytes the value "
-            f"differs by {_percent(off)}, read as 2^30 bytes (GiB) by {_percent(gib_off)} "
-            f"(ratio {gib:.2f}×), and only one of the two is within the protocol's "
-            f"tolerance of ±{_percent(tolerance)}{read}.",
-            shape,
-            gib,
-        )
-    also = " under either reading of GB (10^9 or 2^30 bytes)" if gib is not None else ""
-    if within:
-        return Agreement(
-            "agrees",
-            ratio,
-            ratio_display,
-            tolerance,
-            f"Within the protocol's tolerance of ±{_percent(tolerance)}{also} "
-            f"(differs by {_percent(off)}{read}).",
-            shape,
-            gib,
-        )
-    return Agreement(
-        "disagrees",
-        ratio,
-        ratio_display,
-        tolerance,
-        f"Differs from the published value by {_percent(off)}, beyond the protocol's "
-        f"tolerance of ±{_percent(tolerance)}{also}{read}.",
-        shape,
-        gib,
-    )
+        return Agreement("depends_on_unit", ratio, tolerance, shape, gib)
+    return Agreement("agrees" if within else "disagrees", ratio, tolerance, shape, gib)
+
+
+def incomplete(tolerance: float | None, shape: Shape, note: str) -> Agreement:
+    """The agreement of an incomplete run: none (it claims no value); `note` says why."""
+    return Agreement("not_comparable", None, tolerance, shape, reason="incomplete", note=note)
 
 
 def published_reading(

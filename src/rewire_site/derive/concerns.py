@@ -42,10 +42,12 @@ from .comparability import (
 )
 from .display import (
     CitationView,
+    agreement_text,
     cite,
     display_number,
     metric_dependence,
     missing_text,
+    ratio_text,
     result_header,
 )
 from .result_rows import Balance, class_balance, result_row
@@ -321,7 +323,7 @@ def _reproduction(evaluation: Evaluation, protocol: Protocol, catalogue: Catalog
                 kind=ConcernKind.reproduction_disagrees.value,
                 label=FLAG_LABELS["reproduction_disagrees"],
                 text=f"{header}: measured {result.value:g}, published {other.value:g} "
-                f"(ratio {found.ratio_display}). {found.text}",
+                f"(ratio {ratio_text(found)}). {agreement_text(found)}",
                 recorded=False,
                 excludes_from_comparisons=False,
                 columns=(result.column,),

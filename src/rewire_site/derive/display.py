@@ -27,6 +27,7 @@ from ..models import (
 )
 from ..models.common import CitationRole, MissingReason, ReviewStatus, Scale
 from ..models.scales import to_scale
+from .agreement import Agreement
 from .scales import canonical_scale, column_metrics
 
 NOT_REPORTED = "Not reported"
@@ -456,3 +457,79 @@ def agree_count(n: int) -> str:
 def reading_text(reading: Sequence[tuple[str, str]]) -> str:
     """'precision fp32-autocast, update full, length 1000nt' (keys in words)."""
     return ", ".join(f"{key.replace('_', ' ')} {value}" for key, value in reading)
+
+
+# ------------------------------------------------------------------ agreement in words
+
+SHAPE_TEXTS: dict[str, str] = {
+    "point": "read as a point value",
+    "lower_bound": "read as a lower bound, met by any larger value",
+    "upper_bound": "read as an upper bound, met by any smaller value",
+}
+
+VERDICT_LABELS: dict[str, str] = {
+    "agrees": "agrees within ±{tolerance}",
+    "disagrees": "does not agree: differs by {off}, beyond ±{tolerance}",
+    "depends_on_unit": "depends on the unit: agrees within ±{tolerance} under one reading of "
+    "GB only",
+    "no_tolerance": "not judged: the protocol sets no tolerance",
+    "not_comparable": "not judged",
+}
+"""Short verdicts. Only 'agrees' may be called reproduced; the others are measurements
+under the same protocol whose agreement is refuted or not judged."""
+
+
+def _percent(fraction: float) -> str:
+    return f"{display_number(fraction * 100)}%"
+
+
+def ratio_text(found: Agreement) -> str:
+    """'1.23×', or '' when there is no ratio."""
+    return "" if found.ratio is None else f"{found.ratio:.2f}×"
+
+
+def agreement_verdict(found: Agreement) -> str:
+    """'agrees within ±5%', 'does not agree: differs by 14%, beyond ±5%', 'not judged:
+    ...' (VERDICT_LABELS)."""
+    off = _percent(found.off) if found.off is not None else ""
+    tolerance = _percent(found.tolerance) if found.tolerance is not None else ""
+    text = VERDICT_LABELS[found.state].format(off=off, tolerance=tolerance)
+    if found.state == "depends_on_unit":
+        text = f"depends on the unit: agrees within ±{tolerance} only if GB means " + (
+            "10^9 bytes" if found.within_as_gb else "2^30 bytes (GiB)"
+        )
+    if found.shape != "point" and found.state in ("agrees", "disagrees"):
+        text += f" ({SHAPE_TEXTS[found.shape]})"
+    return text
+
+
+def agreement_text(found: Agreement) -> str:
+    """The agreement in a sentence for the reader."""
+    if found.state == "not_comparable":
+        if found.reason == "zero":
+            return "The published value is zero, so no ratio is computed."
+        if found.reason == "missing":
+            return "One of the two values is missing, so no ratio is computed."
+        return found.note
+    if found.state == "no_tolerance":
+        return "The protocol sets no tolerance, so no agreement is computed."
+    off = found.off or 0.0
+    tolerance = found.tolerance or 0.0
+    read = "" if found.shape == "point" else f"; {SHAPE_TEXTS[found.shape]}"
+    if found.state == "depends_on_unit":
+        return (
+            f"Depends on the unit the source means by GB: read as 10^9 bytes the value "
+            f"differs by {_percent(off)}, read as 2^30 bytes (GiB) by "
+            f"{_percent(found.gib_off or 0.0)} (ratio {found.gib_ratio:.2f}×), and only one "
+            f"of the two is within the protocol's tolerance of ±{_percent(tolerance)}{read}."
+        )
+    also = " under either reading of GB (10^9 or 2^30 bytes)" if found.gib_ratio is not None else ""
+    if found.state == "agrees":
+        return (
+            f"Within the protocol's tolerance of ±{_percent(tolerance)}{also} "
+            f"(differs by {_percent(off)}{read})."
+        )
+    return (
+        f"Differs from the published value by {_percent(off)}, beyond the protocol's "
+        f"tolerance of ±{_percent(tolerance)}{also}{read}."
+    )

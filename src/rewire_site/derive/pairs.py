@@ -37,6 +37,10 @@ class ReproductionPair:
     measured_display: str
     agreement: Agreement
     estimates: tuple[EstimateView, ...]
+    ratio_display: str = ""
+    """The ratio as the table shows it ('1.23×'; '' without one)."""
+    verdict: str = ""
+    """The agreement's short verdict ('agrees within ±10%', 'not judged')."""
 
 
 @dataclass(frozen=True)

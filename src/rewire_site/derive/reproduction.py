@@ -28,16 +28,19 @@ from ..link import Catalogue
 from ..models import Configuration, Evaluation, Protocol
 from ..models.evaluation import Origin
 from ..models.scales import on_metric_scale
-from .agreement import Agreement, agreement, published_reading
+from .agreement import agreement, incomplete, published_reading
 from .comparability import HardwareBlock, accelerators, evaluation_hardware, hardware_blocks
 from .concerns import Flag, excluded, flags_by_evaluation
 from .display import (
     OUT_OF_MEMORY,
     agree_count,
+    agreement_text,
+    agreement_verdict,
     digits_shown,
     display_number,
     metric_dependence,
     plural,
+    ratio_text,
     reading_text,
     result_display,
     result_header,
@@ -137,7 +140,7 @@ def pair(
         gigabyte_ambiguous=ambiguous,
     )
     if status == "incomplete":
-        found = Agreement("not_comparable", None, "", protocol.tolerance, INCOMPLETE_TEXT, shape)
+        found = incomplete(protocol.tolerance, shape, INCOMPLETE_TEXT)
     return ReproductionPair(
         column_id=column_id,
         column_label=label,
@@ -157,6 +160,8 @@ def pair(
             EstimateView(e.label, e.value, display_number(e.value), e.method)
             for e in mine.estimates
         ),
+        ratio_display=ratio_text(found),
+        verdict=agreement_verdict(found),
     )
 
 
@@ -302,8 +307,8 @@ def verdict_text(verdict: ColumnVerdict, rows: Sequence[ReproductionRow]) -> str
     return " ".join(
         t
         for t in (
-            f"{VERDICT_WORDS[verdict.state]} {rule}, ratio {state.ratio_display} "
-            f"({state.verdict}).",
+            f"{VERDICT_WORDS[verdict.state]} {rule}, ratio {ratio_text(state)} "
+            f"({agreement_verdict(state)}).",
             matched_text(verdict),
         )
         if t
@@ -461,7 +466,7 @@ def reproduction_group(
             summary += f" {values - agree - disagree - depends} not judged."
     elif values:
         summary = f"{plural(values, 'measured value')}; agreement not judged: " + (
-            pairs[0].agreement.text if protocol.tolerance is not None else tolerance_text
+            agreement_text(pairs[0].agreement) if protocol.tolerance is not None else tolerance_text
         )
     else:
         summary = "No measured value to compare."

@@ -28,6 +28,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..derive.concerns import Flag, excluded, flags_by_evaluation
+from ..derive.display import agreement_verdict
 from ..derive.reproduction import ReproductionGroup, protocol_reproduction_groups
 from ..derive.scales import canonical_value
 from ..derive.tables import ProtocolTables, protocol_tables
@@ -210,7 +211,9 @@ def protocol_derived(
     for group in groups:
         for column in group.columns:
             for r in column.rows:
-                verdict[(r.measured_evaluation_id, column.column_id)] = r.pair.agreement.verdict
+                verdict[(r.measured_evaluation_id, column.column_id)] = agreement_verdict(
+                    r.pair.agreement
+                )
     keys = standing.keys() | verdict.keys()
     return {k: DerivedResult(standing.get(k, ""), verdict.get(k, "")) for k in keys}
 

@@ -13,12 +13,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, get_args
 
-from ..derive.agreement import SHAPE_TEXTS
 from ..derive.concerns import Flag, flags_by_evaluation
 from ..derive.display import (
+    SHAPE_TEXTS,
     agree_count,
+    agreement_text,
+    agreement_verdict,
     display_number,
     plural,
+    ratio_text,
     reading_text,
     result_display,
     result_header,
@@ -117,6 +120,11 @@ class Headline:
         return tuple(f for f in self.findings if f.state not in ("unmeasured",))
 
 
+def _lowered(sentence: str) -> str:
+    """A sentence as a clause: its first letter lowered, its full stop dropped."""
+    return sentence[:1].lower() + sentence[1:].rstrip(".")
+
+
 def with_unit(display: str, unit: str) -> str:
     """'1.18 GB', '20 min', '61.91%', '0.48' (a fraction or a score has no unit)."""
     key = unit.strip().lower()
@@ -199,7 +207,7 @@ def column_finding(
         )
     row = next(r for r in column.rows if r.measured_evaluation_id == verdict.judged_id)
     state = row.pair.agreement
-    value = f"{with_unit(row.pair.measured_display, unit)} ({state.ratio_display})"
+    value = f"{with_unit(row.pair.measured_display, unit)} ({ratio_text(state)})"
     where = stated(row.differences)
     if verdict.rule == "declared_reading":
         where = stated([d for d in row.differences if d.startswith("on ")])
@@ -236,7 +244,7 @@ def column_finding(
         )
     if verdict.state in ("depends_on_unit", "depends_on_setting"):
         why = (
-            state.text
+            agreement_text(state)
             if verdict.state == "depends_on_unit"
             else (
                 f"{agree_count_of(verdict.matched, plural(verdict.with_value, verb + ' setting'))} "
@@ -251,7 +259,7 @@ def column_finding(
             evaluation_id,
             column.column_id,
         )
-    why = state.text.rstrip(".")
+    why = agreement_text(state).rstrip(".")
     return Finding(
         "not_judged",
         f"{published}: {verb} in {plural(verdict.with_value, 'setting')} under the same "
@@ -374,10 +382,8 @@ def measurement_findings(
             else with_unit(column.published_display, unit)
         )  # a correlation on its own scale, never '61.91%'
         verdict = _measurement_state(column, row)
-        tail = f"{state.verdict}" + (
-            f": {state.text[:1].lower() + state.text[1:].rstrip('.')}"
-            if state.state == "not_comparable"
-            else ""
+        tail = f"{agreement_verdict(state)}" + (
+            f": {_lowered(agreement_text(state))}" if state.state == "not_comparable" else ""
         )
         after = ""
         if verdict == "matched":
@@ -400,7 +406,7 @@ def measurement_findings(
             Finding(
                 verdict,
                 f"{verb} {shown} ({where}){stated_text}; published {published}: ratio "
-                f"{state.ratio_display}, {tail}.{after}",
+                f"{ratio_text(state)}, {tail}.{after}",
                 evaluation.id,
                 result.column,
             )

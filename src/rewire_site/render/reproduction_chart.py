@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from ..derive.display import display_number, metric_names, per_column, plural
+from ..derive.display import display_number, metric_names, per_column, plural, ratio_text
 from ..derive.reproduction import ReproducedColumn, ReproductionGroup
 from ..derive.scales import column_metrics
 from ..link import Catalogue
@@ -224,7 +224,7 @@ def draw(
             found = row.pair.agreement
             display = row.pair.measured_display
             if found.ratio is not None:
-                display = f"{display} ({found.ratio_display})"
+                display = f"{display} ({ratio_text(found)})"
             series: Series = "reproduced" if found.reproduced else "measured"
             if row.pair.measured_value is not None:
                 drawn.add(series)
