@@ -47,6 +47,7 @@ from ..models.scales import to_scale
 from ..table_rows import ResultTableRow
 from .boards import AdaptationClass, adaptation_class, publication
 from .comparability import ROUNDING_MARGIN, last_digit, stated_uncertainty
+from .model_results import family_evaluations
 from .overlaps import task_groups
 from .readiness import is_resource_metric
 from .table_facts import repeat_positions
@@ -349,7 +350,12 @@ def cross_source(
         if isinstance(table, ResultTable) and table.ranked:
             for key, side in _table_sides(table, by_table[table_id], catalogue, task_of):
                 by_key[key].append(side)
-    for evaluation in catalogue.of_kind(Evaluation):
+    evaluations = (  # a family's own: a model page reads (and depends on) no other
+        catalogue.of_kind(Evaluation)
+        if family is None
+        else sorted(family_evaluations(family, catalogue), key=lambda e: e.id)
+    )
+    for evaluation in evaluations:
         if datasets is not None and evaluation.dataset not in task_of:
             continue
         for key, side in _evaluation_sides(evaluation, catalogue, task_of):
