@@ -1,14 +1,11 @@
-"""The incremental preview (`rewire serve`): one full preview build that records what
-each page job read (`build`), then per edit (`update`): the changed record files re-read
-(`gather.Records.apply`; an edit with errors raises `RecordsInvalid` and changes
-nothing), the derived facts whose inputs changed derived again (`derive.Derived`), and the
-edited records' own pages remade at once. Every other job whose recorded keys meet the
-changed keys (the pages that show the edited records, listings, downloads, exports, the
-chooser, the JSON API) waits for `settle`, which serve runs in the background once edits
-stop, in a pool of forked processes; it also removes the files of jobs gone and
-writes the search index, the sitemap and the release table. A file is written
-(atomically) only when its bytes differ from the manifest's. A settled site is
-byte-identical to `rewire build --preview` of the same records (tests/test_incremental.py).
+"""The incremental preview (`rewire serve`): a full preview build that records what each
+page job read (`build`); per edit (`update`) the changed record files re-read
+(`gather`), the facts whose inputs changed derived again (`derive`) and the edited
+records' own pages remade at once; once edits stop, `settle` remakes every other job
+whose recorded keys meet the changed keys (in a pool of forked processes), removes the
+files of jobs gone and writes the search index, sitemap and release table. A file is
+written only when its bytes differ; a settled site is byte-identical to `rewire build
+--preview` of the same records (tests/test_incremental.py).
 """
 
 from __future__ import annotations
@@ -40,8 +37,7 @@ from .track import Key, Recorder, tracked_plan
 Log = Callable[[str], None]
 PAGE_JOBS = ("record", "protocol")
 """The kinds of the edited records' own pages, which an update makes at once (every other
-dirty job waits for `settle`: made in the update, the pages that show an evaluation, its
-family's among them, cost 9.5 CPU s in this process at 10,000 evaluations)."""
+dirty job waits for `settle`)."""
 
 
 @dataclass
@@ -134,9 +130,14 @@ class IncrementalSite:
 
         def build_into(writer: write.OutputWriter) -> tuple[Manifest, RenderStats]:
             stats = render_all(
-                tracked, self.root, writer, self.workers, jobs=jobs, tracker=recorder,
+                tracked,
+                self.root,
+                writer,
+                self.workers,
+                jobs=jobs,
+                tracker=recorder,
                 renderer=renderer,
-            )  # fmt: skip
+            )
             write_files(plan, self.root, writer, stats)
             return {e.path: e for e in writer.entries()}, stats
 
