@@ -158,7 +158,11 @@ _LAZY: dict[str, str] = {
     "resort": "tables",
 }
 """Exported name -> the submodule that defines it, imported on first use (see
-`__getattr__`): validation imports `derive.artifacts` alone, without the rest."""
+`__getattr__`): validation imports `derive.artifacts` alone, without the rest. It pays
+at `rewire validate`'s start (bench_validate.py times the command with its imports):
+importing every export after `rewire_site.cli` and `rewire_site.validate` adds 14
+modules and 0.28-0.70 s wall (three runs, load 7-10, 2026-12-02). The module class swap
+below is the price of loading lazily (eager imports would need no swap)."""
 
 _NAMED_LIKE_THEIR_MODULE = frozenset({"agreement", "readiness", "related"})
 """Exported functions that share their submodule's name."""
