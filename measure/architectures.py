@@ -170,6 +170,58 @@ MISTRAL_DNA_105M_SOURCE = (
     "8 heads, 64 experts (1 per token), feed-forward 256, vocabulary 4096, 512 positions"
 )
 
+NT_V2_100M_SOURCE = (
+    "terry-r123/Cross-MolecularBenchmark at ce0ae52c4a0763b73e39acc3202be7069df9a5d9, "
+    "model/ProtDNA/nt/nt_v2_100m_multi/config.json (SHA-256 "
+    "a54704a53cb02ddaf71da37ba930f188e55d974a5efe107e551546faee8b79ac; a vendored copy of "
+    "InstaDeepAI/nucleotide-transformer-v2-100m-multi-species' config.json): ESM, hidden 512, "
+    "22 layers, 16 heads, feed-forward 2048 (gated), rotary positions, 2050 positions, "
+    "vocabulary 4107, add_bias_fnn false"
+)
+CADUCEUS_SOURCE = (
+    "kuleshov-group/caduceus at 0060a6d8079b6a040fc55d505e15972a327b70a6: "
+    "configs/model/caduceus.yaml (SHA-256 "
+    "da023e6d69168f1e0d9f3ab77d41befa0929fe3549ec606a3aeafd927b27e0c4; Mamba settings: d_state "
+    "16, d_conv 4, expand 2, dt_rank auto, RMSNorm, vocabulary 12 padded to a multiple of 8, "
+    "bidirectional add, projections tied) and README.md (SHA-256 "
+    "e508e5199d0cfb9c36dbd503cdccf50d734f419fa8cf1f890dec0db7e741ad42; Caduceus-PS 131k: "
+    '"a model size of 256 and 16 layers", RCPS)'
+)
+HYENADNA_SOURCE = (
+    "HazyResearch/hyena-dna at d553021b483b82980aa4b868b37ec2d4332e198a, huggingface.py: "
+    '"the 1M long sequence model (8 layers, d_model=256)"; the other dimensions are the '
+    "defaults of standalone_hyenadna.py at the same commit (measure/hyenadna/model.py)"
+)
+CHAR_TOKENS = "one token per nucleotide (character tokeniser: A, C, G, T, N and specials)"
+REFERENCE_SCAN_NOTE = (
+    "Reference PyTorch scan, not the fused kernel: memory and time are upper bounds for the "
+    "kernel (mamba-ssm's CUDA kernels are not installed on the GPU machine; measure/caduceus.py)."
+)
+
+
+def _ntv2(hidden: int, layers: int, heads: int, ffn: int) -> dict[str, Any]:
+    """NT v2 config.json keys (rotary, gated feed-forward without biases)."""
+    return {
+        "add_bias_fnn": False,
+        "attention_probs_dropout_prob": 0.0,
+        "emb_layer_norm_before": False,
+        "hidden_dropout_prob": 0.0,
+        "hidden_size": hidden,
+        "initializer_range": 0.02,
+        "intermediate_size": ffn,
+        "layer_norm_eps": 1e-12,
+        "mask_token_id": 2,
+        "max_position_embeddings": 2050,
+        "num_attention_heads": heads,
+        "num_hidden_layers": layers,
+        "pad_token_id": 1,
+        "position_embedding_type": "rotary",
+        "tie_word_embeddings": False,
+        "token_dropout": False,
+        "vocab_size": 4107,
+    }
+
+
 NT_TOKENS = "non-overlapping 6-mers with a prepended CLS; leftover bases become single tokens"
 GENA_TOKENS = (
     "BPE, about 8.8 nucleotides per token (model card: 512 tokens ~ 4.5 kb), plus CLS and SEP"
@@ -306,6 +358,62 @@ ARCHITECTURES: dict[str, Architecture] = {
             ),
             config_source=MISTRAL_DNA_105M_SOURCE,
         ),
+        Architecture(
+            key="nt-v2-100m",
+            name="NT v2 100M",
+            family="esm-v2",
+            config=_ntv2(512, 22, 16, 2048),
+            published_parameters=100e6,
+            checkpoint="InstaDeepAI/nucleotide-transformer-v2-100m-multi-species",
+            max_tokens=2048,
+            tokenisation=NT_TOKENS,
+            nucleotides_per_token=6.0,
+            nucleotides_exact=True,
+            notes=(
+                "Built by measure/ntv2.py: transformers' ESM with rotary positions and the "
+                "gated (SwiGLU) feed-forward without biases of InstaDeep's modelling code.",
+                "2050 positions; curves are measured to 2048 tokens (12 kb).",
+            ),
+            config_source=NT_V2_100M_SOURCE,
+        ),
+        Architecture(
+            key="hyenadna-large-1m",
+            name="HyenaDNA large 1M",
+            family="hyena-lm",
+            config={"d_model": 256, "n_layer": 8, "l_max": 1_000_002, "vocab_size": 12},
+            published_parameters=6.6e6,
+            checkpoint="LongSafari/hyenadna-large-1m-seqlen-hf",
+            max_tokens=1_000_000,
+            tokenisation=CHAR_TOKENS,
+            attention_modules=("in_proj", "out_proj"),
+            notes=(
+                "Built by measure/hyenadna/model.py (a typed transcription of "
+                "standalone_hyenadna.py), with the language-model head tied to the embeddings; "
+                "the long convolution runs through torch.fft in float32.",
+            ),
+            config_source=HYENADNA_SOURCE,
+            nucleotides_per_token=1.0,
+            nucleotides_exact=True,
+        ),
+        Architecture(
+            key="caduceus-ps-131k",
+            name="Caduceus-PS 131k",
+            family="caduceus",
+            config={"d_model": 256, "n_layer": 16, "vocab_size": 16, "d_state": 16},
+            published_parameters=8e6,  # DNALLM-Mark prints 8M (LingoDNABench 1.9M)
+            checkpoint="kuleshov-group/caduceus-ps_seqlen-131k_d_model-256_n_layer-16",
+            max_tokens=131_072,
+            tokenisation=CHAR_TOKENS,
+            attention_modules=("in_proj", "out_proj"),
+            notes=(
+                "Built by measure/caduceus.py: bidirectional Mamba blocks with "
+                "reverse-complement parameter sharing, masked-LM head tied to the embeddings.",
+                REFERENCE_SCAN_NOTE,
+            ),
+            config_source=CADUCEUS_SOURCE,
+            nucleotides_per_token=1.0,
+            nucleotides_exact=True,
+        ),
     )
 }
 
@@ -377,6 +485,40 @@ TINY: dict[str, Architecture] = {
         tokenisation="BPE (tests)",
         attention_modules=("q_proj", "k_proj", "v_proj"),
     ),
+    "tiny-ntv2": Architecture(
+        key="tiny-ntv2",
+        name="tiny NT v2 (tests)",
+        family="esm-v2",
+        config=_ntv2(32, 2, 4, 64),
+        published_parameters=0.0,
+        checkpoint="none (test configuration)",
+        max_tokens=2048,
+        tokenisation=NT_TOKENS,
+        nucleotides_per_token=6.0,
+        nucleotides_exact=True,
+    ),
+    "tiny-hyena": Architecture(
+        key="tiny-hyena",
+        name="tiny HyenaDNA (tests)",
+        family="hyena-lm",
+        config={"d_model": 32, "n_layer": 2, "l_max": 1026, "vocab_size": 12},
+        published_parameters=0.0,
+        checkpoint="none (test configuration)",
+        max_tokens=1024,
+        tokenisation=CHAR_TOKENS,
+        attention_modules=("in_proj", "out_proj"),
+    ),
+    "tiny-caduceus": Architecture(
+        key="tiny-caduceus",
+        name="tiny Caduceus (tests)",
+        family="caduceus",
+        config={"d_model": 32, "n_layer": 2, "vocab_size": 16, "d_state": 16},
+        published_parameters=0.0,
+        checkpoint="none (test configuration)",
+        max_tokens=2048,
+        tokenisation=CHAR_TOKENS,
+        attention_modules=("in_proj", "out_proj"),
+    ),
 }
 
 
@@ -421,6 +563,22 @@ def build_model(
     import torch
     from transformers import AutoModelForMaskedLM
 
+    if arch.family == "esm-v2":
+        from measure.ntv2 import build_ntv2
+
+        return build_ntv2(arch.config, device, attn_implementation)
+    if arch.family == "hyena-lm":
+        from measure.hyenadna.model import HyenaConfig, HyenaDNALM
+
+        c = arch.config
+        hyena = HyenaConfig(d_model=c["d_model"], n_layer=c["n_layer"], l_max=c["l_max"])
+        with torch.device(device):
+            return HyenaDNALM(hyena)
+    if arch.family == "caduceus":
+        from measure.caduceus import CaduceusConfig, build
+
+        c = arch.config
+        return build(CaduceusConfig(d_model=c["d_model"], n_layer=c["n_layer"]), device)
     config = hf_config(arch)
     if arch.family == "mosaic-bert-alibi":  # its own attention: `attn_implementation` unused
         from measure.dnabert2 import DnaBert2ForMaskedLM

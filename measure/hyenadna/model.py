@@ -309,3 +309,45 @@ def build(cfg: HyenaConfig, device: Any, n_classes: int | None = None) -> HyenaD
 
 def count_parameters(model: nn.Module) -> int:
     return sum(p.numel() for p in model.parameters())
+
+
+@dataclass
+class LMOutput:
+    loss: Tensor | None
+    logits: Tensor
+
+
+class HyenaDNALM(nn.Module):
+    """The backbone with its language-model head tied to the word embeddings (the source's
+    `ConvLMHeadModel`), for the memory-curve and throughput recipes: `forward(input_ids,
+    labels)` gives the next-token loss, `hidden_states(input_ids)` the final-norm states."""
+
+    def __init__(self, cfg: HyenaConfig) -> None:
+        super().__init__()
+        self.backbone = HyenaDNAModel(cfg)
+        self.checkpoint_layers = False
+
+    def enable_layer_checkpointing(self) -> None:
+        """Recompute each block in the backward pass (checkpoint_mixer and checkpoint_mlp)."""
+        self.checkpoint_layers = True
+
+    def hidden_states(self, input_ids: Tensor) -> Tensor:
+        b = self.backbone
+        hidden = b.word_embeddings(input_ids)
+        residual: Tensor | None = None
+        for layer in b.layers:
+            if self.checkpoint_layers and torch.is_grad_enabled():
+                hidden, residual = checkpoint(layer, hidden, residual, use_reentrant=False)
+            else:
+                hidden, residual = layer(hidden, residual)
+        assert residual is not None
+        return cast(Tensor, b.ln_f((hidden + residual).to(b.ln_f.weight.dtype)))
+
+    def forward(self, input_ids: Tensor, labels: Tensor | None = None, **_: Any) -> LMOutput:
+        logits = F.linear(self.hidden_states(input_ids), self.backbone.word_embeddings.weight)
+        loss = None
+        if labels is not None:
+            loss = F.cross_entropy(
+                logits[:, :-1].float().flatten(0, 1), labels[:, 1:].flatten(), ignore_index=-100
+            )
+        return LMOutput(loss, logits)

@@ -33,6 +33,8 @@ last point for each of the 15 processes, plus the interpreter's imports."""
 POINT_OVERHEAD_S = 0.4
 """Per point: batch, reset, allocator statistics, log (same run: 144 points and 15
 processes in 124 s of wall time with three processes at a time)."""
+LONG_CONV_FAMILIES = ("hyena-lm", "caduceus")
+"""Models without attention (HyenaDNA, Caduceus): their own plan estimates."""
 EFFECTIVE_FLOPS = 250e12
 """bf16 throughput assumed for the time estimate (about a third of an H100/H200's peak)."""
 CPU_EFFECTIVE_FLOPS = 0.5e12
@@ -51,6 +53,9 @@ class CurveModel:
     tokens: tuple[int, ...] = ()
     """Fixed input lengths in tokens (a published claim's inputs); empty: lengths double from
     the recipe's start_tokens to the model's maximum."""
+    max_tokens: int | None = None
+    """The longest input this recipe measures, where below the model's maximum (the time
+    budget); None: the model's maximum."""
 
     @property
     def architecture(self) -> Architecture:
@@ -142,8 +147,11 @@ def parse_recipe(data: Any) -> CurveRecipe:
         maximum = get_architecture(key).max_tokens
         if any(t > maximum for t in tokens):
             raise RecipeError(f"{where}tokens: longer than the model's maximum ({maximum})")
+        cap = item.get("max_tokens")
+        if cap is not None and (not isinstance(cap, int) or isinstance(cap, bool) or cap < 1):
+            raise RecipeError(f"{where}max_tokens: expected a positive integer")
         family = _require(item, "family", str, where)
-        models.append(CurveModel(key=key, family=family, tokens=tuple(tokens)))
+        models.append(CurveModel(key=key, family=family, tokens=tuple(tokens), max_tokens=cap))
     start = _require(data, "start_tokens", int)
     if start < 1:
         raise RecipeError("start_tokens: must be positive")
@@ -199,6 +207,8 @@ def points(
     out = []
     for model in chosen:
         maximum = model.architecture.max_tokens
+        if model.max_tokens is not None:
+            maximum = min(maximum, model.max_tokens)
         chosen_lengths = list(model.tokens) or lengths(recipe.start_tokens, maximum)
         for method in methods or tuple(recipe.methods):
             for batch in batches or recipe.batches:
@@ -211,6 +221,14 @@ def peft_parameters(arch: Architecture, lora: Mapping[str, Any]) -> int:
     """Trainable parameters of the peft method: IA3 vectors and a 2-class head (ESM), or
     LoRA on the attention projections (BERT)."""
     c = arch.config
+    if arch.family in LONG_CONV_FAMILIES:  # LoRA on the mixers' in_proj and out_proj
+        d, r = int(c["d_model"]), int(lora["r"])
+        per_layer = r * (d + 3 * d) + r * (d + d)  # Hyena: in_proj d -> 3d; out_proj d -> d
+        if (
+            arch.family == "caduceus"
+        ):  # two mixers (tied projections wrapped apart): d -> 4d, 2d -> d
+            per_layer = 2 * (r * (d + 4 * d) + r * (2 * d + d))
+        return int(c["n_layer"]) * per_layer
     h, n, f = int(c["hidden_size"]), int(c["num_hidden_layers"]), int(c["intermediate_size"])
     if arch.family == "esm":
         return n * (2 * h + f) + h * h + h + 2 * h + 2
@@ -226,6 +244,8 @@ def estimate_point(
     the point's steps plus its overhead (with the process's start for the first point of a
     model and method). For the plan only."""
     arch = point.model.architecture
+    if arch.family in LONG_CONV_FAMILIES:
+        return _long_conv_estimate(recipe, point, process_start)
     c = arch.config
     total = parameter_counts(c)
     frozen_bytes = 4 if recipe.precision == "fp32" else 2
@@ -262,3 +282,39 @@ def estimate_point(
     start = PROCESS_OVERHEAD_S if process_start else 0.0
     rate = CPU_EFFECTIVE_FLOPS if recipe.device == "cpu" else EFFECTIVE_FLOPS
     return states / 1e9 + activations, start + POINT_OVERHEAD_S + flops / rate
+
+
+def _long_conv_estimate(
+    recipe: CurveRecipe, point: Point, process_start: bool
+) -> tuple[float, float]:
+    """(GB, seconds) for HyenaDNA and Caduceus, for the plan only. Memory: parameters at the
+    method's bytes per parameter, plus activations per token and layer: HyenaDNA about 33
+    float32 values per channel kept for the backward pass (the FFT buffers; as
+    measure/hyenadna/recipe.py's estimate), Caduceus about 10 values per inner channel for
+    each of its 4 streams (2 strands x 2 directions). Time: elementwise work of the FFTs or
+    of the reference scan: HyenaDNA as measure/hyenadna/recipe.py's estimate (fitted to an
+    H200 run), Caduceus its d_state-wide float32 states, about 12 passes over them per mixer,
+    at an assumed 5e11 values per second; three passes for a training step."""
+    arch = point.model.architecture
+    c = arch.config
+    d, layers = int(c["d_model"]), int(c["n_layer"])
+    tokens = point.batch * point.tokens
+    total = arch.published_parameters
+    per_parameter = {"inference": 2, "embed": 2, "peft": 2, "full": 8}.get(point.method, 16)
+    if arch.family == "hyena-lm":
+        per_token_layer = 33 * d * 4
+        pass_seconds = 1e-8 * layers * d * tokens / 32
+    else:
+        per_token_layer = 4 * 10 * 2 * d * 2
+        pass_seconds = 4 * 2 * d * int(c["d_state"]) * 12 * tokens * layers / 5e11
+    inference = point.method in ("inference", "embed")
+    if inference:
+        activations = per_token_layer * tokens
+    elif point.method == "full-mixed-ckpt":
+        activations = per_token_layer * tokens + layers * tokens * 2 * d * 4
+    else:
+        activations = per_token_layer * tokens * layers
+    passes = 1 if inference else 3
+    seconds = passes * pass_seconds * recipe.steps
+    start = PROCESS_OVERHEAD_S if process_start else 0.0
+    return (total * per_parameter + activations) / 1e9, start + POINT_OVERHEAD_S + seconds

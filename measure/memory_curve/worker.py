@@ -98,7 +98,17 @@ def _model(spec: dict[str, Any], device: torch.device) -> tuple[Any, str]:
 
 def attention_text(arch_key: str) -> str:
     """What attention ran, for the record."""
-    if get_architecture(arch_key).family == "mosaic-bert-alibi":
+    family = get_architecture(arch_key).family
+    if family == "hyena-lm":
+        return (
+            "none: Hyena long convolutions through torch.fft in float32 (measure/hyenadna/model.py)"
+        )
+    if family == "caduceus":
+        return (
+            "none: bidirectional Mamba with a reference PyTorch selective scan, not the fused "
+            "kernel: memory and time are upper bounds for the kernel (measure/caduceus.py)"
+        )
+    if family == "mosaic-bert-alibi":
         return (
             "explicit softmax(QK^T/sqrt(d) + ALiBi bias) V in PyTorch (the PyTorch path of "
             "DNABERT-2's hub code; measure/dnabert2.py)"

@@ -45,6 +45,12 @@ def parameter_counts(arch_config: dict[str, Any]) -> int:
         layer = attention + experts * 3 * h * f + h * experts + 2 * h
         head = 0 if arch_config.get("tie_word_embeddings") else v * h
         return v * h + n * layer + h + head
+    if "add_bias_fnn" in arch_config:  # NT v2: rotary (no position table), gated FFN
+        bias = h + f if arch_config["add_bias_fnn"] else 0
+        layer = 4 * (h * h + h) + 2 * h * f + f * h + bias + 4 * h
+        heads = int(arch_config["num_attention_heads"])
+        head = h * h + h + 2 * h + v + (0 if arch_config.get("tie_word_embeddings") else v * h)
+        return v * h + n * layer + head + 2 * h + n * heads + 1  # + contact head
     if arch_config.get("position_embedding_type") == "alibi":  # DNABERT-2: GLU, no positions
         positions = 0
         layer = 4 * (h * h + h) + 2 * h * f + f * h + h + 4 * h

@@ -49,18 +49,23 @@ def synthetic_batches(
     None, `tokens` k-mer ids drawn uniformly). BERT (GENA-LM): BPE ids drawn uniformly,
     between CLS and SEP. 15% of the non-special positions are targets, shown as the mask."""
     generator = torch.Generator().manual_seed(seed)
+    if arch.family in CHARACTER_FAMILIES:
+        return _character_batches(
+            arch, batch=batch, tokens=tokens, steps=steps, generator=generator
+        )
+    esm = arch.family in ("esm", "esm-v2")
     out = []
     for _ in range(steps):
         rows = []
         for _ in range(batch):
-            if arch.family == "esm" and nucleotides is not None:
+            if esm and nucleotides is not None:
                 bases = torch.randint(0, 4, (nucleotides,), generator=generator)
                 row = nt_ids(bases)
             elif arch.family == "mixtral-causal":  # BOS then BPE ids past the 4 specials
                 body = torch.randint(4, int(arch.config["vocab_size"]), (tokens - 1,),
                                      generator=generator)  # fmt: skip
                 row = torch.cat([torch.tensor([int(arch.config["bos_token_id"])]), body])
-            elif arch.family == "esm":
+            elif esm:
                 body = torch.randint(
                     NT_KMER_OFFSET, NT_BASE_OFFSET, (tokens - 1,), generator=generator
                 )
@@ -77,10 +82,10 @@ def synthetic_batches(
         if arch.family == "mixtral-causal":  # a causal LM: every next token is a target
             out.append({"input_ids": input_ids, "labels": input_ids.clone()})
             continue
-        mask_id = NT_SPECIALS["mask"] if arch.family == "esm" else GENA_SPECIALS["mask"]
+        mask_id = NT_SPECIALS["mask"] if esm else GENA_SPECIALS["mask"]
         chosen = torch.rand(input_ids.shape, generator=generator) < MASK_FRACTION
         chosen[:, 0] = False
-        if arch.family != "esm":
+        if not esm:
             chosen[:, -1] = False
         labels = torch.where(chosen, input_ids, torch.full_like(input_ids, -100))
         masked = torch.where(chosen, torch.full_like(input_ids, mask_id), input_ids)
@@ -88,6 +93,31 @@ def synthetic_batches(
         if arch.family == "bert-prelayernorm":
             item["position_ids"] = torch.arange(tokens).expand(batch, -1).contiguous()
         out.append(item)
+    return out
+
+
+CHARACTER_FAMILIES = ("hyena-lm", "caduceus")
+"""Families with a character tokeniser (one token per base): HyenaDNA and Caduceus."""
+CHAR_IDS = {"mask": 3, "first_base": 7}
+"""Their tokeniser's ids: [MASK] 3, then A C G T at 7-10 (the specials 0-6 before them)."""
+
+
+def _character_batches(
+    arch: Architecture, *, batch: int, tokens: int, steps: int, generator: torch.Generator
+) -> list[dict[str, torch.Tensor]]:
+    """Random bases as character ids; HyenaDNA (causal) predicts every next token, Caduceus
+    (masked LM) 15% of the positions, shown as the mask."""
+    out = []
+    first = CHAR_IDS["first_base"]
+    for _ in range(steps):
+        input_ids = torch.randint(first, first + 4, (batch, tokens), generator=generator)
+        if arch.family == "hyena-lm":
+            out.append({"input_ids": input_ids, "labels": input_ids.clone()})
+            continue
+        chosen = torch.rand(input_ids.shape, generator=generator) < MASK_FRACTION
+        labels = torch.where(chosen, input_ids, torch.full_like(input_ids, -100))
+        masked = torch.where(chosen, torch.full_like(input_ids, CHAR_IDS["mask"]), input_ids)
+        out.append({"input_ids": masked, "labels": labels})
     return out
 
 

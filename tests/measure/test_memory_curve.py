@@ -43,14 +43,17 @@ def test_the_shipped_recipe_covers_every_model_method_batch_and_length() -> None
     keys = [m.key for m in recipe.models]
     assert keys == [
         "nt-500m", "nt-2-5b", "gena-lm-110m", "gena-lm-336m", "dnabert-2", "dnabert-s",
-        "mistral-dna-1m",
+        "mistral-dna-1m", "nt-v2-100m", "hyenadna-large-1m", "caduceus-ps-131k",
     ]  # fmt: skip
     methods = tuple(recipe.methods)
     assert methods == MEMORY_METHODS
     chosen = points(recipe)
     # NT: 64..1000 (5 lengths); GENA-LM: 64..512 (4); DNABERT-2 and -S: 64..2048 (6);
-    # Mistral-DNA: 64..256 (3); x 5 methods x 2 batches
-    assert len(chosen) == (5 + 5 + 4 + 4 + 6 + 6 + 3) * len(methods) * 2
+    # Mistral-DNA: 64..256 (3); NT v2 100M: 64..2048 (6); HyenaDNA to the recipe's cap
+    # 262,144 (13); Caduceus to its cap 16,384 (9); x 5 methods x 2 batches
+    assert len(chosen) == (5 + 5 + 4 + 4 + 6 + 6 + 3 + 6 + 13 + 9) * len(methods) * 2
+    capped = points(recipe, models=["caduceus-ps-131k"], methods=["inference"], batches=[1])
+    assert capped[-1].tokens == 16384 < capped[0].model.architecture.max_tokens
     assert len({p.key for p in chosen}) == len(chosen)
     assert {p.column for p in chosen} == {f"{m}-batch-{b}" for m in methods for b in (1, 8)}
     assert max(p.tokens for p in chosen if p.model.key == "gena-lm-336m") == 512
@@ -83,7 +86,8 @@ def test_estimates_grow_with_length_batch_and_method() -> None:
         (lambda d: d.update(methods={}), "methods: expected some of"),
         (lambda d: d.update(warmup=2), "warmup: expected an integer"),
         (lambda d: d.update(batches=[0]), "batches: expected a list of positive integers"),
-        (lambda d: d["models"].append({"key": "dnabert-3", "family": "x"}), "models.4.key"),
+        (lambda d: d["models"].append({"key": "dnabert-3", "family": "x"}), "models.7.key"),
+        (lambda d: d["models"][6].update(max_tokens=0), "models.6.max_tokens"),
         (lambda d: d.update(steps=0), "steps: must be positive"),
         (lambda d: d.pop("protocol"), "protocol: required"),
     ],
@@ -118,7 +122,13 @@ def _log(model: str, method: str, batch: int = 8, tokens: int = 128) -> dict[str
     return run_point(spec)
 
 
-@pytest.mark.parametrize("model", ["tiny-esm", "tiny-gena", "tiny-dnabert-2", "tiny-mixtral"])
+NEW_FAMILIES = ["tiny-ntv2", "tiny-hyena", "tiny-caduceus"]
+"""NT v2 (measure/ntv2.py), HyenaDNA's language model and Caduceus (measure/caduceus.py)."""
+
+
+@pytest.mark.parametrize(
+    "model", ["tiny-esm", "tiny-gena", "tiny-dnabert-2", "tiny-mixtral", *NEW_FAMILIES]
+)
 def test_every_method_runs_on_the_cpu(model: str) -> None:
     logs = {method: _log(model, method) for method in MEMORY_METHODS}
     for method, log in logs.items():
@@ -132,6 +142,8 @@ def test_every_method_runs_on_the_cpu(model: str) -> None:
     assert logs["peft"]["trainable"].startswith(expected)
     if model == "tiny-mixtral":  # LoRA on the Mixtral attention projections
         assert "q_proj, k_proj, v_proj" in logs["peft"]["trainable"]
+    if model in ("tiny-hyena", "tiny-caduceus"):  # no attention: LoRA on the mixers
+        assert "in_proj, out_proj" in logs["peft"]["trainable"]
     assert logs["full"]["optimizer"] == "torch.optim.adamw.AdamW"
     for method in ("full-mixed", "full-mixed-ckpt"):
         assert logs[method]["model"]["parameters_trainable"] == total
@@ -304,7 +316,7 @@ def test_the_runner_groups_points_by_model_and_method(tmp_path: Path) -> None:
     )
     _, planned, _ = MemoryCurves().planned(options)
     grouped = groups(planned)
-    assert len(grouped) == 4 * 2  # four tiny models x two methods
+    assert len(grouped) == len(load_recipe(TINY).models) * 2  # each tiny model x two methods
     for group in grouped:
         assert len({(p.point.model.key, p.point.method) for p in group}) == 1
         first, *rest = (p.plan.estimated_seconds or 0.0 for p in group)
@@ -372,7 +384,9 @@ def _embed_log(model: str, batch: int = 8) -> dict[str, Any]:
     return run_point(spec)
 
 
-@pytest.mark.parametrize("model", ["tiny-esm", "tiny-gena", "tiny-dnabert-2", "tiny-mixtral"])
+@pytest.mark.parametrize(
+    "model", ["tiny-esm", "tiny-gena", "tiny-dnabert-2", "tiny-mixtral", *NEW_FAMILIES]
+)
 def test_embedding_passes_run_on_the_cpu_for_every_architecture(model: str) -> None:
     log = _embed_log(model)
     assert log["status"] == "value", log["error"]

@@ -1,0 +1,132 @@
+"""The architectures added to the memory-curve and throughput recipes, on the CPU build of
+torch: Caduceus-PS with its reference selective scan (measure/caduceus.py), NT v2's gated
+feed-forward (measure/ntv2.py) and HyenaDNA's language model (measure/hyenadna/model.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+torch = pytest.importorskip("torch", reason="the models need torch (CPU build is enough)")
+pytest.importorskip("transformers", reason="NT v2 is built on transformers' ESM")
+
+from measure import caduceus  # noqa: E402
+from measure.architectures import build_model, get_architecture, parameter_count  # noqa: E402
+
+
+def _sequential_scan(u, delta, a, b, c, d):  # type: ignore[no-untyped-def]
+    """The recurrence one step at a time (the definition the parallel scan must match)."""
+    h = torch.zeros(u.shape[0], u.shape[2], a.shape[1], dtype=torch.float64)
+    ys = []
+    for t in range(u.shape[1]):
+        h = (
+            torch.exp(delta[:, t, :, None] * a) * h
+            + (delta[:, t] * u[:, t])[..., None] * b[:, t, None, :]
+        )
+        ys.append((h * c[:, t, None, :]).sum(-1))
+    return torch.stack(ys, 1) + u * d
+
+
+def test_the_reference_scan_matches_the_recurrence_across_segments() -> None:
+    generator = torch.Generator().manual_seed(0)
+    batch, length, inner, state = 2, caduceus.SEGMENT * 2 + 77, 6, 4
+
+    def rand(*shape: int) -> torch.Tensor:
+        return torch.randn(*shape, generator=generator, dtype=torch.float64)
+
+    u, b, c, d = (
+        rand(batch, length, inner),
+        rand(batch, length, state),
+        rand(batch, length, state),
+        rand(inner),
+    )
+    delta = torch.rand(batch, length, inner, generator=generator, dtype=torch.float64) * 0.1
+    a = -torch.rand(inner, state, generator=generator, dtype=torch.float64) * 16
+    expected = _sequential_scan(u, delta, a, b, c, d)
+    got = caduceus.selective_scan(
+        u.float(), delta.float(), a.float(), b.float(), c.float(), d.float()
+    )
+    assert got.shape == expected.shape
+    assert torch.allclose(got.double(), expected, atol=1e-4, rtol=1e-4)
+
+
+def test_the_scan_gradient_matches_the_recurrence() -> None:
+    generator = torch.Generator().manual_seed(1)
+    u = torch.randn(1, 40, 3, generator=generator, requires_grad=True)
+    delta = torch.rand(1, 40, 3, generator=generator) * 0.1
+    a = -torch.rand(3, 2, generator=generator) * 4
+    b, c = torch.randn(1, 40, 2, generator=generator), torch.randn(1, 40, 2, generator=generator)
+    d = torch.randn(3, generator=generator)
+    caduceus.selective_scan(u, delta, a, b, c, d).sum().backward()
+    got = u.grad.clone()
+    u.grad = None
+    _sequential_scan(
+        u.double(), delta.double(), a.double(), b.double(), c.double(), d.double()
+    ).sum().backward()
+    assert torch.allclose(got.double(), u.grad.double(), atol=1e-4)
+
+
+def test_caduceus_ps_is_reverse_complement_equivariant() -> None:
+    """RCPS: the logits of a sequence's reverse complement are the reverse complement of its
+    logits (positions reversed, bases complemented)."""
+    torch.manual_seed(0)
+    model = build_model(get_architecture("tiny-caduceus")).eval()
+    ids = torch.randint(7, 11, (2, 50))
+    complement = model.complement
+    with torch.no_grad():
+        logits = model(ids).logits
+        rc_logits = model(complement[ids.flip(-1)]).logits
+    assert torch.allclose(rc_logits, logits.flip(1)[..., complement], atol=1e-4)
+
+
+@pytest.mark.parametrize("key", ["tiny-caduceus", "tiny-hyena"])
+def test_layer_checkpointing_keeps_the_loss_and_gradients(key: str) -> None:
+    arch = get_architecture(key)
+    ids = torch.randint(7, 11, (2, 64))
+    grads = []
+    for checkpointing in (False, True):
+        torch.manual_seed(0)
+        model = build_model(arch)
+        if checkpointing:
+            model.enable_layer_checkpointing()
+        loss = model(ids, labels=ids).loss
+        loss.backward()
+        grads.append((loss.detach(), [p.grad.clone() for p in model.parameters()]))
+    (loss0, g0), (loss1, g1) = grads
+    assert torch.allclose(loss0, loss1)
+    assert all(torch.allclose(x, y, atol=1e-6) for x, y in zip(g0, g1, strict=True))
+
+
+def test_the_hyena_language_model_reads_the_backbone_and_predicts_the_next_token() -> None:
+    torch.manual_seed(0)
+    model = build_model(get_architecture("tiny-hyena")).eval()
+    ids = torch.randint(7, 11, (2, 33))
+    with torch.no_grad():
+        hidden = model.hidden_states(ids)
+        assert torch.allclose(hidden, model.backbone(ids), atol=1e-6)
+        out = model(ids, labels=ids)
+    logits = out.logits
+    expected = torch.nn.functional.cross_entropy(logits[:, :-1].flatten(0, 1), ids[:, 1:].flatten())
+    assert torch.allclose(out.loss, expected)
+
+
+def test_nt_v2_has_the_gated_feed_forward_without_biases() -> None:
+    arch = get_architecture("nt-v2-100m")
+    model = build_model(arch, device="meta")
+    layer = model.esm.encoder.layer[0]
+    hidden, ffn = arch.config["hidden_size"], arch.config["intermediate_size"]
+    assert layer.intermediate.dense.weight.shape == (2 * ffn, hidden)
+    assert layer.intermediate.dense.bias is None and layer.output.dense.bias is None
+    assert model.config.position_embedding_type == "rotary"
+    # the published size is "100M"; the vendored config's dimensions give 96.8M
+    assert 0.9 < parameter_count(arch) / arch.published_parameters < 1.0
+    tiny = build_model(get_architecture("tiny-ntv2"))
+    x = torch.randn(1, 3, 32)
+    gate, value = tiny.esm.encoder.layer[0].intermediate.dense(x).chunk(2, dim=-1)
+    got = tiny.esm.encoder.layer[0].intermediate(x)
+    assert torch.allclose(got, torch.nn.functional.silu(gate) * value)
+
+
+def test_caduceus_ps_131k_has_the_published_size() -> None:
+    arch = get_architecture("caduceus-ps-131k")
+    count = parameter_count(arch)
+    assert abs(count / arch.published_parameters - 1) < 0.05
