@@ -170,6 +170,12 @@ MISTRAL_DNA_105M_SOURCE = (
     "8 heads, 64 experts (1 per token), feed-forward 256, vocabulary 4096, 512 positions"
 )
 
+DNABERT_6_SOURCE = (
+    "jerryji1993/DNABERT at b6da04ec9a7d4e53efe5b33a6ce1a21c0e7ac413, "
+    "src/transformers/dnabert-config/bert-config-6/config.json (SHA-256 "
+    "7f4cc985df92902163131f7317784848382a3a7d0c73b9a7ac7e49b4b57e90a8): BertForMaskedLM, "
+    "hidden 768, 12 layers, 12 heads, feed-forward 3072, vocabulary 4101, 512 positions"
+)
 NT_V2_100M_SOURCE = (
     "terry-r123/Cross-MolecularBenchmark at ce0ae52c4a0763b73e39acc3202be7069df9a5d9, "
     "model/ProtDNA/nt/nt_v2_100m_multi/config.json (SHA-256 "
@@ -359,6 +365,38 @@ ARCHITECTURES: dict[str, Architecture] = {
             config_source=MISTRAL_DNA_105M_SOURCE,
         ),
         Architecture(
+            key="dnabert-6",
+            name="DNABERT (6-mer)",
+            family="bert",
+            config={
+                "vocab_size": 4101,
+                "hidden_size": 768,
+                "num_hidden_layers": 12,
+                "num_attention_heads": 12,
+                "intermediate_size": 3072,
+                "max_position_embeddings": 512,
+                "type_vocab_size": 2,
+                "hidden_act": "gelu",
+                "hidden_dropout_prob": 0.1,
+                "attention_probs_dropout_prob": 0.1,
+                "initializer_range": 0.02,
+                "pad_token_id": 0,
+                "tie_word_embeddings": True,  # not in the file: transformers' default
+            },
+            # LingoDNABench prints 89M for the 3-mer sibling; no cited source states the
+            # 6-mer's count (built: 89.2M)
+            published_parameters=89e6,
+            checkpoint="zhihan1996/DNA_bert_6",
+            max_tokens=512,
+            tokenisation=(
+                "overlapping 6-mers (one token per base after the first five) between CLS and "
+                "SEP: a sequence of L bases is L - 3 tokens"
+            ),
+            notes=("Built as transformers' BertForMaskedLM (post-layer-norm BERT).",),
+            config_source=DNABERT_6_SOURCE,
+            nucleotides_per_token=1.0,
+        ),
+        Architecture(
             key="nt-v2-100m",
             name="NT v2 100M",
             family="esm-v2",
@@ -485,6 +523,26 @@ TINY: dict[str, Architecture] = {
         tokenisation="BPE (tests)",
         attention_modules=("q_proj", "k_proj", "v_proj"),
     ),
+    "tiny-bert": Architecture(
+        key="tiny-bert",
+        name="tiny BERT (tests)",
+        family="bert",
+        config={
+            "vocab_size": 1000,
+            "hidden_size": 32,
+            "num_hidden_layers": 2,
+            "num_attention_heads": 4,
+            "intermediate_size": 64,
+            "max_position_embeddings": 512,
+            "type_vocab_size": 2,
+            "hidden_dropout_prob": 0.0,
+            "attention_probs_dropout_prob": 0.0,
+        },
+        published_parameters=0.0,
+        checkpoint="none (test configuration)",
+        max_tokens=512,
+        tokenisation="overlapping 6-mers (tests)",
+    ),
     "tiny-ntv2": Architecture(
         key="tiny-ntv2",
         name="tiny NT v2 (tests)",
@@ -537,6 +595,10 @@ def hf_config(arch: Architecture) -> Any:
         from transformers import EsmConfig
 
         return EsmConfig(**arch.config)
+    if arch.family == "bert":
+        from transformers import BertConfig
+
+        return BertConfig(**arch.config)
     if arch.family == "bert-prelayernorm":
         from transformers import RobertaPreLayerNormConfig
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # One device call for the families added to the memory-curve and throughput recipes (issue 27):
-# NT v2 100M, HyenaDNA large 1M (to the recipe's 262,144-token cap) and Caduceus-PS 131k (to
-# its 16,384-token cap; a reference PyTorch scan, not the fused kernel). Sent to a one-GPU
-# H200 (kind nvidia-h200):
+# NT v2 100M, DNABERT (6-mer), HyenaDNA large 1M (to the recipe's 262,144-token cap) and
+# Caduceus-PS 131k (to its 16,384-token cap; a reference PyTorch scan, not the fused kernel).
+# Sent to a one-GPU H200 (kind nvidia-h200):
 #
 #   bash measure/h200_new_families.sh RUN_ID
 #
@@ -16,7 +16,7 @@
 # measure.cli needs pydantic (rewire_site's models): install .whl onto PYTHONPATH first.
 set -uo pipefail
 RUN=${1:?run id}
-MODELS=${MODELS:-nt-v2-100m,hyenadna-large-1m,caduceus-ps-131k}
+MODELS=${MODELS:-nt-v2-100m,dnabert-6,hyenadna-large-1m,caduceus-ps-131k}
 R=/tmp/curves
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT" "$R"
@@ -29,12 +29,12 @@ t0=$SECONDS
 # each stage is stopped (with its worker processes: timeout signals its process group) at
 # its limit; finished points keep their logs and a later call with the same RUN resumes
 measure() { timeout -k 10 "$1" python3 -c 'from measure.cli import app; app()' run "${@:2}"; }
-measure "${CURVES_LIMIT:-270}" rewire-20261130-protocol-gpu-memory-curves --models "$MODELS" --run-id "$RUN-curves" \
-  --runs-dir "$R" --gpus "${GPUS:-0,0,0}" --no-records --time-budget "${CURVES_BUDGET:-240}" \
+measure "${CURVES_LIMIT:-265}" rewire-20261130-protocol-gpu-memory-curves --models "$MODELS" --run-id "$RUN-curves" \
+  --runs-dir "$R" --gpus "${GPUS:-0,0,0}" --no-records --time-budget "${CURVES_BUDGET:-235}" \
   > "$R/curves.txt" 2>&1
 echo "curves: $((SECONDS - t0)) s" | tee -a "$R/timing.txt"
-measure "${EMBED_LIMIT:-260}" rewire-20261202-protocol-embedding-throughput --models "$MODELS" --run-id "$RUN-embed" \
-  --runs-dir "$R" --gpus 0 --no-records --time-budget "${EMBED_BUDGET:-250}" \
+measure "${EMBED_LIMIT:-240}" rewire-20261202-protocol-embedding-throughput --models "$MODELS" --run-id "$RUN-embed" \
+  --runs-dir "$R" --gpus 0 --no-records --time-budget "${EMBED_BUDGET:-230}" \
   > "$R/embed.txt" 2>&1
 echo "throughput: $((SECONDS - t0)) s" | tee -a "$R/timing.txt"
 tail -n 5 "$R/curves.txt" "$R/embed.txt"
