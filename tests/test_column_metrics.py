@@ -86,8 +86,9 @@ def test_a_protocol_with_several_column_metrics_is_named_by_them(project: Path) 
     """Feng et al.'s protocols declare AUC, but their columns are MCC, AUC, F1 and accuracy:
     the index line, the coverage row and the comparison table name the column metrics, not
     AUC alone; a protocol whose columns share one metric still reads as that metric."""
-    from rewire_site.derive.display import metric_dependence, protocol_metric_label
+    from rewire_site.derive.display import metric_dependence
     from rewire_site.render.coverage import protocol_coverage, protocols_by_area
+    from rewire_site.render.present.labels import protocol_metric_label
 
     catalogue = gather(project / "records", project).catalogue
     protocol = catalogue.get(PROTOCOL, Protocol)

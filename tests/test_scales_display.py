@@ -18,10 +18,9 @@ from htmltext import flat, page_text
 from scenarios import copy_closure
 
 from rewire_site.build import build_site
-from rewire_site.derive.display import scaled_value
 from rewire_site.models import Metric
 from rewire_site.models.common import Scale
-from rewire_site.render.present.values import ROUNDING_RULE, scale_unit
+from rewire_site.render.present.values import ROUNDING_RULE, scale_unit, scaled_value
 
 ROOT = Path(__file__).resolve().parents[1]
 USER_RUN = "evidence-20261130-eval-dnabert-2-gue-plus-epi-gm12878-leannmlindsey"

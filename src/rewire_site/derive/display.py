@@ -22,13 +22,11 @@ from ..models import (
     Origin,
     Protocol,
     RecordBase,
-    Result,
     Source,
 )
-from ..models.common import CitationRole, MissingReason, ReviewStatus, Scale
-from ..models.scales import to_scale
+from ..models.common import CitationRole, MissingReason, ReviewStatus
 from .agreement import Agreement
-from .scales import canonical_scale, column_metrics
+from .scales import column_metrics
 
 NOT_REPORTED = "Not reported"
 OUT_OF_MEMORY = "Out of memory"
@@ -44,15 +42,6 @@ ORIGIN_LABELS: dict[Origin, str] = {
     Origin.maintainer_statement: "Maintainer statement",
 }
 """Evidence origin -> label used on every page (as the seed pages read)."""
-
-ORIGIN_COUNT_LABELS: dict[Origin, str] = {
-    Origin.author_reported: "Author-reported evaluations",
-    Origin.independent_paper: "External evaluations",
-    Origin.rewire_measurement: "Rewire measurements",
-    Origin.community_reproduction: "Community reproductions",
-    Origin.maintainer_statement: "Maintainer statements",
-}
-"""Evidence origin -> plural label for counts ("External evaluations: 4")."""
 
 REVIEW_LABELS: dict[ReviewStatus, str] = {
     ReviewStatus.unreviewed: "not reviewed",
@@ -133,22 +122,6 @@ def display_duration(seconds: float) -> str:
         return f"{text} second" if text == "1" else f"{text} seconds"
     minutes = display_number(seconds / 60)
     return f"{minutes} minute" if minutes == "1" else f"{minutes} minutes"
-
-
-def display_duration_span(low: float, high: float) -> str:
-    """'4 seconds', '4 to 9 seconds', '40 seconds to 2.5 minutes': two wall times in
-    seconds, each read as `display_duration` reads it, the unit said once where shared;
-    'up to 14 seconds' from zero (a run within one recorded second)."""
-    first, last = display_duration(low), display_duration(high)
-    if first == last:
-        return first
-    if low == 0:
-        return f"up to {last}"
-    a, unit_a = first.rsplit(" ", 1)
-    b, unit_b = last.rsplit(" ", 1)
-    if unit_a.rstrip("s") == unit_b.rstrip("s"):
-        return f"{a} to {b} {unit_b}"
-    return f"{first} to {last}"
 
 
 def result_display(value: float | None, status: str) -> str:
@@ -332,23 +305,6 @@ def per_column(values: list[str]) -> str:
     return distinct[0] if len(distinct) == 1 else PER_COLUMN + ", ".join(distinct)
 
 
-def protocol_metric_label(protocol: Protocol) -> str:
-    """A protocol's metric wherever one line names it (index lists, coverage rows, facts):
-    the metric its columns are measured in, or 'per column: MCC, AUC, F1 score, Accuracy'
-    where they differ, never a single metric most columns do not use."""
-    return per_column([m.label for m in column_metrics(protocol)])
-
-
-def protocol_metric_unit(protocol: Protocol) -> str:
-    """The unit of a protocol's results ('score'), or 'per column: ...' where they differ."""
-    return per_column([m.unit for m in column_metrics(protocol)])
-
-
-def protocol_metric_direction(protocol: Protocol) -> str:
-    """'higher' or 'lower' when every column's metric agrees, else 'per column: ...'."""
-    return per_column([m.direction for m in column_metrics(protocol)])
-
-
 def metric_dependence(protocol: Protocol, depends: bool, *, lower: bool = False) -> str:
     """'Peak memory depends on the accelerator' (`lower`: 'peak memory ...'), or, for a
     protocol whose columns use several metrics, 'MCC, AUC, F1 score and Accuracy do not
@@ -388,7 +344,8 @@ PRINTED_DIGITS = 6
 """A printed value with up to this many significant figures is shown as printed."""
 
 
-def _significant(text: str) -> int:
+def significant_figures(text: str) -> int:
+    """Significant figures of a printed number ('0.3620' -> 4, '1.2e5' -> 2)."""
     digits = re.sub(r"[^0-9]", "", text.split("e")[0].split("E")[0]).lstrip("0")
     return len(digits)
 
@@ -396,57 +353,9 @@ def _significant(text: str) -> int:
 def digits_shown(value: float, printed: str) -> str:
     """A printed number under `ROUNDING_RULE`: as printed up to `PRINTED_DIGITS`
     significant figures, else `value` rounded to `SIGNIFICANT` (a spreadsheet's float)."""
-    if _significant(printed) <= PRINTED_DIGITS:
+    if significant_figures(printed) <= PRINTED_DIGITS:
         return printed
     return display_number(value, SIGNIFICANT)
-
-
-@dataclass(frozen=True)
-class ScaledValue:
-    """A result's value as every page shows it: on its metric's canonical scale."""
-
-    value: float | None
-    """On the canonical scale (what comparisons use); None without a value."""
-    text: str
-    """'0.362', '61.9%', '33.9', 'Out of memory'."""
-    note: str = ""
-    """'printed 36.2, x100', 'rounded from 0.3622498911964387', or ''."""
-
-    @property
-    def full(self) -> str:
-        """The text with its note: '0.3622 (rounded from 0.3622498911964387)'."""
-        return f"{self.text} ({self.note})" if self.note else self.text
-
-
-def scaled_value(
-    metric: Metric, value: float | None, status: str, scale: Scale | None, printed: str | None
-) -> ScaledValue:
-    """One function for every page: `value` (given on `scale`, else the metric's) on the
-    metric's canonical scale, '%' only on a percent scale that is not a correlation's,
-    digits as printed unless there are more than `PRINTED_DIGITS` of them (then rounded to
-    `SIGNIFICANT`, and said). A value converted from the source's scale keeps the printed
-    value beside it."""
-    if value is None:
-        return ScaledValue(None, STATUS_LABELS.get(status, NOT_REPORTED))
-    given = scale or metric.scale
-    target = canonical_scale(metric)
-    converted = value if given is None or target is None else to_scale(value, given, target)
-    suffix = "%" if target == Scale.percent else ""
-    if converted != value:
-        shown = display_number(converted, SIGNIFICANT)
-        as_printed = printed if printed is not None else display_number(value, SIGNIFICANT)
-        how = ", x100" if given == Scale.percent else " as a fraction"
-        return ScaledValue(converted, shown + suffix, f"printed {as_printed}{how}")
-    if printed is not None and _significant(printed) <= PRINTED_DIGITS:
-        return ScaledValue(converted, printed + suffix)
-    shown = display_number(converted, SIGNIFICANT)
-    rounded = printed is not None and _significant(printed) > _significant(shown)
-    return ScaledValue(converted, shown + suffix, f"rounded from {printed}" if rounded else "")
-
-
-def result_value(metric: Metric, result: Result) -> ScaledValue:
-    """`scaled_value` of a recorded result."""
-    return scaled_value(metric, result.value, result.status, result.scale, result.printed_value)
 
 
 def agree_count(n: int) -> str:

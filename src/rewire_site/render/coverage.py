@@ -9,21 +9,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ..derive.concerns import Flag, excluded, flags_by_evaluation
-from ..derive.display import (
-    ORIGIN_COUNT_LABELS,
-    MissingText,
-    display_duration_span,
-    missing_text,
-    plural,
-    protocol_metric_direction,
-    protocol_metric_label,
-    protocol_metric_unit,
-)
+from ..derive.display import MissingText, missing_text, plural
 from ..derive.reproduction import ReproductionGroup, protocol_reproduction_groups
 from ..link import Catalogue
 from ..models import RECORD_TYPES, Evaluation, Protocol, kind_of
 from ..models.evaluation import Origin
 from ..models.protocol import BaselineRole
+from .present.durations import display_duration_span
+from .present.labels import (
+    ORIGIN_COUNT_LABELS,
+    protocol_metric_direction,
+    protocol_metric_label,
+    protocol_metric_unit,
+)
 
 KIND_LABELS: dict[str, str] = {
     "protocol": "Protocols",

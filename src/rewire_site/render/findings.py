@@ -25,8 +25,6 @@ from ..derive.display import (
     reading_text,
     result_display,
     result_header,
-    result_value,
-    scaled_value,
 )
 from ..derive.reproduction import (
     VERDICT_WORDS,
@@ -51,6 +49,7 @@ from ..link import Catalogue
 from ..models import Evaluation, Metric, Protocol, Result
 from ..models.evaluation import Origin
 from ..models.scales import on_metric_scale
+from .present.values import result_value, scaled_value
 
 FindingState = Literal[
     "reproduced",

@@ -18,11 +18,11 @@ from ..derive.boards import (
     ClassAnswer,
     TaskBoards,
 )
-from ..derive.display import display_number, plural, scaled_value
+from ..derive.display import display_number, plural
 from ..link import Catalogue
 from ..models import Metric, Protocol
 from .contexts import Link
-from .present.values import scale_unit
+from .present.values import scale_unit, scaled_value
 from .result_table import row_anchor
 from .urls import page_of
 

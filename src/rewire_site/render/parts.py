@@ -7,15 +7,7 @@ sources, technical metadata, related records, correction link).
 from __future__ import annotations
 
 from ..derive.concerns import FLAG_LABELS
-from ..derive.display import (
-    ORIGIN_LABELS,
-    cite,
-    missing_text,
-    plural,
-    result_header,
-    result_value,
-    review_label,
-)
+from ..derive.display import ORIGIN_LABELS, cite, missing_text, plural, result_header, review_label
 from ..derive.related import related
 from ..derive.tables import evaluation_rows
 from ..link import Catalogue
@@ -44,7 +36,7 @@ from .evidence import SourceList, evidence_table, sources_of
 from .filters import FACETS
 from .metadata import technical_metadata
 from .present.fields import field_text
-from .present.values import scale_unit
+from .present.values import result_value, scale_unit
 from .sections import correction_url, evidence_view, facet_values_of, results_table
 from .urls import KIND_LABELS, api_path, kind_of, record_path
 

@@ -18,7 +18,7 @@ from itertools import combinations
 
 from ...derive.boards import ModelFacts
 from ...derive.concerns import Flag, excluded
-from ...derive.display import plural, result_value
+from ...derive.display import plural
 from ...derive.leaderboard import is_task_group, task_boards
 from ...derive.overlaps import (
     TaskLink,
@@ -37,6 +37,7 @@ from ..downloads import csv_bytes
 from ..leaderboard import leaderboard
 from ..page import Link, page_header
 from ..pool import DataFile
+from ..present.values import result_value
 from ..urls import page_of
 from .contexts import (
     ChooserIndexPage,
