@@ -6,7 +6,8 @@ import hashlib
 
 from scenarios import load_scenario, scenario_root
 
-from rewire_site.derive.readiness import Readiness, is_resource_metric, readiness
+from rewire_site.derive.readiness import Readiness, readiness
+from rewire_site.derive.scales import is_resource_metric
 from rewire_site.link import Catalogue
 from rewire_site.models import Evaluation, Protocol
 

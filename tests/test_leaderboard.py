@@ -287,7 +287,7 @@ def test_a_throughput_in_words_is_a_resource_metric_never_a_board() -> None:
     random DNA. Written with spaces or hyphens, it is a resource metric."""
     from scenarios import load_scenario
 
-    from rewire_site.derive.readiness import is_resource_metric
+    from rewire_site.derive.scales import is_resource_metric
     from rewire_site.models import Protocol
 
     (protocol,) = load_scenario("seed_memory").of_kind(Protocol)

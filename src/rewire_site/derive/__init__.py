@@ -15,8 +15,8 @@ Readiness (`readiness.py`)
     readiness(evaluation, catalogue, artifact_hashes) -> Readiness(checks: Check(
         requirements: Requirement...)..., met_count, summary, artifacts, artifact_note)
     `artifact_hashes`: artifact path -> SHA-256 the builder computed (None: no file);
-    `release.hash_artifacts(catalogue, root)` makes it. is_resource_metric(protocol) ->
-    bool (memory, time, throughput: no per-sample predictions).
+    `release.hash_artifacts(catalogue, root)` makes it. scales.is_resource_metric(protocol)
+    -> bool (memory, time, throughput: no per-sample predictions).
 Concerns (`concerns.py`)
     flags(evaluation, catalogue) -> tuple[Flag, ...]; flags_by_evaluation(catalogue)
     -> dict[evaluation id, tuple[Flag, ...]]; excluded(flags, column_id) -> bool;
@@ -92,7 +92,6 @@ if TYPE_CHECKING:
         Check,
         Readiness,
         Requirement,
-        is_resource_metric,
         readiness,
     )
     from .related import Related, related
@@ -105,6 +104,7 @@ if TYPE_CHECKING:
         protocol_reproduction_groups,
         reproduction_group,
     )
+    from .scales import is_resource_metric
     from .tables import (
         Cell,
         ComparisonTable,
@@ -124,7 +124,7 @@ _LAZY: dict[str, str] = {
     "Check": "readiness",
     "Readiness": "readiness",
     "Requirement": "readiness",
-    "is_resource_metric": "readiness",
+    "is_resource_metric": "scales",
     "readiness": "readiness",
     "Related": "related",
     "related": "related",

@@ -49,7 +49,7 @@ from .boards import AdaptationClass, adaptation_class, publication
 from .comparability import ROUNDING_MARGIN, last_digit, stated_uncertainty
 from .model_results import family_evaluations
 from .overlaps import task_groups
-from .readiness import is_resource_metric
+from .scales import is_resource_metric
 from .table_facts import repeat_positions
 
 Verdict = Literal["disagrees", "within_spread", "spread_not_stated"]

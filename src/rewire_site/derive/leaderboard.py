@@ -12,7 +12,7 @@ Best marks are the verdict layer's, never recomputed here: a value is best only 
 comparable results of two different models, takes out results that a concern excludes
 (`concerns`, among them results no better than a trivial baseline: `trivial`) and needs a
 lead over every rival larger than their margins (stated uncertainty, spread or rounding).
-Protocols that measure memory or time (`readiness.is_resource_metric`) are not boards: a
+Protocols that measure memory or time (`scales.is_resource_metric`) are not boards: a
 task page lists them apart.
 """
 
@@ -42,7 +42,7 @@ from .boards import (
     sort_rows,
 )
 from .overlaps import columns_for
-from .readiness import is_resource_metric
+from .scales import is_resource_metric
 from .table_board import table_boards
 from .tables import ComparisonTable, comparison_table
 from .task_families import is_task

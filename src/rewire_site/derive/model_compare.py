@@ -28,7 +28,7 @@ from .model_results import (
     protocol_class,
 )
 from .overlaps import better, not_comparable
-from .readiness import is_resource_metric
+from .scales import is_resource_metric
 
 Entry = tuple[Evaluation, Result, Protocol]
 Key = tuple[str, str, str, str, str]

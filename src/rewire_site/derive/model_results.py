@@ -7,7 +7,7 @@ best marks: results of one protocol or table are listed, never ranked here.
 
 The protocol class is the leaderboards' (`leaderboard.adaptation_class` over the
 evaluation's stated adaptation), so a result sits in the same class on every page. A
-result of a memory, time or throughput protocol (`readiness.is_resource_metric`) is in
+result of a memory, time or throughput protocol (`scales.is_resource_metric`) is in
 the group RESOURCES, not a task family."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from ..models.evaluation import Origin, Result
 from ..models.protocol import Metric
 from ..table_rows import ResultTableRow
 from .boards import CLASSES, AdaptationClass, adaptation_class
-from .readiness import is_resource_metric
+from .scales import is_resource_metric
 from .table_facts import SeedAggregate, repeat_positions, seed_aggregates
 from .task_families import FAMILY_RULES, OTHER, SUITE, family_of
 

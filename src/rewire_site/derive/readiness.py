@@ -21,6 +21,7 @@ from ..models import Evaluation, Protocol
 from ..models.evaluation import Environment, Origin
 from .display import display_duration, missing_text, per_column, plural, result_header
 from .logs import DIRTY_MARK, LogFacts, LoggedRun, logged_run
+from .scales import is_resource_metric
 
 RequirementState = Literal["met", "unmet", "not_applicable"]
 ArtifactState = Literal["match", "mismatch", "not_hashed"]
@@ -40,14 +41,6 @@ READINESS_NOTE = (
     "a source-checked score alone does not meet them."
 )
 NO_MANIFEST = "No verified artifact manifest is linked to this exact record."
-
-_RESOURCE_UNITS = {
-    "byte", "kilobyte", "megabyte", "gigabyte", "terabyte", "kibibyte", "mebibyte",
-    "gibibyte", "tebibyte", "microsecond", "millisecond", "second", "minute", "hour", "day",
-    "token-per-second", "sample-per-second", "sequence-per-second", "step-per-second",
-    "joule", "kilojoule", "watt", "kilowatt-hour", "gpu-hour",
-}  # fmt: skip
-_RESOURCE_METRIC = re.compile(r"memory|runtime|run-time|wall-time|latency|throughput|energy")
 
 CHECKS: tuple[tuple[str, str, str], ...] = (
     ("replay_metrics", "Replay metrics",
@@ -133,14 +126,6 @@ class Readiness:
     @property
     def verified(self) -> bool:
         return self.met_count == self.total
-
-
-def is_resource_metric(protocol: Protocol) -> bool:
-    """Memory, time, throughput or energy: measured from the run, with no per-sample
-    predictions."""
-    # 'sequence per second' is 'sequence-per-second': words joined as the set spells them
-    unit = re.sub(r"\s+", "-", protocol.metric.unit.strip().lower()).removesuffix("s")
-    return unit in _RESOURCE_UNITS or bool(_RESOURCE_METRIC.search(protocol.metric.id))
 
 
 def _sentence(text: str) -> str:

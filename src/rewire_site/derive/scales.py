@@ -1,6 +1,7 @@
 """The scale a metric's values are compared and exported on, as facts: which metrics are
 correlations (MCC and the like, on -1 to 1 whatever scale a source printed), a result's
-value on that canonical scale, and the metrics a protocol's columns are measured in.
+value on that canonical scale, the metrics a protocol's columns are measured in, and
+whether a protocol measures a resource (memory, time, throughput, energy).
 Pages present these values (`render`'s value formatting, `derive.display` for now);
 exports write them as numbers.
 """
@@ -84,3 +85,20 @@ def canonical_value(metric: Metric, result: Result) -> CanonicalValue:
         convert(metric.minimum, metric.scale),
         convert(metric.maximum, metric.scale),
     )
+
+
+_RESOURCE_UNITS = {
+    "byte", "kilobyte", "megabyte", "gigabyte", "terabyte", "kibibyte", "mebibyte",
+    "gibibyte", "tebibyte", "microsecond", "millisecond", "second", "minute", "hour", "day",
+    "token-per-second", "sample-per-second", "sequence-per-second", "step-per-second",
+    "joule", "kilojoule", "watt", "kilowatt-hour", "gpu-hour",
+}  # fmt: skip
+_RESOURCE_METRIC = re.compile(r"memory|runtime|run-time|wall-time|latency|throughput|energy")
+
+
+def is_resource_metric(protocol: Protocol) -> bool:
+    """Memory, time, throughput or energy: measured from the run, with no per-sample
+    predictions."""
+    # 'sequence per second' is 'sequence-per-second': words joined as the set spells them
+    unit = re.sub(r"\s+", "-", protocol.metric.unit.strip().lower()).removesuffix("s")
+    return unit in _RESOURCE_UNITS or bool(_RESOURCE_METRIC.search(protocol.metric.id))

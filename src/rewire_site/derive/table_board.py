@@ -50,7 +50,7 @@ from .comparability import (
     last_digit,
     standings,
 )
-from .readiness import is_resource_metric
+from .scales import is_resource_metric
 from .table_facts import repeat_positions, seed_aggregates
 from .trivial import metric_kind, trivial_results
 

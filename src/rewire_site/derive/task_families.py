@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from ..link import Catalogue
 from ..models import Dataset, Evaluation, Protocol, ResultTable
 from .overlaps import task_groups
-from .readiness import is_resource_metric
+from .scales import is_resource_metric
 
 OTHER = "other"
 SUITE = "suites"
