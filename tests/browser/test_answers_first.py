@@ -28,7 +28,13 @@ ORDER_SCRIPT = """() => {
     ? !!(answer.compareDocumentPosition(table) & Node.DOCUMENT_POSITION_FOLLOWING)
     : null;
   const blocks = [...main.querySelectorAll('details.how-we-know')];
+  // a <summary> that holds a heading holds nothing else (the HTML content model)
+  const mixed = [...main.querySelectorAll('summary')].filter(s =>
+    s.querySelector(':scope > h2, :scope > h3, :scope > h4') &&
+    [...s.childNodes].some(n => n.nodeType === Node.TEXT_NODE ? n.textContent.trim()
+                                : !/^H[2-6]$/.test(n.tagName))).length;
   return {
+    mixed,
     answer: answer ? answer.textContent.trim() : null,
     before,
     blocks: blocks.length,
@@ -51,6 +57,8 @@ def test_every_page_type_leads_with_its_answer(page: Any, built_site: Path, site
                 problems.append(f"{path}: no answer")
             elif found["before"] is False:
                 problems.append(f"{path}: the first table comes before the answer")
+            if found["mixed"]:
+                problems.append(f"{path}: {found['mixed']} summaries mix a heading and text")
             if found["open"]:
                 problems.append(f"{path}: 'How we know' is open by default")
             if kind in RECORD_TYPES and found["blocks"] != 1:
