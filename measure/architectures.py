@@ -198,6 +198,20 @@ HYENADNA_SOURCE = (
     '"the 1M long sequence model (8 layers, d_model=256)"; the other dimensions are the '
     "defaults of standalone_hyenadna.py at the same commit (measure/hyenadna/model.py)"
 )
+NT_V2_500M_SOURCE = (
+    "open-genome/dna at 7d89354848eac176f0ea1e92f8718e629381a1d6, "
+    "nucleotide-transformer-v2-500m-multi-species/config.json (SHA-256 "
+    "27e19a9e3fbba65b933bde793b503734744b5c6e376c74dcd1cb7317876efab8; a vendored copy of "
+    "InstaDeepAI/nucleotide-transformer-v2-500m-multi-species' config.json): ESM, hidden 1024, "
+    "29 layers, 16 heads, feed-forward 4096 (gated), rotary positions, 2050 positions, "
+    "vocabulary 4107, add_bias_fnn false"
+)
+HYENADNA_160K_SOURCE = (
+    "LongSafari/hyenadna-medium-160k-seqlen's hub config.json as publicly reported (not "
+    "retrieved: d_model 256, 8 layers, as measure/hyenadna/recipe.yaml); the maximum length "
+    "160,000 from HazyResearch/hyena-dna huggingface.py at "
+    "d553021b483b82980aa4b868b37ec2d4332e198a ('hyenadna-medium-160k-seqlen': 160000)"
+)
 CHAR_TOKENS = "one token per nucleotide (character tokeniser: A, C, G, T, N and specials)"
 REFERENCE_SCAN_NOTE = (
     "Reference PyTorch scan, not the fused kernel: memory and time are upper bounds for the "
@@ -430,6 +444,42 @@ ARCHITECTURES: dict[str, Architecture] = {
                 "the long convolution runs through torch.fft in float32.",
             ),
             config_source=HYENADNA_SOURCE,
+            nucleotides_per_token=1.0,
+            nucleotides_exact=True,
+        ),
+        Architecture(
+            key="nt-v2-500m",
+            name="NT v2 500M",
+            family="esm-v2",
+            config=_ntv2(1024, 29, 16, 4096),
+            published_parameters=500e6,
+            checkpoint="InstaDeepAI/nucleotide-transformer-v2-500m-multi-species",
+            max_tokens=2048,
+            tokenisation=NT_TOKENS,
+            nucleotides_per_token=6.0,
+            nucleotides_exact=True,
+            notes=(
+                "Built by measure/ntv2.py as NT v2 100M: transformers' ESM with rotary "
+                "positions and the gated (SwiGLU) feed-forward without biases; the checkpoint "
+                "Feng et al. ran (job_scripts/inference_ntv2.py).",
+            ),
+            config_source=NT_V2_500M_SOURCE,
+        ),
+        Architecture(
+            key="hyenadna-medium-160k",
+            name="HyenaDNA medium 160k",
+            family="hyena-lm",
+            config={"d_model": 256, "n_layer": 8, "l_max": 160_002, "vocab_size": 12},
+            published_parameters=6.6e6,
+            checkpoint="LongSafari/hyenadna-medium-160k-seqlen-hf",
+            max_tokens=160_000,
+            tokenisation=CHAR_TOKENS,
+            attention_modules=("in_proj", "out_proj"),
+            notes=(
+                "Built by measure/hyenadna/model.py as HyenaDNA large 1M, with l_max 160,002; "
+                "the checkpoint Feng et al. ran (job_scripts/inference_hyena.py).",
+            ),
+            config_source=HYENADNA_160K_SOURCE,
             nucleotides_per_token=1.0,
             nucleotides_exact=True,
         ),

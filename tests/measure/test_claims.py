@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import copy
 import json
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -195,9 +194,7 @@ def test_time_ratio_records_divide_two_medians_of_one_cpu_run(tmp_path: Path) ->
             "--run-id", "20261202-claim-test"]  # fmt: skip
     assert CliRunner().invoke(app, args).exit_code == 0
     logs = sorted((tmp_path / "20261202-claim-test" / "logs").glob("*.json"))
-    # the records follow the protocol the tiny claim stands in for
-    feng = replace(load_recipe(TINY), protocol="rewire-20261202-protocol-feng-embedding-time-ratio")
-    written = write_claim_records(feng, logs, tmp_path, git_commit="abc1234")
+    written = write_claim_records(load_recipe(TINY), logs, tmp_path, git_commit="abc1234")
     records = [yaml.safe_load(p.read_text()) for p in written]
     assert check_models(records) == []
     evaluations = {r["settings"]["max_length"]: r for r in records if r["kind"] == "evaluation"}
@@ -235,3 +232,27 @@ def test_card_memory_is_the_reserved_peak_plus_the_context(tmp_path: Path) -> No
     assert result["value"] == round(log["memory"]["peak_reserved_bytes"] / 1e9 + 0.5, 2)
     assert evaluation["reproduces"] == "rewire-20261202-eval-mistral-dna-rtx3090-readme"
     assert evaluation["settings"]["tokens_per_sequence"] == "64"
+
+
+def test_the_feng_claim_embeds_each_family_in_fp32_on_the_cpu_at_a_tiny_size() -> None:
+    """The Feng claim's recipe with its three families' tiny architectures (NT v2, HyenaDNA,
+    DNABERT-2) at batch 2: every pass runs in fp32 on the CPU."""
+    from measure.memory_curve.runner import point_spec
+    from measure.memory_curve.worker import run_points
+
+    recipe = load_recipe(CLAIMS_DIR / "feng-embedding-time-ratio.yaml")
+    assert (recipe.precision, recipe.device, recipe.batches) == ("fp32", "cpu", (256,))
+    data = dict(recipe.raw)
+    tiny = {"nt-v2-500m": "tiny-ntv2", "hyenadna-medium-160k": "tiny-hyena",
+            "dnabert-2": "tiny-dnabert-2"}  # fmt: skip
+    data["models"] = [{**m, "key": tiny[m["key"]]} for m in data["models"]]
+    data["batches"] = [2]
+    small = parse_recipe(data)
+    options = RunOptions(extra={"device": "cuda"})  # the recipe's device: cpu wins
+    for model in tiny.values():
+        specs = [point_spec(small, p, "t", options, "n") for p in points(small, models=[model])]
+        assert {s["device"] for s in specs} == {"cpu"}
+        for log in run_points(specs):
+            assert log["status"] == "value", log["error"]
+            assert log["precision"] == "fp32 weights"
+            assert len(log["step_seconds"]) == 3
