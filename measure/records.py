@@ -135,6 +135,12 @@ def record_ids(run_id: str, slug: str) -> tuple[str, str]:
     return f"rewire-{run_id}-config-{slug}", f"rewire-{run_id}-eval-{slug}"
 
 
+def item_record_ids(run_id: str, item_key: str) -> tuple[str, str]:
+    """(configuration id, evaluation id) of one item of a run, its key's '--' read as '-'
+    (the peak-memory stages and the memory-curve points)."""
+    return record_ids(run_id, item_key.replace("--", "-"))
+
+
 def added_on(ended_at: str) -> str:
     """A record's `added` date: the day its run ended (from an ISO timestamp), so that
     measurements appear among the newest records."""

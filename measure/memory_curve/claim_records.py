@@ -14,7 +14,6 @@ Everything a measurement record shares is written by measure/builder.py.
 
 from __future__ import annotations
 
-import json
 import statistics
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -23,10 +22,14 @@ from typing import Any
 
 from measure.builder import evaluation_record
 from measure.memory_curve.recipe import CurveRecipe
-from measure.memory_curve.records import build_records, point_configuration
-from measure.peak_memory.plan import FINISHED
+from measure.memory_curve.records import (
+    build_records,
+    finished_points,
+    point_artifact,
+    point_configuration,
+)
 from measure.recipe_file import RecipeError, require
-from measure.records import GB, added_on, cite_artifact, write_records
+from measure.records import GB, added_on, write_records
 from measure.records import record_ids as measurement_ids
 
 KINDS = ("card-memory", "time-ratio")
@@ -267,22 +270,8 @@ def write_claim_records(
     records: list[dict[str, Any]] = []
     logs: dict[tuple[str, int], tuple[dict[str, Any], dict[str, Any]]] = {}
     configs: dict[str, str] = {}
-    for path in log_paths:
-        try:
-            log = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            continue
-        if log.get("status") not in FINISHED:
-            continue
-        artifact = cite_artifact(
-            path,
-            root,
-            log["run_id"],
-            path.name,
-            "Raw JSON log of the "
-            "point's process: settings, allocator statistics, pass times "
-            "and environment",
-        )
+    for path, log in finished_points(log_paths):
+        artifact = point_artifact(path, root, log)
         family = families[log["model"]["key"]]
         if claim.kind == "card-memory":
             both = build_records(recipe, log, artifact, family, git_commit=git_commit, note=note)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import statistics
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -23,12 +23,7 @@ from measure.records import (
     memory_observations,
     write_records,
 )
-from measure.records import record_ids as measurement_ids
-
-
-def record_ids(run_id: str, item_key: str) -> tuple[str, str]:
-    """(configuration id, evaluation id) of one point of a run."""
-    return measurement_ids(run_id, item_key.replace("--", "-"))
+from measure.records import item_record_ids as record_ids
 
 
 def point_configuration(
@@ -384,6 +379,29 @@ def _check(log_path: Path, root: Path, run_id: str) -> tuple[dict[str, Any], dic
     return log, artifact
 
 
+def finished_points(paths: Sequence[Path]) -> Iterator[tuple[Path, dict[str, Any]]]:
+    """Each readable point log of `paths` whose point finished (a value or out of memory)."""
+    for path in paths:
+        try:
+            log = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if log.get("status") in FINISHED:
+            yield path, log
+
+
+def point_artifact(path: Path, root: Path, log: dict[str, Any]) -> dict[str, Any]:
+    """The point's raw log, stored under artifacts/ and cited."""
+    return cite_artifact(
+        path,
+        root,
+        log["run_id"],
+        path.name,
+        "Raw JSON log of the point's process: settings, allocator statistics, step times "
+        "and environment",
+    )
+
+
 def write_run_records(
     recipe: CurveRecipe,
     logs: Sequence[Path],
@@ -395,23 +413,12 @@ def write_run_records(
     """Records for every finished GPU point log that has none yet."""
     families = {m.key: m.family for m in recipe.models}
     records: list[dict[str, Any]] = []
-    for path in logs:
-        try:
-            log = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            continue
-        if log.get("status") not in FINISHED or log["memory"].get("peak_allocated_bytes") is None:
+    for path, log in finished_points(logs):
+        if log["memory"].get("peak_allocated_bytes") is None:
             continue
         if (root / "records" / f"{record_ids(log['run_id'], log['item'])[1]}.yaml").exists():
             continue
-        artifact = cite_artifact(
-            path,
-            root,
-            log["run_id"],
-            path.name,
-            "Raw JSON log of the point's process: settings, allocator statistics, step times "
-            "and environment",
-        )
+        artifact = point_artifact(path, root, log)
         family = families[log["model"]["key"]]
         check = _check(path, root, log["run_id"])
         records.extend(

@@ -28,12 +28,7 @@ from measure.records import (
     memory_observations,
     write_records,
 )
-from measure.records import record_ids as measurement_ids
-
-
-def record_ids(run_id: str, item_key: str) -> tuple[str, str]:
-    """(configuration id, evaluation id) of one item of a run."""
-    return measurement_ids(run_id, item_key.replace("--", "-"))
+from measure.records import item_record_ids as record_ids
 
 
 def _setting_text(recipe: PeakMemoryRecipe, log: dict[str, Any]) -> dict[str, str]:
