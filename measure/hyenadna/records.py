@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import statistics
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -222,6 +223,84 @@ def _evaluation(
     )
 
 
+STEP_TEXT = (
+    "full fine-tuning step: fp32 weights, mean-pooled 2-class head, cross-entropy, AdamW (fp32 "
+    "states); without, then with checkpoint_mixer and checkpoint_mlp"
+)
+CHECKPOINTING_TEXT = "Full training step, without and with gradient checkpointing"
+
+
+@dataclass(frozen=True)
+class Texts:
+    """The words of one measurement's configuration and evaluation."""
+
+    config_title: str
+    config_summary: str
+    training_setting: str
+    fine_tuning: str | None
+    title: str
+    summary: str
+
+
+def _pair(
+    recipe: HyenaRecipe,
+    plan: ProtocolPlan,
+    item: str,
+    log: dict[str, Any],
+    environment: dict[str, Any],
+    settings: dict[str, str],
+    texts: Texts,
+    comparison: dict[str, str],
+    results: list[dict[str, Any]],
+    artifacts: list[dict[str, Any]],
+    limitations: list[str],
+) -> list[dict[str, Any]]:
+    """The configuration and the evaluation of one measurement (`item` names both ids)."""
+    config_id, eval_id = record_ids(log["run_id"], item)
+    configuration = _configuration(
+        config_id,
+        texts.config_title,
+        texts.config_summary,
+        log,
+        environment,
+        settings,
+        texts.training_setting,
+        texts.fine_tuning,
+        recipe.family,
+    )
+    evaluation = _evaluation(
+        eval_id,
+        config_id,
+        texts.title,
+        texts.summary,
+        recipe,
+        plan,
+        log,
+        environment,
+        comparison,
+        results,
+        artifacts,
+        settings,
+        limitations,
+    )
+    return [configuration, evaluation]
+
+
+def _memory_results(
+    logs: Logs, keys: list[str], column_of: Callable[[dict[str, Any]], str]
+) -> tuple[list[dict[str, Any]], list[str]]:
+    """Each log's peak-memory result in its column, and a line for the summary."""
+    results, lines = [], []
+    for key in keys:
+        log = logs[key]
+        column = column_of(log)
+        result = _memory_result(column, log)
+        results.append(result)
+        shown = f"{result['value']:.2f} GB" if "value" in result else "out of memory"
+        lines.append(f"{column}: {shown} ({fit_text(log).split(' (')[0]})")
+    return results, lines
+
+
 def _memory_comparison(log: dict[str, Any], inputs: str, adaptation: str) -> dict[str, str]:
     s = log["settings"]
     return {
@@ -341,54 +420,40 @@ def _colab_fit(
         keys.sort(key=lambda k: 0 if logs[k]["settings"]["method"] == "inference" else 1)
         first = logs[keys[0]]
         run_id, s = first["run_id"], first["settings"]
-        config_id, eval_id = record_ids(run_id, f"colab-fit-{model}")
         environment = _environment(first, git_commit, note)
-        results = []
-        lines = []
-        for key in keys:
-            log = logs[key]
-            column = "inference" if log["settings"]["method"] == "inference" else "fine-tuning"
-            result = _memory_result(column, log)
-            results.append(result)
-            shown = f"{result['value']:.2f} GB" if "value" in result else "out of memory"
-            lines.append(f"{column}: {shown} ({fit_text(log).split(' (')[0]})")
-        settings = _settings(first, methods="inference, fine-tuning")
-        records.append(
-            _configuration(
-                config_id,
-                f"HyenaDNA {model} at {s['length']:,} tokens, batch 1, fp32 "
-                f"(Rewire measurement {run_id})",
-                f"The {model} checkpoint's architecture ({s['n_layer']} layers, width "
-                f"{s['d_model']}) with random weights, one sequence of its maximum length.",
-                first,
-                environment,
-                settings,
-                "Inference and one full fine-tuning step at the maximum length, batch 1",
-                _method_text({**s, "method": "finetune"}),
-                recipe.family,
-            )
+        results, lines = _memory_results(
+            logs,
+            keys,
+            lambda log: "inference" if log["settings"]["method"] == "inference" else "fine-tuning",
         )
-        records.append(
-            _evaluation(
-                eval_id,
-                config_id,
-                f"HyenaDNA {model} peak GPU memory at {s['length']:,} tokens: inference and "
-                "fine-tuning (Rewire measurement)",
-                _summary(environment, lines, claim_checks(plan, [logs[k] for k in keys])),
-                recipe,
-                plan,
-                first,
-                environment,
-                _memory_comparison(
-                    first,
-                    TOKENS_TEXT.format(seed=first["seed"]),
-                    "Inference (frozen, fp32) and a full fine-tuning step (fp32, AdamW)",
-                ),
-                results,
-                [_artifact(paths[k], root, run_id) for k in keys],
-                settings,
-                LIMITATIONS_MEMORY,
-            )
+        texts = Texts(
+            f"HyenaDNA {model} at {s['length']:,} tokens, batch 1, fp32 (Rewire measurement "
+            f"{run_id})",
+            f"The {model} checkpoint's architecture ({s['n_layer']} layers, width "
+            f"{s['d_model']}) with random weights, one sequence of its maximum length.",
+            "Inference and one full fine-tuning step at the maximum length, batch 1",
+            _method_text({**s, "method": "finetune"}),
+            f"HyenaDNA {model} peak GPU memory at {s['length']:,} tokens: inference and "
+            "fine-tuning (Rewire measurement)",
+            _summary(environment, lines, claim_checks(plan, [logs[k] for k in keys])),
+        )
+        comparison = _memory_comparison(
+            first,
+            TOKENS_TEXT.format(seed=first["seed"]),
+            "Inference (frozen, fp32) and a full fine-tuning step (fp32, AdamW)",
+        )
+        records += _pair(
+            recipe,
+            plan,
+            f"colab-fit-{model}",
+            first,
+            environment,
+            _settings(first, methods="inference, fine-tuning"),
+            texts,
+            comparison,
+            results,
+            [_artifact(paths[k], root, run_id) for k in keys],
+            LIMITATIONS_MEMORY,
         )
     return records
 
@@ -413,7 +478,6 @@ def _checkpointing(
         if off["status"] != "value" or on["status"] != "value":
             continue  # a ratio needs both peaks
         run_id = off["run_id"]
-        config_id, eval_id = record_ids(run_id, f"checkpointing-{length}")
         environment = _environment(off, git_commit, note)
         peak_off = _gb(off["memory"]["peak_allocated_bytes"])
         peak_on = _gb(on["memory"]["peak_allocated_bytes"])
@@ -453,44 +517,30 @@ def _checkpointing(
                 },
             ],
         }
-        records.append(
-            _configuration(
-                config_id,
-                f"HyenaDNA 1M architecture, training step at {length:,} tokens, with and "
-                f"without checkpointing (Rewire measurement {run_id})",
-                f"{s['n_layer']} layers, width {s['d_model']}, random weights, fp32, batch 1, "
-                f"{length:,} tokens; the same step with and without the checkpointing flags.",
-                off,
-                environment,
-                settings,
-                f"Training step at {length:,} tokens, batch 1",
-                "full fine-tuning step: fp32 weights, mean-pooled 2-class head, cross-entropy, "
-                "AdamW (fp32 states); without, then with checkpoint_mixer and checkpoint_mlp",
-                recipe.family,
-            )
+        texts = Texts(
+            f"HyenaDNA 1M architecture, training step at {length:,} tokens, with and without "
+            f"checkpointing (Rewire measurement {run_id})",
+            f"{s['n_layer']} layers, width {s['d_model']}, random weights, fp32, batch 1, "
+            f"{length:,} tokens; the same step with and without the checkpointing flags.",
+            f"Training step at {length:,} tokens, batch 1",
+            STEP_TEXT,
+            f"HyenaDNA checkpointing memory saving at {length:,} tokens (Rewire measurement)",
+            f"On {environment['gpu']}, a training step of the 1M architecture at "
+            f"{length:,} tokens peaks at {peak_off:.2f} GB without checkpointing and "
+            f"{peak_on:.2f} GB with the flags: {ratio:.2f}x less memory.",
         )
-        records.append(
-            _evaluation(
-                eval_id,
-                config_id,
-                f"HyenaDNA checkpointing memory saving at {length:,} tokens (Rewire measurement)",
-                f"On {environment['gpu']}, a training step of the 1M architecture at "
-                f"{length:,} tokens peaks at {peak_off:.2f} GB without checkpointing and "
-                f"{peak_on:.2f} GB with the flags: {ratio:.2f}x less memory.",
-                recipe,
-                plan,
-                off,
-                environment,
-                _memory_comparison(
-                    off,
-                    TOKENS_TEXT.format(seed=off["seed"]),
-                    "Full training step, without and with gradient checkpointing",
-                ),
-                [result],
-                [_artifact(paths[pair[flag]], root, run_id) for flag in (False, True)],
-                settings,
-                LIMITATIONS_MEMORY,
-            )
+        records += _pair(
+            recipe,
+            plan,
+            f"checkpointing-{length}",
+            off,
+            environment,
+            settings,
+            texts,
+            _memory_comparison(off, TOKENS_TEXT.format(seed=off["seed"]), CHECKPOINTING_TEXT),
+            [result],
+            [_artifact(paths[pair[flag]], root, run_id) for flag in (False, True)],
+            LIMITATIONS_MEMORY,
         )
     return records
 
@@ -509,54 +559,36 @@ def _train_1m(
     keys = sorted(logs, key=lambda k: logs[k]["settings"]["checkpointing"])
     first = logs[keys[0]]
     run_id, s = first["run_id"], first["settings"]
-    config_id, eval_id = record_ids(run_id, "train-1m")
     environment = _environment(first, git_commit, note)
-    results = []
-    lines = []
-    for key in keys:
-        log = logs[key]
-        column = "checkpointing" if log["settings"]["checkpointing"] else "no-checkpointing"
-        result = _memory_result(column, log)
-        results.append(result)
-        shown = f"{result['value']:.2f} GB" if "value" in result else "out of memory"
-        lines.append(f"{column}: {shown} ({fit_text(log).split(' (')[0]})")
-    settings = _settings(first, checkpointing="compared: no and yes")
-    return [
-        _configuration(
-            config_id,
-            f"HyenaDNA 1M architecture, training step at {s['length']:,} tokens "
-            f"(Rewire measurement {run_id})",
-            f"{s['n_layer']} layers, width {s['d_model']}, random weights, fp32, batch 1, one "
-            f"sequence of {s['length']:,} tokens; without and with the checkpointing flags.",
-            first,
-            environment,
-            settings,
-            f"Training step at {s['length']:,} tokens, batch 1",
-            "full fine-tuning step: fp32 weights, mean-pooled 2-class head, cross-entropy, "
-            "AdamW (fp32 states); without, then with checkpoint_mixer and checkpoint_mlp",
-            recipe.family,
-        ),
-        _evaluation(
-            eval_id,
-            config_id,
-            f"HyenaDNA 1M architecture, peak memory of a training step at {s['length']:,} "
-            "tokens (Rewire measurement)",
-            _summary(environment, lines, claim_checks(plan, [logs[k] for k in keys])),
-            recipe,
-            plan,
-            first,
-            environment,
-            _memory_comparison(
-                first,
-                TOKENS_TEXT.format(seed=first["seed"]),
-                "Full training step, without and with gradient checkpointing",
-            ),
-            results,
-            [_artifact(paths[k], root, run_id) for k in keys],
-            settings,
-            LIMITATIONS_MEMORY,
-        ),
-    ]
+    results, lines = _memory_results(
+        logs,
+        keys,
+        lambda log: "checkpointing" if log["settings"]["checkpointing"] else "no-checkpointing",
+    )
+    texts = Texts(
+        f"HyenaDNA 1M architecture, training step at {s['length']:,} tokens "
+        f"(Rewire measurement {run_id})",
+        f"{s['n_layer']} layers, width {s['d_model']}, random weights, fp32, batch 1, one "
+        f"sequence of {s['length']:,} tokens; without and with the checkpointing flags.",
+        f"Training step at {s['length']:,} tokens, batch 1",
+        STEP_TEXT,
+        f"HyenaDNA 1M architecture, peak memory of a training step at {s['length']:,} "
+        "tokens (Rewire measurement)",
+        _summary(environment, lines, claim_checks(plan, [logs[k] for k in keys])),
+    )
+    return _pair(
+        recipe,
+        plan,
+        "train-1m",
+        first,
+        environment,
+        _settings(first, checkpointing="compared: no and yes"),
+        texts,
+        _memory_comparison(first, TOKENS_TEXT.format(seed=first["seed"]), CHECKPOINTING_TEXT),
+        results,
+        [_artifact(paths[k], root, run_id) for k in keys],
+        LIMITATIONS_MEMORY,
+    )
 
 
 def _speedup(
@@ -577,7 +609,6 @@ def _speedup(
         return []
     first = logs[sides[lengths[0]]["hyena"]]
     run_id = first["run_id"]
-    config_id, eval_id = record_ids(run_id, "speedup")
     environment = _environment(first, git_commit, note)
     environment["attention_backend"] = logs[sides[lengths[0]]["attention"]]["environment"][
         "attention_backend"
@@ -634,55 +665,51 @@ def _speedup(
     settings = _settings(first, mixers="HyenaDNA and Transformer (causal SDPA FlashAttention)")
     del settings["tokens_per_sequence"]
     settings["lengths"] = ", ".join(f"{n}" for n in lengths)
-    return [
-        _configuration(
-            config_id,
-            f"HyenaDNA and a Transformer, 2 layers, width 128, gradient checkpointing, batch 1 "
-            f"(Rewire measurement {run_id})",
-            "Random-weight HyenaDNA and GPT-style Transformer of 2 layers and width 128 with "
-            "every mixer and MLP checkpointed, forward and backward at batch 1, bf16 autocast.",
-            first,
-            environment,
-            settings,
-            "Forward and backward pass (training step without optimizer), batch 1",
-            None,
-            recipe.family,
-        ),
-        _evaluation(
-            eval_id,
-            config_id,
-            "HyenaDNA speed-up over a Transformer against length, forward and backward "
-            "(Rewire measurement)",
-            f"On {environment['gpu']}: " + "; ".join(lines) + " (Transformer time / HyenaDNA "
-            "time, synchronised).",
-            recipe,
-            plan,
-            first,
-            environment,
-            {
-                "split": "Not applicable: passes on synthetic sequences",
-                "population": "One sequence of random nucleotide tokens per length",
-                "inputs": TOKENS_TEXT.format(seed=first["seed"]),
-                "adaptation": "Training passes (forward and backward), gradient checkpointing",
-                "aggregation": f"Median of {first['repeats']} synchronised passes after "
-                f"{first['warmup']} warm-up passes, per model and length",
-                "budget": f"Batch size {s['batch']}",
-                "dataset_version": f"Regenerated by Rewire with seed {first['seed']}",
-                "metric_implementation": "time.perf_counter() between torch.cuda.synchronize() "
-                "calls in measure/hyenadna/worker.py",
-            },
-            results,
-            [_artifact(paths[k], root, run_id) for k in keys],
-            settings,
-            [
-                "Random weights: valid for time, not for accuracy.",
-                "HyenaDNA's long convolution runs through torch.fft in float32, not the "
-                "repository's fused fftconv kernel; the Transformer uses PyTorch's "
-                "FlashAttention backend of scaled_dot_product_attention, not the flash-attn "
-                "package.",
-            ],
-        ),
+    texts = Texts(
+        f"HyenaDNA and a Transformer, 2 layers, width 128, gradient checkpointing, batch 1 "
+        f"(Rewire measurement {run_id})",
+        "Random-weight HyenaDNA and GPT-style Transformer of 2 layers and width 128 with "
+        "every mixer and MLP checkpointed, forward and backward at batch 1, bf16 autocast.",
+        "Forward and backward pass (training step without optimizer), batch 1",
+        None,
+        "HyenaDNA speed-up over a Transformer against length, forward and backward "
+        "(Rewire measurement)",
+        f"On {environment['gpu']}: " + "; ".join(lines) + " (Transformer time / HyenaDNA "
+        "time, synchronised).",
+    )
+    comparison = {
+        "split": "Not applicable: passes on synthetic sequences",
+        "population": "One sequence of random nucleotide tokens per length",
+        "inputs": TOKENS_TEXT.format(seed=first["seed"]),
+        "adaptation": "Training passes (forward and backward), gradient checkpointing",
+        "aggregation": f"Median of {first['repeats']} synchronised passes after "
+        f"{first['warmup']} warm-up passes, per model and length",
+        "budget": f"Batch size {s['batch']}",
+        "dataset_version": f"Regenerated by Rewire with seed {first['seed']}",
+        "metric_implementation": "time.perf_counter() between torch.cuda.synchronize() "
+        "calls in measure/hyenadna/worker.py",
+    }
+    limitations = [
+        "Random weights: valid for time, not for accuracy.",
+        "HyenaDNA's long convolution runs through torch.fft in float32, not the "
+        "repository's fused fftconv kernel; the Transformer uses PyTorch's "
+        "FlashAttention backend of scaled_dot_product_attention, not the flash-attn "
+        "package.",
     ]
+    artifacts = [_artifact(paths[k], root, run_id) for k in keys]
+    return _pair(
+        recipe,
+        plan,
+        "speedup",
+        first,
+        environment,
+        settings,
+        texts,
+        comparison,
+        results,
+        artifacts,
+        limitations,
+    )
 
 
 BUILDERS: dict[str, Builder] = {
