@@ -78,3 +78,25 @@ def test_stacked_cells_name_their_column(phone_page: Any, site_url: str) -> None
                    return getComputedStyle(td, '::before').content; }"""
     )
     assert shown not in ("none", "normal", '""')
+
+
+OWN_PHONE_LAYOUT = {"board-table", "fit-answer"}
+"""Tables with their own narrow-screen CSS: the leaderboard (board.css stacks its rows)
+and the fits answer (three narrow columns, fixed layout)."""
+
+
+def test_every_template_table_stacks_on_a_phone() -> None:
+    """Every table a template writes is `stack` (or has its own phone layout): a table
+    the browser catalogue does not happen to show is covered too (a cross-source table
+    added on 2026-12-02 was 1,349 px wide at 375 on the live NT family page)."""
+    import re
+
+    templates = Path(__file__).resolve().parents[2] / "templates"
+    plain = []
+    for path in sorted(templates.rglob("*.html")):
+        for tag in re.findall(r"<table\b[^>]*>", path.read_text(encoding="utf-8")):
+            found = re.search(r'class="([^"]*)"', tag)
+            classes = set(found.group(1).split()) if found else set()
+            if "stack" not in classes and not classes & OWN_PHONE_LAYOUT:
+                plain.append(f"{path.relative_to(templates)}: {tag}")
+    assert not plain, "\n".join(plain)
