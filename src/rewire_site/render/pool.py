@@ -108,7 +108,8 @@ def _run(indices: Sequence[int]) -> RenderStats:
     tracker: Tracker | None = _STATE["tracker"]
     stats = RenderStats()
     # What earlier batches left (caches of markdown, fragments, citations) lives until
-    # the end: out of the collector's sight, or each full collection walks it again.
+    # the end: out of the collector's sight, or each full collection walks it again
+    # (what the freezes save: see build.build_site).
     gc.collect(1)
     gc.freeze()
     clock = time.process_time  # CPU seconds of this worker: wall time lies on a busy machine
