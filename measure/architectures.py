@@ -408,7 +408,6 @@ ARCHITECTURES: dict[str, Architecture] = {
             ),
             notes=("Built as transformers' BertForMaskedLM (post-layer-norm BERT).",),
             config_source=DNABERT_6_SOURCE,
-            nucleotides_per_token=1.0,
         ),
         Architecture(
             key="nt-v2-100m",
@@ -615,6 +614,8 @@ TINY: dict[str, Architecture] = {
         max_tokens=1024,
         tokenisation=CHAR_TOKENS,
         attention_modules=("in_proj", "out_proj"),
+        nucleotides_per_token=1.0,
+        nucleotides_exact=True,
     ),
     "tiny-caduceus": Architecture(
         key="tiny-caduceus",
@@ -626,6 +627,8 @@ TINY: dict[str, Architecture] = {
         max_tokens=2048,
         tokenisation=CHAR_TOKENS,
         attention_modules=("in_proj", "out_proj"),
+        nucleotides_per_token=1.0,
+        nucleotides_exact=True,
     ),
 }
 

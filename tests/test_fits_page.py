@@ -35,6 +35,7 @@ pytest.importorskip("measure.memory_curve.records")
 
 from fits_scenario import write_scenario
 from htmltext import text_of
+from scenarios import copy_closure
 
 ROOT = Path(__file__).resolve().parents[1]
 TEMPLATES = ROOT / "templates"
@@ -200,13 +201,9 @@ def test_family_section_holds_only_the_familys_models(catalogue: Catalogue) -> N
 
 def test_no_points_no_claims(tmp_path: Path) -> None:
     root = tmp_path
-    (root / "records").mkdir()
-    src = ROOT / "records" / "rewire-20261130-protocol-gpu-memory-curves.yaml"
-    (root / "records" / src.name).write_text(src.read_text(encoding="utf-8"), encoding="utf-8")
-    dataset = "saadat-fellay-20261015-dataset-synthetic-uniform-random-dna-seed-42.yaml"
-    (root / "records" / dataset).write_text(
-        (ROOT / "records" / dataset).read_text(encoding="utf-8"), encoding="utf-8"
-    )
+    # the protocol and what it refers to (its dataset; the families of the models it
+    # records as not measured), no evaluation
+    copy_closure(["rewire-20261130-protocol-gpu-memory-curves"], ROOT / "records", root / "records")
     empty = gather(root / "records", root).catalogue
     page = fits_page(empty, RELEASE)
     assert page.methods == ()
@@ -507,3 +504,46 @@ def test_the_mixed_precision_recipe_reads_first_once_measured(catalogue: Catalog
     assert [m.method for m in page.methods][-1] == "full"
     assert answer_methods(("full", "full-mixed")) == ("full-mixed", "full")
     assert answer_methods(("inference", "full")) == ("inference", "full")
+
+
+def test_models_not_measured_are_listed_with_the_reason(html: str, catalogue: Catalogue) -> None:
+    """A model the protocol's recipe records as not measured is listed on the page, linked
+    to its family's page with the recorded reason; the family's own section says why."""
+    from rewire_site.derive.fits import unmeasured
+    from rewire_site.render.urls import page_of
+
+    found = curves(catalogue)
+    items = [i for p in found.protocols if p.recipe for i in p.recipe.not_measured]
+    assert items, "the scenario's protocol (the live record) lists models not measured"
+    text = " ".join(text_of(html).split())
+    assert "Not measured, and why" in text
+    for item in items:
+        family = catalogue.get(item.family, ModelFamily)
+        assert f'href="../{page_of(family)}">{item.model}</a>' in html
+        assert " ".join(item.reason.split()) in text
+        own = unmeasured(found.protocols, item.family)
+        assert {u.family_id for u in own} == {item.family}
+        section = family_curves(family, found, catalogue)
+        assert section.methods == ()
+        assert section.empty.startswith("Not measured. ")
+        assert f"{item.model}: {item.reason}" in section.empty
+    # a family that has points, or no recorded reason, keeps its own text
+    assert family_curves(catalogue.get(GENA, ModelFamily), found, catalogue).empty == ""
+
+
+def test_a_model_not_measured_must_name_a_recorded_family(tmp_path: Path) -> None:
+    from rewire_site.validate import validate_paths
+
+    protocol = "rewire-20261130-protocol-gpu-memory-curves"
+    copy_closure([protocol], ROOT / "records", tmp_path / "records")
+    path = tmp_path / "records" / f"{protocol}.yaml"
+    text = path.read_text(encoding="utf-8")
+    family = "family: evo2-gene-completion-family-evo-2"
+    assert family in text
+    path.write_text(text.replace(family, "family: no-such-family"), encoding="utf-8")
+    report = validate_paths([tmp_path / "records"], tmp_path, cache=False)
+    found = [(p.field, p.message) for p in report.errors]
+    assert (
+        "recipe.not_measured.0.family",
+        "'no-such-family' refers to no record (expected the id of a model family)",
+    ) in found

@@ -130,6 +130,9 @@ def reference_fields(record: RecordBase) -> list[Ref]:
             found.append((f"same_task.{i}.dataset", same.dataset, "dataset"))
         for i, related in enumerate(record.related):
             found.append((f"related.{i}.dataset", related.dataset, "dataset"))
+    if isinstance(record, Protocol) and record.recipe is not None:
+        for i, item in enumerate(record.recipe.not_measured):
+            found.append((f"recipe.not_measured.{i}.family", item.family, "model_family"))
     if isinstance(record, Protocol) and record.baselines is not None:
         for role in ("null_control", "conventional_reference"):
             for i, target in enumerate(getattr(record.baselines, role).evaluations):

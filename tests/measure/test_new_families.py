@@ -4,7 +4,12 @@ feed-forward (measure/ntv2.py) and HyenaDNA's language model (measure/hyenadna/m
 
 from __future__ import annotations
 
+import json
+import shutil
+from pathlib import Path
+
 import pytest
+import yaml
 
 torch = pytest.importorskip("torch", reason="the models need torch (CPU build is enough)")
 pytest.importorskip("transformers", reason="NT v2 is built on transformers' ESM")
@@ -130,3 +135,65 @@ def test_caduceus_ps_131k_has_the_published_size() -> None:
     arch = get_architecture("caduceus-ps-131k")
     count = parameter_count(arch)
     assert abs(count / arch.published_parameters - 1) < 0.05
+
+
+REPO = Path(__file__).resolve().parents[2]
+FIXTURES = Path(__file__).parent / "fixtures"
+FAMILIES = {
+    "tiny-caduceus": "evidence-20261130-family-caduceus",
+    "tiny-hyena": "evidence-20261130-family-hyenadna",
+    "tiny-ntv2": "gfm-guide-20261014-family-nucleotide-transformer",
+    "tiny-bert": "evidence-20261202-family-dnabert",
+}
+
+
+@pytest.mark.parametrize("model", sorted(FAMILIES))
+def test_records_of_the_new_families_validate(model: str, tmp_path: Path) -> None:
+    """A memory point and a throughput point of each new architecture, written by the real
+    records writer from CPU logs given a GPU's figures, validate; utilisation (2 FLOPs a
+    parameter) is left out for the models without attention, and nucleotides per second
+    given only where the tokeniser's ratio is stated."""
+    pytest.importorskip("peft")
+    from measure.memory_curve.recipe import load_recipe, points
+    from measure.memory_curve.records import build_records
+    from measure.memory_curve.runner import point_spec
+    from measure.memory_curve.worker import run_point
+    from measure.records import store_artifact, write_records
+    from measure.registry import RunOptions
+    from rewire_site.validate import validate_paths
+
+    (tmp_path / "records").mkdir()
+    for record_id in (
+        "rewire-20261130-protocol-gpu-memory-curves",
+        "rewire-20261202-protocol-embedding-throughput",
+        "saadat-fellay-20261015-dataset-synthetic-uniform-random-dna-seed-42",
+        FAMILIES[model],
+    ):
+        shutil.copy(REPO / "records" / f"{record_id}.yaml", tmp_path / "records")
+    ours: set[str] = set()
+    names: set[str] = set()
+    for recipe_file, method in (("tiny_curves.yaml", "peft"), ("tiny_throughput.yaml", "embed")):
+        recipe = load_recipe(FIXTURES / recipe_file)
+        point = points(recipe, models=[model], methods=[method], batches=[8])[0]
+        spec = point_spec(recipe, point, "20261202-new-test", RunOptions(), "test")
+        spec["device"] = "cpu"
+        log = run_point(spec)
+        assert log["status"] == "value", log["error"]
+        if method == "embed":
+            log["step_seconds"] = [9.0, 0.5, 0.25, 0.3]
+        log["memory"].update(peak_allocated_bytes=10**9, peak_reserved_bytes=2 * 10**9)
+        log["environment"].update(gpu="NVIDIA H200", gpu_memory_gb=150.0)
+        path = tmp_path / f"{method}.json"
+        path.write_text(json.dumps(log))
+        stored = store_artifact(path, tmp_path, log["run_id"], f"{method}.json")
+        artifact = {"path": stored.path, "sha256": stored.sha256, "description": "raw log"}
+        written = write_records(build_records(recipe, log, artifact, FAMILIES[model]), tmp_path)
+        ours.update(p.name for p in written)
+        if method == "embed":
+            evaluation = yaml.safe_load(written[1].read_text(encoding="utf-8"))
+            names = {o["name"] for o in evaluation["results"][0]["observations"]}
+    report = validate_paths([tmp_path / "records"], tmp_path, cache=False)
+    assert not [str(p) for p in report.problems if p.severity == "error" and p.path.name in ours]
+    without_attention = model in ("tiny-caduceus", "tiny-hyena")
+    assert ("model-flops-utilisation" in names) == (not without_attention)
+    assert ("nucleotides-per-second" in names) == (model != "tiny-bert")

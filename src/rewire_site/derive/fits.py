@@ -266,6 +266,36 @@ class Answer:
     """For a batch answer, the input length (tokens) it is asked at."""
 
 
+@dataclass(frozen=True)
+class Unmeasured:
+    """A model a protocol's recipe could not measure, and the reason its record states."""
+
+    family_id: str
+    model: str
+    reason: str
+    protocol_id: str
+
+
+def unmeasured(
+    protocols: Iterable[Protocol], family_id: str | None = None
+) -> tuple[Unmeasured, ...]:
+    """The models the protocols' recipes record as not measured (`recipe.not_measured`), in
+    record order, each (family, model) once (the first protocol's reason); only one
+    family's with `family_id`."""
+    found: dict[tuple[str, str], Unmeasured] = {}
+    for protocol in protocols:
+        if protocol.recipe is None:
+            continue
+        for item in protocol.recipe.not_measured:
+            if family_id is not None and item.family != family_id:
+                continue
+            found.setdefault(
+                (item.family, item.model),
+                Unmeasured(item.family, item.model, item.reason, protocol.id),
+            )
+    return tuple(found.values())
+
+
 def recipe_protocols(catalogue: Catalogue, recipe_id: str) -> tuple[Protocol, ...]:
     """Protocols whose runnable recipe has this id."""
     return tuple(

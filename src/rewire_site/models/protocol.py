@@ -105,6 +105,17 @@ class DeclaredReading(Strict):
     declared_on: date = Field(description="Date the reading was declared (YYYY-MM-DD).")
 
 
+class NotMeasured(Strict):
+    """A model the recipe would measure but could not, and why."""
+
+    family: Slug = Field(description="Id of the model family.")
+    model: Text = Field(description="The model as the literature names it, e.g. 'Evo 2 1B'.")
+    reason: Text = Field(
+        description="Why it was not measured, as a reader should read it (what is missing "
+        "and where it was looked for); Markdown."
+    )
+
+
 class Recipe(Strict):
     id: Slug = Field(description="Recipe id known to `rewire measure list`.")
     command: Text = Field(description="Command that runs it, e.g. 'rewire measure run ...'.")
@@ -130,6 +141,12 @@ class Recipe(Strict):
         description="The reading of the unstated settings under which reproductions of this "
         "protocol are judged; without it a value reproduces only where every measured "
         "setting agrees.",
+    )
+    not_measured: list[NotMeasured] = Field(
+        default_factory=list,
+        description="Models of families the recipe is meant to cover that it could not "
+        "measure, each with the reason; the pages of the recipe's answers and of each "
+        "family say so.",
     )
 
     @model_validator(mode="after")

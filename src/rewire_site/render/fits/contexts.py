@@ -229,6 +229,18 @@ class EmbedAnswers:
 
 
 @dataclass(frozen=True)
+class NotMeasuredItem:
+    """A model the recipe could not measure: its family's page, its name, the reason."""
+
+    family: Link
+    """The model's family page."""
+    model: str
+    """The model as the protocol names it, e.g. 'Evo 2 1B'."""
+    reason: str
+    """Why it was not measured, as the protocol records it (Markdown)."""
+
+
+@dataclass(frozen=True)
 class FitsPage(Page):
     protocols: tuple[Link, ...]
     """The memory-curve protocols the points are measured under."""
@@ -246,6 +258,8 @@ class FitsPage(Page):
     """How tokens convert to base pairs, per family, from cited tokeniser facts."""
     embed: EmbedAnswers | None = None
     """How long embedding 1 million sequences takes, per measured model (None: no point)."""
+    not_measured: tuple[NotMeasuredItem, ...] = ()
+    """Models the recipes could not measure, with the reason their protocols record."""
 
 
 @dataclass(frozen=True)
@@ -260,6 +274,7 @@ class FamilyCurves:
     methods: tuple[MethodCurves, ...]
     """Empty when no model of the family has a point."""
     empty: str
-    """'Not measured: ...' when the family has no point, else ''."""
+    """'Not measured: ...' when the family has no point (with the reason a protocol records
+    for a model of the family, where one does), else ''."""
     embed: EmbedAnswers | None = None
     """The family's embedding-time answers (None: no throughput point)."""

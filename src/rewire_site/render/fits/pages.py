@@ -19,6 +19,7 @@ from ...derive.fits import (
     longest_length,
     shared_process_bias,
     state_gb,
+    unmeasured,
 )
 from ...link import Catalogue
 from ...models import ModelFamily
@@ -41,6 +42,7 @@ from .contexts import (
     FitRow,
     FitsPage,
     MethodCurves,
+    NotMeasuredItem,
     PointCell,
     PointRow,
 )
@@ -376,7 +378,19 @@ def fits_page(catalogue: Catalogue, release_id: str, found: Curves | None = None
         ),
         bases_note=bases_note,
         embed=embed_answers(speed_points(catalogue), catalogue),
+        not_measured=not_measured_items(found, catalogue),
     )
+
+
+def not_measured_items(found: Curves, catalogue: Catalogue) -> tuple[NotMeasuredItem, ...]:
+    """The models the curve protocols record as not measured, each linked to its family's
+    page (a family id the catalogue lacks is left out: validation reports it)."""
+    out = []
+    for item in unmeasured(found.protocols):
+        family = catalogue.by_id.get(item.family_id)
+        if isinstance(family, ModelFamily):
+            out.append(NotMeasuredItem(Link(family.name, page_of(family)), item.model, item.reason))
+    return tuple(out)
 
 
 def family_curves(family: ModelFamily, found: Curves, catalogue: Catalogue) -> FamilyCurves:
@@ -384,11 +398,13 @@ def family_curves(family: ModelFamily, found: Curves, catalogue: Catalogue) -> F
     own = found.for_family(family.id)
     models = _models(own, catalogue)
     methods = tuple(method_curves(own, m, models, catalogue) for m in own.methods())
-    empty = (
-        ""
-        if models
-        else "Not measured: no memory-curve point of a model of this family is recorded."
-    )
+    reasons = " ".join(f"{u.model}: {u.reason}" for u in unmeasured(found.protocols, family.id))
+    if models:
+        empty = ""
+    elif reasons:
+        empty = f"Not measured. {reasons}"
+    else:
+        empty = "Not measured: no memory-curve point of a model of this family is recorded."
     return FamilyCurves(
         fits_href=FITS_PATH,
         notes=curve_notes(own),
