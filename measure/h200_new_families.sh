@@ -13,14 +13,17 @@
 # Everything comes back in $OUT as new-families.tar.gz. Records are written afterwards where
 # the catalogue lives: `rewire measure run PROTOCOL --run-id RUN_ID-curves --runs-dir DIR
 # --records-only` (and the same for the throughput protocol with RUN_ID-embed).
-# measure.cli needs pydantic (rewire_site's models): install .whl onto PYTHONPATH first.
+# Carry .whl/ (pydantic and its pins, as for measure/h200_claims.sh): installed into /tmp/site.
 set -uo pipefail
 RUN=${1:?run id}
 MODELS=${MODELS:-nt-v2-100m,dnabert-6,hyenadna-large-1m,caduceus-ps-131k}
 R=/tmp/curves
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT" "$R"
-export PYTHONUNBUFFERED=1 PYTHONPATH=$PWD/src:$PWD${PYTHONPATH:+:$PYTHONPATH}
+# pydantic and its pins for measure.cli (rewire_site's models), from the carried .whl/
+python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
+  --target /tmp/site .whl/*.whl || exit 1
+export PYTHONUNBUFFERED=1 PYTHONPATH=/tmp/site:$PWD/src:$PWD${PYTHONPATH:+:$PYTHONPATH}
 nvidia-smi --query-gpu=index,name,memory.total,driver_version,clocks.max.sm --format=csv \
   | tee "$R/nvidia-smi.csv"
 python3 -c "import torch, transformers, peft; print('torch', torch.__version__, 'transformers', \
