@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from measure.records import AREAS, CONTEXTS
+from measure.records import AREAS, CONTEXTS, GB
 
 
 def on_cpu(environment: dict[str, Any]) -> bool:
@@ -29,6 +29,33 @@ def gpu_line(environment: dict[str, Any], gpus: int = 1, machine: str | None = N
             raise ValueError(f"{gpus} GPUs: name the machine they ran on")
         return f"{card}, one GPU"
     return f"{gpus} x {card} on {machine}"
+
+
+def peak_value(result: dict[str, Any], log: dict[str, Any], note: str) -> dict[str, Any]:
+    """A peak-memory result's value: the allocated peak of the log in GB (4 decimals) with
+    `note`; for a log that ran out of memory, the first words of its error as the note."""
+    if log["status"] == "out_of_memory":
+        result["note"] = str(log["error"]).split(":")[0]
+    else:
+        result["value"] = round(log["memory"]["peak_allocated_bytes"] / GB, 4)
+        result["note"] = note
+    return result
+
+
+def result_gaps(
+    uncertainty: str,
+    coverage: str,
+    *,
+    count: int = 1,
+    uncertainty_reason: str = "unknown",
+) -> dict[str, Any]:
+    """The missing-metadata entries of measured results 0..count-1: no interval for the
+    value (`uncertainty_reason`, unknown: one run) and no samples scored (inapplicable)."""
+    gaps: dict[str, Any] = {}
+    for i in range(count):
+        gaps[f"results.{i}.uncertainty"] = {"reason": uncertainty_reason, "note": uncertainty}
+        gaps[f"results.{i}.coverage"] = {"reason": "inapplicable", "note": coverage}
+    return gaps
 
 
 def configuration_record(
@@ -143,4 +170,11 @@ def evaluation_record(
     return record
 
 
-__all__ = ["configuration_record", "evaluation_record", "gpu_line", "on_cpu"]
+__all__ = [
+    "configuration_record",
+    "evaluation_record",
+    "gpu_line",
+    "on_cpu",
+    "peak_value",
+    "result_gaps",
+]

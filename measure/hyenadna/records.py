@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from measure.builder import configuration_record, evaluation_record
+from measure.builder import configuration_record, evaluation_record, result_gaps
 from measure.hyenadna.recipe import CARDS, HyenaRecipe, ProtocolPlan
 from measure.records import (
     GB,
@@ -191,18 +191,14 @@ def _evaluation(
     settings: dict[str, str],
     limitations: list[str],
 ) -> dict[str, Any]:
-    missing: dict[str, Any] = {}
-    for i, result in enumerate(results):
+    for result in results:
         result.setdefault("uncertainty", None)
         result.setdefault("coverage", None)
-        missing[f"results.{i}.uncertainty"] = {
-            "reason": "unknown",
-            "note": "One run; the repeats behind a time are its observations.",
-        }
-        missing[f"results.{i}.coverage"] = {
-            "reason": "inapplicable",
-            "note": "No samples are scored.",
-        }
+    missing = result_gaps(
+        "One run; the repeats behind a time are its observations.",
+        "No samples are scored.",
+        count=len(results),
+    )
     return evaluation_record(
         eval_id=eval_id,
         config_id=config_id,

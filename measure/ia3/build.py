@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from measure.builder import configuration_record, evaluation_record
+from measure.builder import configuration_record, evaluation_record, result_gaps
 from measure.records import measurement_environment, resolve_commit
 
 from .catalogue import (
@@ -293,22 +293,14 @@ def _evaluation(
             "run and no full-length run confirmed an extrapolation, so no run time is "
             "claimed; the observations are those of the shorter run.",
         ],
-        missing_metadata={
-            "results.0.uncertainty": {
-                "reason": "unknown",
-                "note": "One run per setup, so no spread of the run time; the step-time "
-                "spread is given in the observations.",
-            }
+        missing_metadata=result_gaps(
+            "One run per setup, so no spread of the run time; the step-time spread is given "
+            "in the observations."
             if time is not None
-            else {
-                "reason": "inapplicable",
-                "note": "An incomplete run claims no run time, so there is no spread to "
-                "give; the step-time spread is given in the observations.",
-            },
-            "results.0.coverage": {
-                "reason": "inapplicable",
-                "note": "A run-time measurement scores no samples.",
-            },
-        },
+            else "An incomplete run claims no run time, so there is no spread to give; the "
+            "step-time spread is given in the observations.",
+            "A run-time measurement scores no samples.",
+            uncertainty_reason="unknown" if time is not None else "inapplicable",
+        ),
         added=log.interval[1].date().isoformat(),
     )

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from measure.builder import evaluation_record
+from measure.builder import evaluation_record, result_gaps
 from measure.memory_curve.recipe import CurveRecipe
 from measure.memory_curve.records import (
     build_records,
@@ -239,13 +239,10 @@ def _time_ratio(
         artifacts=[artifact, ref_artifact],
         environment=environment,
         settings=settings,
-        missing_metadata={
-            "results.0.uncertainty": {
-                "reason": "unknown",
-                "note": "One process per model; the timed passes are not an interval.",
-            },
-            "results.0.coverage": {"reason": "inapplicable", "note": "No samples are scored."},
-        },
+        missing_metadata=result_gaps(
+            "One process per model; the timed passes are not an interval.",
+            "No samples are scored.",
+        ),
         limitations=[
             "Random weights and synthetic tokens: valid for time, not for accuracy.",
             "Tokenisation is not timed.",

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from measure.architectures import get_architecture
-from measure.builder import configuration_record, evaluation_record
+from measure.builder import configuration_record, evaluation_record, peak_value, result_gaps
 from measure.memory_curve.recipe import LONG_CONV_FAMILIES, CurveRecipe
 from measure.peak_flops import peak_for
 from measure.peak_memory.plan import FINISHED
@@ -124,11 +124,7 @@ def build_records(
         "coverage": None,
         "observations": _observations(log, check_log),
     }
-    if oom:
-        result["note"] = str(log["error"]).split(":")[0]
-    else:
-        result["value"] = round(log["memory"]["peak_allocated_bytes"] / GB, 4)
-        result["note"] = "torch.cuda.max_memory_allocated() over the measured steps"
+    peak_value(result, log, "torch.cuda.max_memory_allocated() over the measured steps")
     evaluation = evaluation_record(
         eval_id=eval_id,
         config_id=config_id,
@@ -157,16 +153,10 @@ def build_records(
         artifacts=[artifact, *([check[1]] if check else [])],
         environment=environment,
         settings=settings,
-        missing_metadata={
-            "results.0.uncertainty": {
-                "reason": "unknown",
-                "note": "One run per point; identical programs give identical allocator peaks.",
-            },
-            "results.0.coverage": {
-                "reason": "inapplicable",
-                "note": "No samples are scored: the metric is memory.",
-            },
-        },
+        missing_metadata=result_gaps(
+            "One run per point; identical programs give identical allocator peaks.",
+            "No samples are scored: the metric is memory.",
+        ),
         limitations=[
             "Random weights and synthetic tokens: valid for memory, not for accuracy.",
             "The allocator peak; the process also holds the CUDA context and the caching "
@@ -298,17 +288,11 @@ def _embed_evaluation(
         artifacts=[artifact],
         environment=environment,
         settings=settings,
-        missing_metadata={
-            "results.0.uncertainty": {
-                "reason": "unknown",
-                "note": "One process per point; the range of the timed passes is an "
-                "observation, not an interval.",
-            },
-            "results.0.coverage": {
-                "reason": "inapplicable",
-                "note": "No samples are scored: the metric is speed.",
-            },
-        },
+        missing_metadata=result_gaps(
+            "One process per point; the range of the timed passes is an observation, not an "
+            "interval.",
+            "No samples are scored: the metric is speed.",
+        ),
         limitations=[
             "Random weights and synthetic tokens: valid for speed, not for accuracy.",
             "Sequences of equal length, no padding, one GPU; tokenisation on the CPU is not timed.",

@@ -10,7 +10,7 @@ from typing import Any
 
 from rich.console import Console
 
-from measure.builder import configuration_record, evaluation_record
+from measure.builder import configuration_record, evaluation_record, peak_value, result_gaps
 from measure.peak_memory.plan import FINISHED, Planned
 from measure.peak_memory.published import Published, published_values
 from measure.peak_memory.recipe import (
@@ -21,7 +21,6 @@ from measure.peak_memory.recipe import (
     PeakMemoryRecipe,
 )
 from measure.records import (
-    GB,
     added_on,
     cite_artifact,
     measurement_environment,
@@ -158,11 +157,7 @@ def build_records(
         ],
         "observations": _observations(log),
     }
-    if oom:
-        result["note"] = str(log["error"]).split(":")[0]
-    else:
-        result["value"] = round(log["memory"]["peak_allocated_bytes"] / GB, 4)
-        result["note"] = "torch.cuda.max_memory_allocated() over the measured region"
+    peak_value(result, log, "torch.cuda.max_memory_allocated() over the measured region")
     evaluation = evaluation_record(
         eval_id=eval_id,
         config_id=config_id,
@@ -191,16 +186,10 @@ def build_records(
         artifacts=[artifact],
         environment=environment,
         settings=settings,
-        missing_metadata={
-            "results.0.uncertainty": {
-                "reason": "unknown",
-                "note": "One run per setting; replicates were not made.",
-            },
-            "results.0.coverage": {
-                "reason": "inapplicable",
-                "note": "No samples are scored: the metric is memory of a training step.",
-            },
-        },
+        missing_metadata=result_gaps(
+            "One run per setting; replicates were not made.",
+            "No samples are scored: the metric is memory of a training step.",
+        ),
         limitations=[
             "Random weights and synthetic inputs: valid for memory and time, not for accuracy.",
             f"Measured on {environment['gpu']}; the paper used an H100 (94 GB). Allocator peaks "
