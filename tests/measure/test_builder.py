@@ -119,3 +119,25 @@ def test_a_run_on_the_cpu_names_the_cpu_not_a_gpu() -> None:
     assert (
         _evaluation(environment=cpu)["training_hardware"] == "CPU only: Xeon (16 cores available)"
     )
+
+
+def test_result_gaps_name_each_results_uncertainty_and_coverage() -> None:
+    from measure.builder import result_gaps
+
+    assert result_gaps("one run", "no samples", count=2, uncertainty_reason="inapplicable") == {
+        "results.0.uncertainty": {"reason": "inapplicable", "note": "one run"},
+        "results.0.coverage": {"reason": "inapplicable", "note": "no samples"},
+        "results.1.uncertainty": {"reason": "inapplicable", "note": "one run"},
+        "results.1.coverage": {"reason": "inapplicable", "note": "no samples"},
+    }
+
+
+def test_a_peak_value_is_the_allocated_peak_or_the_out_of_memory_note() -> None:
+    from measure.builder import peak_value
+
+    fitted = {"status": "value", "memory": {"peak_allocated_bytes": 3_456_789_012}}
+    assert peak_value({"column": "c"}, fitted, "max allocated") == {
+        "column": "c", "value": 3.4568, "note": "max allocated",
+    }  # fmt: skip
+    failed = {"status": "out_of_memory", "error": "did not fit in 150.1 GB: CUDA out of memory"}
+    assert peak_value({}, failed, "unused") == {"note": "did not fit in 150.1 GB"}
