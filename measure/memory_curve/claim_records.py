@@ -201,7 +201,11 @@ def _time_ratio(
         "device": "cpu" if where == "on the CPU" else "cuda",
         "cpu_threads": str(log.get("cpu_threads", "unknown")),
     }
-    _, eval_id = measurement_ids(log["run_id"], f"{model}-to-{claim.reference}-{log['tokens']}tok")
+    # both token counts name the pair: one reading may keep a model's length and change only
+    # the reference's (HyenaDNA reads 70 tokens under both of Feng et al.'s readings)
+    _, eval_id = measurement_ids(
+        log["run_id"], f"{model}-{log['tokens']}tok-to-{claim.reference}-{ref['tokens']}tok"
+    )
     return evaluation_record(
         eval_id=eval_id,
         config_id=configs[log["item"]],
