@@ -137,7 +137,9 @@ def test_a_peak_value_is_the_allocated_peak_or_the_out_of_memory_note() -> None:
 
     fitted = {"status": "value", "memory": {"peak_allocated_bytes": 3_456_789_012}}
     assert peak_value({"column": "c"}, fitted, "max allocated") == {
-        "column": "c", "value": 3.4568, "note": "max allocated",
-    }  # fmt: skip
+        "column": "c",
+        "value": 3.4568,
+        "note": "max allocated",
+    }
     failed = {"status": "out_of_memory", "error": "did not fit in 150.1 GB: CUDA out of memory"}
     assert peak_value({}, failed, "unused") == {"note": "did not fit in 150.1 GB"}

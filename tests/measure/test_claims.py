@@ -56,8 +56,10 @@ def test_every_claim_plans_its_declared_reading_with_estimates() -> None:
 def test_fixed_tokens_replace_the_doubling_lengths() -> None:
     recipe = parse_recipe(_tiny())
     assert [(p.model.key, p.tokens) for p in points(recipe)] == [
-        ("tiny-esm", 16), ("tiny-esm", 70), ("tiny-dnabert-2", 18),
-    ]  # fmt: skip
+        ("tiny-esm", 16),
+        ("tiny-esm", 70),
+        ("tiny-dnabert-2", 18),
+    ]
     data = _tiny()
     del data["models"][0]["tokens"]
     doubling = [p.tokens for p in points(parse_recipe(data), models=["tiny-esm"])]
@@ -103,9 +105,16 @@ def test_a_cpu_claim_runs_through_the_cli_in_fp32_on_the_cpu(tmp_path: Path) -> 
 
     protocol = load_recipe(TINY).protocol
     args = [
-        "run", protocol, "--recipe", str(TINY), "--no-records",
-        "--runs-dir", str(tmp_path), "--run-id", "c1",
-    ]  # fmt: skip
+        "run",
+        protocol,
+        "--recipe",
+        str(TINY),
+        "--no-records",
+        "--runs-dir",
+        str(tmp_path),
+        "--run-id",
+        "c1",
+    ]
     plan = CliRunner().invoke(app, [*args, "--dry-run"])
     assert plan.exit_code == 0, plan.output
     assert "3 runnable items" in plan.output
@@ -113,9 +122,10 @@ def test_a_cpu_claim_runs_through_the_cli_in_fp32_on_the_cpu(tmp_path: Path) -> 
     assert result.exit_code == 0, result.output
     logs = {p.stem: json.loads(p.read_text()) for p in (tmp_path / "c1" / "logs").glob("*.json")}
     assert sorted(logs) == [
-        "tiny-dnabert-2--embed--b4--18tok", "tiny-esm--embed--b4--16tok",
+        "tiny-dnabert-2--embed--b4--18tok",
+        "tiny-esm--embed--b4--16tok",
         "tiny-esm--embed--b4--70tok",
-    ]  # fmt: skip
+    ]
     for log in logs.values():
         assert log["status"] == "value", log["error"]
         assert log["precision"] == "fp32 weights"
@@ -161,8 +171,11 @@ def _catalogue(root: Path, *ids: str) -> None:
     sys.path.insert(0, str(REPO / "tests"))
     from scenarios import copy_closure
 
-    families = ["evidence-20261130-family-dnabert-2", "rewire-20261202-family-mistral-dna",
-                "gfm-guide-20261014-family-nucleotide-transformer"]  # fmt: skip
+    families = [
+        "evidence-20261130-family-dnabert-2",
+        "rewire-20261202-family-mistral-dna",
+        "gfm-guide-20261014-family-nucleotide-transformer",
+    ]
     copy_closure([*ids, *families], REPO / "records", root / "records")
 
 
@@ -190,8 +203,17 @@ def test_time_ratio_records_divide_two_medians_of_one_cpu_run(tmp_path: Path) ->
 
     _catalogue(tmp_path, "rewire-20261202-eval-feng-nt-v2-500m-to-dnabert-2-prom-core-all")
     protocol = load_recipe(TINY).protocol
-    args = ["run", protocol, "--recipe", str(TINY), "--no-records", "--runs-dir", str(tmp_path),
-            "--run-id", "20261202-claim-test"]  # fmt: skip
+    args = [
+        "run",
+        protocol,
+        "--recipe",
+        str(TINY),
+        "--no-records",
+        "--runs-dir",
+        str(tmp_path),
+        "--run-id",
+        "20261202-claim-test",
+    ]
     assert CliRunner().invoke(app, args).exit_code == 0
     logs = sorted((tmp_path / "20261202-claim-test" / "logs").glob("*.json"))
     written = write_claim_records(load_recipe(TINY), logs, tmp_path, git_commit="abc1234")
@@ -218,8 +240,9 @@ def test_card_memory_is_the_reserved_peak_plus_the_context(tmp_path: Path) -> No
     from measure.memory_curve.claim_records import write_claim_records
 
     data = yaml.safe_load((CLAIMS_DIR / "mistral-dna-rtx3090.yaml").read_text())
-    data["models"] = [{"key": "mistral-dna-1m", "family": "rewire-20261202-family-mistral-dna",
-                       "tokens": [64]}]  # fmt: skip
+    data["models"] = [
+        {"key": "mistral-dna-1m", "family": "rewire-20261202-family-mistral-dna", "tokens": [64]}
+    ]
     recipe = parse_recipe(data)
     name = "mistral-dna-1m--full-mixed--b8--64tok.json"
     log_path = REPO / "artifacts" / "measurements" / "20261202-curves-new" / name
@@ -243,8 +266,11 @@ def test_the_feng_claim_embeds_each_family_in_fp32_on_the_cpu_at_a_tiny_size() -
     recipe = load_recipe(CLAIMS_DIR / "feng-embedding-time-ratio.yaml")
     assert (recipe.precision, recipe.device, recipe.batches) == ("fp32", "cpu", (256,))
     data = dict(recipe.raw)
-    tiny = {"nt-v2-500m": "tiny-ntv2", "hyenadna-medium-160k": "tiny-hyena",
-            "dnabert-2": "tiny-dnabert-2"}  # fmt: skip
+    tiny = {
+        "nt-v2-500m": "tiny-ntv2",
+        "hyenadna-medium-160k": "tiny-hyena",
+        "dnabert-2": "tiny-dnabert-2",
+    }
     data["models"] = [{**m, "key": tiny[m["key"]]} for m in data["models"]]
     data["batches"] = [2]
     small = parse_recipe(data)
