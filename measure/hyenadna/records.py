@@ -123,102 +123,6 @@ def _artifact(path: Path, root: Path, run_id: str) -> dict[str, Any]:
     )
 
 
-def _configuration(
-    config_id: str,
-    title: str,
-    summary: str,
-    log: dict[str, Any],
-    environment: dict[str, Any],
-    settings: dict[str, str],
-    training_setting: str,
-    fine_tuning: str | None,
-    family: str,
-) -> dict[str, Any]:
-    s = log["settings"]
-    missing: dict[str, Any] = {
-        "checkpoint": {
-            "reason": "inapplicable",
-            "note": "Random weights from the checkpoint's dimensions: memory and time do "
-            "not depend on trained weights.",
-        }
-    }
-    if fine_tuning is None:
-        missing["fine_tuning"] = {
-            "reason": "inapplicable",
-            "note": "Timed passes only; no optimizer step updates the weights.",
-        }
-    return configuration_record(
-        config_id=config_id,
-        title=title,
-        summary=summary,
-        reported_name=f"HyenaDNA {s['model']} ({s['n_layer']} layers, width {s['d_model']})",
-        family=family,
-        parameters=f"{log['parameters']:,} (counted)" if log.get("parameters") else None,
-        environment=environment,
-        fine_tuning=fine_tuning,
-        training_setting=training_setting,
-        version=f"measure/hyenadna/model.py (from {log['source']}), torch "
-        f"{environment['packages'].get('torch', '?')}",
-        settings=settings,
-        provenance_note="Implemented and measured by Rewire (`measure/hyenadna`): a typed "
-        "transcription of the authors' standalone model with random weights; dimensions: "
-        f"{s['dims_source']}.",
-        citations=[
-            {
-                "source": MODEL_SOURCE,
-                "locator": "HyenaOperator, Block, LMBackbone",
-                "role": "context_only",
-                "supports": ["version"],
-            }
-        ],
-        missing_metadata=missing,
-        added=added_on(log["ended_at"]),
-    )
-
-
-def _evaluation(
-    eval_id: str,
-    config_id: str,
-    title: str,
-    summary: str,
-    recipe: HyenaRecipe,
-    plan: ProtocolPlan,
-    log: dict[str, Any],
-    environment: dict[str, Any],
-    comparison: dict[str, str],
-    results: list[dict[str, Any]],
-    artifacts: list[dict[str, Any]],
-    settings: dict[str, str],
-    limitations: list[str],
-) -> dict[str, Any]:
-    for result in results:
-        result.setdefault("uncertainty", None)
-        result.setdefault("coverage", None)
-    missing = result_gaps(
-        "One run; the repeats behind a time are its observations.",
-        "No samples are scored.",
-        count=len(results),
-    )
-    return evaluation_record(
-        eval_id=eval_id,
-        config_id=config_id,
-        title=title,
-        summary=summary,
-        protocol=plan.protocol,
-        dataset=recipe.dataset,
-        run_id=log["run_id"],
-        comparison=comparison,
-        results=results,
-        artifacts=artifacts,
-        environment=environment,
-        reproduces=plan.reproduces,
-        settings=settings,
-        missing_metadata=missing,
-        limitations=limitations,
-        added=added_on(log["ended_at"]),
-    )
-
-
 STEP_TEXT = (
     "full fine-tuning step: fp32 weights, mean-pooled 2-class head, cross-entropy, AdamW (fp32 "
     "states); without, then with checkpoint_mixer and checkpoint_mlp"
@@ -253,31 +157,70 @@ def _pair(
 ) -> list[dict[str, Any]]:
     """The configuration and the evaluation of one measurement (`item` names both ids)."""
     config_id, eval_id = record_ids(log["run_id"], item)
-    configuration = _configuration(
-        config_id,
-        texts.config_title,
-        texts.config_summary,
-        log,
-        environment,
-        settings,
-        texts.training_setting,
-        texts.fine_tuning,
-        recipe.family,
+    s, added = log["settings"], added_on(log["ended_at"])
+    missing: dict[str, Any] = {
+        "checkpoint": {
+            "reason": "inapplicable",
+            "note": "Random weights from the checkpoint's dimensions: memory and time do "
+            "not depend on trained weights.",
+        }
+    }
+    if texts.fine_tuning is None:
+        missing["fine_tuning"] = {
+            "reason": "inapplicable",
+            "note": "Timed passes only; no optimizer step updates the weights.",
+        }
+    configuration = configuration_record(
+        config_id=config_id,
+        title=texts.config_title,
+        summary=texts.config_summary,
+        reported_name=f"HyenaDNA {s['model']} ({s['n_layer']} layers, width {s['d_model']})",
+        family=recipe.family,
+        parameters=f"{log['parameters']:,} (counted)" if log.get("parameters") else None,
+        environment=environment,
+        fine_tuning=texts.fine_tuning,
+        training_setting=texts.training_setting,
+        version=f"measure/hyenadna/model.py (from {log['source']}), torch "
+        f"{environment['packages'].get('torch', '?')}",
+        settings=settings,
+        provenance_note="Implemented and measured by Rewire (`measure/hyenadna`): a typed "
+        "transcription of the authors' standalone model with random weights; dimensions: "
+        f"{s['dims_source']}.",
+        citations=[
+            {
+                "source": MODEL_SOURCE,
+                "locator": "HyenaOperator, Block, LMBackbone",
+                "role": "context_only",
+                "supports": ["version"],
+            }
+        ],
+        missing_metadata=missing,
+        added=added,
     )
-    evaluation = _evaluation(
-        eval_id,
-        config_id,
-        texts.title,
-        texts.summary,
-        recipe,
-        plan,
-        log,
-        environment,
-        comparison,
-        results,
-        artifacts,
-        settings,
-        limitations,
+    for result in results:
+        result.setdefault("uncertainty", None)
+        result.setdefault("coverage", None)
+    evaluation = evaluation_record(
+        eval_id=eval_id,
+        config_id=config_id,
+        title=texts.title,
+        summary=texts.summary,
+        protocol=plan.protocol,
+        dataset=recipe.dataset,
+        run_id=log["run_id"],
+        comparison=comparison,
+        results=results,
+        artifacts=artifacts,
+        environment=environment,
+        reproduces=plan.reproduces,
+        settings=settings,
+        missing_metadata=result_gaps(
+            "One run; the repeats behind a time are its observations.",
+            "No samples are scored.",
+            count=len(results),
+        ),
+        limitations=limitations,
+        added=added,
     )
     return [configuration, evaluation]
 
@@ -393,21 +336,40 @@ def _settings(log: dict[str, Any], **extra: str) -> dict[str, str]:
 
 
 Logs = dict[str, dict[str, Any]]
-Builder = Callable[
-    [HyenaRecipe, ProtocolPlan, Logs, dict[str, Path], Path, str | None, str | None],
-    list[dict[str, Any]],
-]
 
 
-def _colab_fit(
-    recipe: HyenaRecipe,
-    plan: ProtocolPlan,
-    logs: Logs,
-    paths: dict[str, Path],
-    root: Path,
-    git_commit: str | None,
-    note: str | None,
-) -> list[dict[str, Any]]:
+@dataclass(frozen=True)
+class Run:
+    """What a protocol's record writer reads: the recipe and protocol, the finished logs by
+    item (and their files), the catalogue root, and the commit and note to state."""
+
+    recipe: HyenaRecipe
+    plan: ProtocolPlan
+    logs: Logs
+    paths: dict[str, Path]
+    root: Path
+    git_commit: str | None
+    note: str | None
+
+    def parts(
+        self,
+    ) -> tuple[HyenaRecipe, ProtocolPlan, Logs, dict[str, Path], Path, str | None, str | None]:
+        return (
+            self.recipe,
+            self.plan,
+            self.logs,
+            self.paths,
+            self.root,
+            self.git_commit,
+            self.note,
+        )
+
+
+Builder = Callable[[Run], list[dict[str, Any]]]
+
+
+def _colab_fit(run: Run) -> list[dict[str, Any]]:
+    recipe, plan, logs, paths, root, git_commit, note = run.parts()
     records: list[dict[str, Any]] = []
     by_model: dict[str, list[str]] = {}
     for key, log in logs.items():
@@ -454,15 +416,8 @@ def _colab_fit(
     return records
 
 
-def _checkpointing(
-    recipe: HyenaRecipe,
-    plan: ProtocolPlan,
-    logs: Logs,
-    paths: dict[str, Path],
-    root: Path,
-    git_commit: str | None,
-    note: str | None,
-) -> list[dict[str, Any]]:
+def _checkpointing(run: Run) -> list[dict[str, Any]]:
+    recipe, plan, logs, paths, root, git_commit, note = run.parts()
     records: list[dict[str, Any]] = []
     pairs: dict[int, dict[bool, str]] = {}
     for key, log in logs.items():
@@ -541,15 +496,8 @@ def _checkpointing(
     return records
 
 
-def _train_1m(
-    recipe: HyenaRecipe,
-    plan: ProtocolPlan,
-    logs: Logs,
-    paths: dict[str, Path],
-    root: Path,
-    git_commit: str | None,
-    note: str | None,
-) -> list[dict[str, Any]]:
+def _train_1m(run: Run) -> list[dict[str, Any]]:
+    recipe, plan, logs, paths, root, git_commit, note = run.parts()
     if not logs:
         return []
     keys = sorted(logs, key=lambda k: logs[k]["settings"]["checkpointing"])
@@ -587,15 +535,8 @@ def _train_1m(
     )
 
 
-def _speedup(
-    recipe: HyenaRecipe,
-    plan: ProtocolPlan,
-    logs: Logs,
-    paths: dict[str, Path],
-    root: Path,
-    git_commit: str | None,
-    note: str | None,
-) -> list[dict[str, Any]]:
+def _speedup(run: Run) -> list[dict[str, Any]]:
+    recipe, plan, logs, paths, root, git_commit, note = run.parts()
     sides: dict[int, dict[str, str]] = {}
     for key, log in logs.items():
         if log["status"] == "value":
@@ -742,7 +683,7 @@ def build_run_records(
     builder = BUILDERS.get(plan.key)
     if builder is None:
         raise KeyError(f"no record builder for protocol {plan.key!r}")
-    records = builder(recipe, plan, loaded, paths, root, git_commit, note)
+    records = builder(Run(recipe, plan, loaded, paths, root, git_commit, note))
     return [r for r in records if not (root / "records" / f"{r['id']}.yaml").exists()]
 
 
