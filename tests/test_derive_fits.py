@@ -304,6 +304,16 @@ def test_base_pairs_of_a_kmer_tokeniser_from_the_cited_fact() -> None:
     assert nt.base_pairs(1) is None
 
 
+def test_base_pairs_of_a_single_nucleotide_tokeniser() -> None:
+    """HyenaDNA cites a single-nucleotide tokeniser: one base pair per token after one
+    special token, so 262,144 tokens hold 262,143 bp (never more than the tokens)."""
+    hyena = family_base_pairs(_family("evidence-20261130-family-hyenadna"))
+    assert (hyena.tokeniser, hyena.per_token, hyena.special_tokens) == ("single nucleotide", 1, 1)
+    assert hyena.base_pairs(262_144) == 262_143
+    assert hyena.base_pairs(1) is None
+    assert BasePairs("singlebase", 1, 1, "s").base_pairs(1024) == 1023
+
+
 @pytest.mark.parametrize(
     "name", ["evidence-20261130-family-dnabert-2", "saadat-fellay-20261015-family-gena-lm"]
 )

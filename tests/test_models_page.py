@@ -68,19 +68,24 @@ def checkpoint_record(records: Path, family_id: str, index: int) -> Any:
     return record(records, family_id)["checkpoints"][index]
 
 
-def test_tokens_without_a_cited_ratio_have_no_base_pairs(project: Path, directory: Any) -> None:
-    """HyenaDNA states its training length in tokens; the fits page's conversion
-    (family_base_pairs) gives no ratio for its tokeniser, so base pairs are not stated
-    here either (one conversion for every page)."""
+def test_tokens_convert_by_the_fits_page_conversion(project: Path, directory: Any) -> None:
+    """HyenaDNA states its training length in tokens and cites a single-nucleotide
+    tokeniser; the fits page's conversion (family_base_pairs) gives one base pair per token
+    after one special token, and the directory converts by that same function (one
+    conversion for every page)."""
     records = project / "records"
     cp = checkpoint_record(records, HYENADNA, 0)
     stated = cp["facts"]["context_length_trained"]
     assert stated["unit"] == "token"
     family = load(project).get(HYENADNA, ModelFamily)
-    assert family_base_pairs(family).per_token is None
+    assert family_base_pairs(family).per_token == 1
     found = entry(directory, HYENADNA, cp["name"]).trained
     assert found is not None
-    assert (found.tokens, found.base_pairs, found.converted) == (stated["value"], None, False)
+    assert (found.tokens, found.base_pairs, found.converted) == (
+        stated["value"],
+        float(stated["value"] - 1),
+        True,
+    )
     assert found.stated.value == stated["printed_value"]
     assert found.stated.locator == stated["citation"]["locator"]
 

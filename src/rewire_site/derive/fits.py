@@ -488,6 +488,11 @@ def state_gb(method: str, parameters: int | None) -> float | None:
 
 
 _KMER = re.compile(r"^(?P<k>[1-9][0-9]?)-mer$")
+SINGLE_NUCLEOTIDE = frozenset({"single nucleotide", "single-nucleotide", "singlebase", "character"})
+"""Tokeniser facts of one token per base (HyenaDNA's 'single nucleotide', DNALLM-Mark's
+'singlebase'): one base pair per token after one special token (HyenaDNA's character
+tokeniser adds a separator token; counting one token without a base never overstates the
+bases)."""
 
 
 @dataclass(frozen=True)
@@ -553,7 +558,8 @@ def length_count(number: float | None, unit: str, conversion: BasePairs) -> Leng
 def family_base_pairs(family: ModelFamily) -> BasePairs:
     """The base-pair conversion of one family: from the tokeniser fact its checkpoints
     cite. A k-mer tokeniser ('6-mer', Nucleotide Transformer's non-overlapping 6-mers)
-    holds k base pairs per token after one CLS token; any other tokeniser (BPE), no fact,
+    holds k base pairs per token after one CLS token, a single-nucleotide one one base pair
+    per token after one special token; any other tokeniser (BPE), no fact,
     or checkpoints whose facts disagree give no ratio."""
     stated: dict[str, str | None] = {}
     for checkpoint in family.checkpoints:
@@ -563,6 +569,8 @@ def family_base_pairs(family: ModelFamily) -> BasePairs:
     if len(stated) != 1:
         return BasePairs(" / ".join(sorted(stated)), None, 0, None)
     ((tokeniser, source),) = stated.items()
+    if tokeniser.lower() in SINGLE_NUCLEOTIDE:
+        return BasePairs(tokeniser, 1, 1, source)
     kmer = _KMER.match(tokeniser)
     if kmer is None:
         return BasePairs(tokeniser, None, 0, source)
