@@ -141,8 +141,9 @@ def test_score_meaning_compares_a_result_with_its_columns_metric(project: Path) 
     """The readiness check compares each result's unit and direction with its column's
     metric: an MCC result in 'score' is not 'not percent' because the protocol's declared
     metric (here changed to percent) says so."""
-    from rewire_site.derive.readiness import readiness
+    from rewire_site.derive.readiness import ScoreMeaning, readiness
     from rewire_site.link import Catalogue
+    from rewire_site.render.readiness_text import requirement_reason
 
     catalogue = gather(project / "records", project).catalogue
     protocol = catalogue.get(PROTOCOL, Protocol)
@@ -151,6 +152,8 @@ def test_score_meaning_compares_a_result_with_its_columns_metric(project: Path) 
     records = [changed if r.id == PROTOCOL else r for r in catalogue.by_id.values()]
     found = readiness(catalogue.get(MCC, Evaluation), Catalogue.from_records(records), {})
     meaning = next(r for c in found.checks for r in c.requirements if r.key == "score_meaning")
-    assert "is not 'percent'" not in meaning.reason
+    assert isinstance(meaning.detail, ScoreMeaning)
     # What remains is true of the record: Feng et al. state no direction.
-    assert meaning.reason == "MCC: the source does not state which way is better."
+    assert [p.kind for p in meaning.detail.problems] == ["no_direction"]
+    reason = requirement_reason(meaning, changed)
+    assert reason == "MCC: the source does not state which way is better."

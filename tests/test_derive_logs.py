@@ -11,11 +11,12 @@ import json
 from pathlib import Path
 
 from rewire_site import release
-from rewire_site.derive.logs import logged_run, parse_log
+from rewire_site.derive.logs import LogFacts, logged_run, parse_log
 from rewire_site.derive.readiness import readiness
 from rewire_site.link import Catalogue
-from rewire_site.models import Evaluation
+from rewire_site.models import Evaluation, Protocol
 from rewire_site.models.evaluation import Origin
+from rewire_site.render.readiness_text import ReadinessView, readiness_view
 
 ROOT = Path(__file__).resolve().parents[1]
 E1 = "rewire-20261130-hyenadna-e1-eval-train-1m"
@@ -24,12 +25,23 @@ E1_LOG = (
 )
 
 
+def view(
+    evaluation: Evaluation,
+    catalogue: Catalogue,
+    hashes: dict[str, str | None],
+    logs: dict[str, LogFacts],
+) -> ReadinessView:
+    """The readiness section's words, which state what the logs record."""
+    protocol = catalogue.get(evaluation.protocol, Protocol)
+    return readiness_view(readiness(evaluation, catalogue, hashes, logs), protocol)
+
+
 def _requirement(
     catalogue: Catalogue, evaluation: Evaluation, key: str, logs: bool = True
 ) -> tuple[str, str]:
     hashes = release.hash_artifacts(catalogue, ROOT)
     found = release.read_logs(catalogue, ROOT, hashes) if logs else {}
-    ready = readiness(evaluation, catalogue, hashes, found)
+    ready = view(evaluation, catalogue, hashes, found)
     requirement = next(r for c in ready.checks for r in c.requirements if r.key == key)
     return requirement.state, requirement.reason
 
@@ -78,7 +90,7 @@ def test_no_page_says_no_uncommitted_changes_where_a_log_records_them(
     for evaluation in catalogue.of_kind(Evaluation):
         if evaluation.origin != Origin.rewire_measurement or evaluation.environment is None:
             continue
-        ready = readiness(evaluation, catalogue, hashes, logs)
+        ready = view(evaluation, catalogue, hashes, logs)
         text = next(r.reason for c in ready.checks for r in c.requirements if r.key == "recipe")
         logged = logged_run(evaluation, hashes, logs)
         if "no uncommitted changes logged" in text:

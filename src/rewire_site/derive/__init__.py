@@ -12,8 +12,9 @@ Tables (`tables.py`)
     evaluation_rows(evaluations, catalogue, *, flags=None) -> tuple[EvaluationRow, ...]
         ("Exact evaluated configurations and original reported results")
 Readiness (`readiness.py`)
-    readiness(evaluation, catalogue, artifact_hashes) -> Readiness(checks: Check(
-        requirements: Requirement...)..., met_count, summary, artifacts, artifact_note)
+    readiness(evaluation, catalogue, artifact_hashes) -> Readiness(checks: Check(state,
+        requirements: Requirement(state, detail)...)..., met_count, artifacts); its words:
+        render/readiness_text.readiness_view
     `artifact_hashes`: artifact path -> SHA-256 the builder computed (None: no file);
     `release.hash_artifacts(catalogue, root)` makes it. scales.is_resource_metric(protocol)
     -> bool (memory, time, throughput: no per-sample predictions).
@@ -87,7 +88,6 @@ if TYPE_CHECKING:
         flags_by_evaluation,
     )
     from .readiness import (
-        READINESS_NOTE,
         ArtifactStatus,
         Check,
         Readiness,
@@ -119,7 +119,6 @@ if TYPE_CHECKING:
 _LAZY: dict[str, str] = {
     "Agreement": "agreement",
     "agreement": "agreement",
-    "READINESS_NOTE": "readiness",
     "ArtifactStatus": "readiness",
     "Check": "readiness",
     "Readiness": "readiness",
@@ -197,7 +196,6 @@ if not TYPE_CHECKING:  # for type checkers the names are the imports above
 
 
 __all__ = [
-    "READINESS_NOTE",
     "Agreement",
     "ArtifactStatus",
     "Cell",

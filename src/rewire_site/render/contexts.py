@@ -20,7 +20,6 @@ from markupsafe import Markup
 
 from ..derive.concerns import Flag
 from ..derive.logs import LogFacts
-from ..derive.readiness import Readiness
 from ..derive.reproduction import ReproductionGroup
 from ..derive.tables import Cell, ComparisonTable, EvaluationRow, TableColumn, TableRow
 from .coverage import BaselineCoverage, CatalogueCounts, ProtocolCoverage
@@ -31,6 +30,7 @@ from .page import Link as Link
 from .page import Page as Page
 from .page import PageHeader as PageHeader
 from .page import page_header as page_header  # Page, Link: page.py (re-exported)
+from .readiness_text import ReadinessView
 from .reproduction_chart import Chart
 from .search import SearchEntry
 
@@ -218,7 +218,7 @@ class EvaluationPage(RecordPage):
     flags: tuple[Flag, ...]
     flags_text: str
     """'2 concerns', '1 concern': how many concern flags the evaluation has."""
-    readiness: Readiness
+    readiness: ReadinessView
     readiness_key: Hashable
     """Everything the readiness section shows: equal keys render the same HTML."""
     procedure: tuple[Fact, ...]

@@ -21,6 +21,7 @@ from ..models import Evaluation, Origin, Protocol
 from .contexts import EvaluationPage, Fact, ObservationRow, SiteFacts
 from .findings import claim_views, evaluation_headline
 from .parts import common_fields, link_to, results_of, value_fact
+from .readiness_text import readiness_view
 from .reproduction_chart import group_charts
 
 STATUS_LINES = {
@@ -68,7 +69,9 @@ def evaluation_page(
     """The page of `evaluation`. `groups`: its protocol's reproduction groups, computed
     once by the derive stage (`render.plan`); judged here when not given."""
     protocol = catalogue.get(evaluation.protocol, Protocol)
-    ready = readiness(evaluation, catalogue, facts.artifact_hashes, facts.artifact_logs)
+    ready = readiness_view(
+        readiness(evaluation, catalogue, facts.artifact_hashes, facts.artifact_logs), protocol
+    )
     flags = facts.flags.get(evaluation.id, ())
     comparison = evaluation.comparison
     setup, versions = (
