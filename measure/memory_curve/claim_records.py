@@ -280,9 +280,13 @@ def write_claim_records(
             continue
         if log["status"] != "value":
             continue
+        logs[(log["model"]["key"], int(log["tokens"]))] = (log, artifact)
+        if log["model"]["key"] == claim.reference:
+            # the reference's log is an artifact of each quotient; no evaluation names a
+            # configuration of it (an unreferenced configuration fails strict validation)
+            continue
         config = point_configuration(log, family, git_commit=git_commit, note=note)[0]
         configs[log["item"]] = config["id"]
-        logs[(log["model"]["key"], int(log["tokens"]))] = (log, artifact)
         records.append(config)
     for model in claim.columns:
         for label in claim.readings:
