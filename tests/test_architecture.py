@@ -284,7 +284,6 @@ def test_display_formatting_finder_finds_formatting() -> None:
 
 
 STILL_MAKING_TEXT = (
-    "concerns",
     "display",
     "reproduction",
     "tables",

@@ -5,10 +5,27 @@ from __future__ import annotations
 import pytest
 from scenarios import load_scenario
 
-from rewire_site.derive.concerns import accelerators, excluded, flags, flags_by_evaluation
+from rewire_site.derive.concerns import (
+    Constant,
+    Disagrees,
+    Flag,
+    HardwareDiffers,
+    RecordedConcern,
+    UnitUnstated,
+    accelerators,
+    excluded,
+    flags,
+    flags_by_evaluation,
+)
+from rewire_site.derive.display import FlagView, flag_view
 from rewire_site.link import Catalogue
 from rewire_site.models import Configuration, Evaluation, Protocol, RecordBase
 from rewire_site.models.common import Missing, MissingReason
+
+
+def _shown(found: list[Flag], catalogue: Catalogue) -> list[FlagView]:
+    """The flags as a page shows them (their words: derive.display.flag_view)."""
+    return [flag_view(f, catalogue) for f in found]
 
 
 def _replace(catalogue: Catalogue, *records: RecordBase) -> Catalogue:
@@ -39,7 +56,9 @@ def test_recorded_conflict_is_shown_with_its_text_and_citations() -> None:
     catalogue = load_scenario("ia3_conflict")
     found = flags(catalogue.get("eval-nt-500m-ia3-runtime", Evaluation), catalogue)
     assert len(found) == 1
-    flag = found[0]
+    assert isinstance(found[0].detail, RecordedConcern)
+    assert found[0].detail.citations[0].locator.endswith("Discussion, paragraph 3")
+    flag = flag_view(found[0], catalogue)
     assert flag.recorded and flag.excludes_from_comparisons
     assert flag.label == "Evidence concern"
     assert flag.text.startswith("Fine-tuning time conflicts within the article.")
@@ -69,7 +88,7 @@ def test_hardware_declared_decisive_is_said_and_still_not_an_exclusion() -> None
     )
     changed = _replace(catalogue, declared)
     found = flags(changed.get("eval-nt-rewire", Evaluation), changed)
-    hardware = [f for f in found if f.kind == "hardware_differs"]
+    hardware = _shown([f for f in found if f.kind == "hardware_differs"], changed)
     assert "depends on the accelerator" in hardware[0].text
     assert not hardware[0].excludes_from_comparisons
     # Agreement is not judged across accelerator classes: no disagreement flag.
@@ -80,7 +99,8 @@ def test_published_gigabytes_carry_the_gb_or_gib_concern() -> None:
     """Defect 5: GB is 1e9 bytes on this site; a source printing 'GB' may mean GiB."""
     catalogue = load_scenario("seed_memory")
     found = flags(catalogue.get("eval-nt-checkpointing", Evaluation), catalogue)
-    gb = [f for f in found if f.kind == "gigabyte_ambiguous"]
+    assert [f.detail for f in found if f.kind == "gigabyte_ambiguous"] == [Constant()]
+    gb = _shown([f for f in found if f.kind == "gigabyte_ambiguous"], catalogue)
     assert len(gb) == 1 and not gb[0].excludes_from_comparisons
     assert "10^9 bytes" in gb[0].text and "2^30" in gb[0].text and "0.931" in gb[0].text
     measured = load_scenario("reproduction")
@@ -96,7 +116,9 @@ def test_configuration_accelerator_is_compared_when_no_environment() -> None:
     hardware = configuration.hardware.model_copy(update={"accelerator": "NVIDIA H100"})
     changed = _replace(catalogue, configuration.model_copy(update={"hardware": hardware}))
     found = flags(changed.get(evaluation.id, Evaluation), changed)
-    hardware_flags = [f for f in found if f.kind == "hardware_differs"]
+    facts = [f.detail for f in found if f.kind == "hardware_differs"]
+    assert [d.ran_on for d in facts if isinstance(d, HardwareDiffers)] == [("H100",)]
+    hardware_flags = _shown([f for f in found if f.kind == "hardware_differs"], changed)
     assert len(hardware_flags) == 1 and "H100" in hardware_flags[0].text
     assert "depends on the accelerator" in hardware_flags[0].text
 
@@ -109,7 +131,10 @@ def test_unstated_result_unit_is_flagged_and_leaves_comparisons() -> None:
     missing["results.0.unit"] = Missing(reason=MissingReason.unreported, note="Axis unlabelled")
     changed = evaluation.model_copy(update={"results": [result], "missing_metadata": missing})
     found = flags(changed, catalogue)
-    unit = [f for f in found if f.kind == "unit_unstated"]
+    assert [f.detail for f in found if f.kind == "unit_unstated"] == [
+        UnitUnstated("training-peak-memory", changed.id, "checkpointing", 0)
+    ]
+    unit = _shown([f for f in found if f.kind == "unit_unstated"], _replace(catalogue, changed))
     assert len(unit) == 1
     assert unit[0].columns == ("checkpointing",)
     assert "Not reported by the source: Axis unlabelled" in unit[0].text
@@ -144,7 +169,9 @@ def test_length_unit_flag_until_a_setting_states_it() -> None:
 def test_reproduction_beyond_tolerance_is_flagged_per_column() -> None:
     catalogue = load_scenario("reproduction")
     found = flags(catalogue.get("eval-nt-rewire", Evaluation), catalogue)
-    off = [f for f in found if f.kind == "reproduction_disagrees"]
+    facts = [f.detail for f in found if f.kind == "reproduction_disagrees"]
+    assert [(d.measured, d.published) for d in facts if isinstance(d, Disagrees)] == [(14, 11.49)]
+    off = _shown([f for f in found if f.kind == "reproduction_disagrees"], catalogue)
     # checkpointing 31 vs 33.88 is within 10%; deepspeed 14 vs 11.49 is 21.8% off.
     assert [f.columns for f in off] == [("deepspeed",)]
     assert "measured 14, published 11.49" in off[0].text
@@ -158,7 +185,7 @@ def test_no_tolerance_means_no_reproduction_flag() -> None:
     changed = _replace(catalogue, protocol.model_copy(update={"tolerance": None}))
     found = flags(changed.get("eval-nt-rewire", Evaluation), changed)
     assert "reproduction_disagrees" not in [f.kind for f in found]
-    unset = [f for f in found if f.kind == "tolerance_unset"]
+    unset = _shown([f for f in found if f.kind == "tolerance_unset"], changed)
     assert [(f.label, f.columns) for f in unset] == [
         ("No tolerance set", ("checkpointing", "deepspeed"))
     ]

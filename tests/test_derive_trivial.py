@@ -130,10 +130,17 @@ def test_the_real_always_negative_rows_lose_their_best_mark(catalogue: Catalogue
 
 def test_the_concern_shows_its_reason_where_the_value_is(catalogue: Catalogue) -> None:
     flags = flags_by_evaluation(catalogue)
-    (flag,) = flags["feng-2024-eval-nt-v2-500m-mean-4mc-e-coli-accuracy"]
+    from rewire_site.derive.concerns import TrivialResult
+    from rewire_site.derive.display import flag_view
+
+    (fact,) = flags["feng-2024-eval-nt-v2-500m-mean-4mc-e-coli-accuracy"]
+    assert isinstance(fact.detail, TrivialResult) and fact.detail.finding.exact
+    flag = flag_view(fact, catalogue)
     assert flag.label == NEGATIVE and flag.excludes_from_comparisons and not flag.recorded
     assert flag.text.startswith(f"{NEGATIVE}: MCC 0, F1 0 in the same row")
-    (near,) = flags["feng-2024-eval-hyenadna-medium-160k-mean-4mc-e-coli-accuracy"]
+    (near_fact,) = flags["feng-2024-eval-hyenadna-medium-160k-mean-4mc-e-coli-accuracy"]
+    assert isinstance(near_fact.detail, TrivialResult) and not near_fact.detail.finding.exact
+    near = flag_view(near_fact, catalogue)
     # MCC 0.023 is a little better than 0: the label says 'practically', not 'no better'
     assert near.label == "Practically no better than always answering negative"
     assert near.text.startswith(
@@ -193,7 +200,8 @@ def test_the_rows_that_never_answer_positive_show_the_class_balance(
     of negatives. A row that does find positives (its MCC and F1 raised here to 0.2 and 0.3)
     but whose accuracy (0.83310937919914, recorded) is below that share is no better than
     always answering the majority class."""
-    from rewire_site.derive.concerns import flags
+    from rewire_site.derive.concerns import TrivialResult, flags
+    from rewire_site.derive.display import flag_view
     from rewire_site.derive.result_rows import class_balance
     from rewire_site.derive.trivial import negative_share
 
@@ -215,7 +223,10 @@ def test_the_rows_that_never_answer_positive_show_the_class_balance(
             record = record.model_copy(update={"results": [result]})
         raised.append(record)
     changed = Catalogue.from_records(raised)
-    (flag,) = flags(changed.get(accuracy.id, Evaluation), changed)
+    (fact,) = flags(changed.get(accuracy.id, Evaluation), changed)
+    assert isinstance(fact.detail, TrivialResult) and fact.detail.balance is not None
+    assert fact.detail.finding.kind == "majority_class"
+    flag = flag_view(fact, changed)
     assert flag.label == "No better than always answering the majority class"
     assert flag.text.startswith(
         "No better than always answering the majority class: accuracy 0.8331, at or below "

@@ -21,8 +21,7 @@ import yaml
 from htmltext import flat, text_of
 
 from rewire_site.build import build_site
-from rewire_site.derive.concerns import FLAG_LABELS
-from rewire_site.derive.display import MISSING_LABELS, MISSING_LONG_LABELS
+from rewire_site.derive.display import FLAG_LABELS, MISSING_LABELS, MISSING_LONG_LABELS
 from rewire_site.models.common import ConcernKind, MissingReason
 from rewire_site.render.present.fields import field_text
 from rewire_site.validate import validate_paths

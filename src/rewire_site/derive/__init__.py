@@ -20,7 +20,8 @@ Readiness (`readiness.py`)
     -> bool (memory, time, throughput: no per-sample predictions).
 Concerns (`concerns.py`)
     flags(evaluation, catalogue) -> tuple[Flag, ...]; flags_by_evaluation(catalogue)
-    -> dict[evaluation id, tuple[Flag, ...]]; excluded(flags, column_id) -> bool;
+    -> dict[evaluation id, tuple[Flag, ...]] (Flag: kind, columns, detail; its words:
+    display.flag_view); excluded(flags, column_id) -> bool;
     accelerators(text) -> frozenset[str] ('NVIDIA H100 94GB' -> {'H100'})
 Result rows (`result_rows.py`)
     result_row(evaluation, catalogue) -> ResultRow (the row of one classifier's results);

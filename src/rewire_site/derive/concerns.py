@@ -1,4 +1,5 @@
-"""Concern flags: those an editor recorded and those the builder finds.
+"""Concern flags: those an editor recorded and those the builder finds. Facts only: each
+flag's label and text are made by `display.flag_label` and `display.flag_text`.
 
 Recorded concerns come from `Evaluation.concerns` (for example a source that contradicts
 itself: its results stay visible and leave comparisons). Computed concerns:
@@ -30,8 +31,9 @@ from dataclasses import dataclass
 
 from ..link import Catalogue
 from ..models import Configuration, Evaluation, Protocol
+from ..models.common import Citation
 from ..models.evaluation import ConcernKind, Origin
-from .agreement import agreement, published_reading
+from .agreement import Agreement, agreement, published_reading
 from .comparability import (
     accelerators,
     evaluation_hardware,
@@ -40,73 +42,78 @@ from .comparability import (
     length_unit_stated,
     protocol_depends_on_hardware,
 )
-from .display import (
-    CitationView,
-    agreement_text,
-    cite,
-    display_number,
-    metric_dependence,
-    missing_text,
-    ratio_text,
-    result_header,
-)
 from .result_rows import Balance, class_balance, result_row
-from .trivial import (
-    ACCURACY,
-    AUC,
-    CHANCE_AUC,
-    F1,
-    MCC,
-    NEAR_ZERO,
-    Trivial,
-    metric_kind,
-    trivial_results,
-)
+from .trivial import ACCURACY, AUC, F1, MCC, Trivial, metric_kind, trivial_results
 
-FLAG_LABELS: dict[str, str] = {
-    "source_conflict": "Evidence concern",
-    "other": "Evidence concern",
-    "conflicting_values": "Sources state different values",
-    "metric_mislabelled": "Metric mislabelled by the source",
-    "moving_reference": "Source cited at a moving reference",
-    "secondary_quotation": "Quoted from another source",
-    "unsynchronised_timer": "Timer not synchronised with the GPU",
-    "checkpoint_unclear": "Checkpoint unclear",
-    "dataset_unclear": "Dataset or task unclear",
-    "hardware_differs": "Hardware differs from the protocol",
-    "unit_unstated": "Unit not stated",
-    "reproduction_disagrees": "Reproduction differs from the published value",
-}
-"""Concern kind -> the label a cell and a legend show (any kind not listed: 'Evidence
-concern')."""
-LENGTH_UNIT_LABEL = "Length unit not stated"
 GB_AMBIGUOUS = "gigabyte_ambiguous"
-GB_AMBIGUOUS_LABEL = "GB or GiB not stated"
-GIB_RATIO = 2**30 / 1e9
 LENGTH_UNIT_KEY = "length_unit"
 TOLERANCE_UNSET = "tolerance_unset"
-TOLERANCE_UNSET_LABEL = "No tolerance set"
-TRIVIAL_LABELS: dict[str, str] = {
-    "trivial_answers_negative": "No better than always answering negative",
-    "trivial_majority_class": "No better than always answering the majority class",
-    "trivial_chance_ranking": "No better than a random ranking",
-}
-"""Computed trivial-result concern kind -> its label."""
-NEAR_NEGATIVE_LABEL = "Practically no better than always answering negative"
-"""The label of 'answers negative' where MCC and F1 are near 0, not exactly 0."""
-TRIVIAL_LEGENDS: dict[str, str] = {
-    "trivial_answers_negative": f"MCC and F1 both within {NEAR_ZERO:g} of 0 in the same row, "
-    "the scores of a classifier that never answers positive: its yes or no answers are "
-    "practically no better than always answering negative, so the results that depend on "
-    "them leave comparisons (an AUC, which scores a ranking, stays). The evaluation page "
-    "gives the values.",
-    "trivial_majority_class": "Accuracy at or below the majority class's share of the "
-    "data, which always answering the majority class scores; the result leaves "
-    "comparisons. The evaluation page gives the values.",
-    "trivial_chance_ranking": f"AUC at or below {CHANCE_AUC:g}, the AUC of a random "
-    "ranking; the result leaves comparisons. The evaluation page gives the value.",
-}
-"""The same explanation for every result a trivial-result concern names (table legends)."""
+
+
+@dataclass(frozen=True)
+class RecordedConcern:
+    """An editor's concern: its text is the record's own Markdown."""
+
+    text: str
+    citations: tuple[Citation, ...]
+
+
+@dataclass(frozen=True)
+class HardwareDiffers:
+    protocol_id: str
+    ran_on: tuple[str, ...]
+    """Accelerator classes the evaluation ran on, sorted."""
+    hardware_text: str | None
+    """The hardware as the evaluation or configuration states it."""
+    specified: tuple[str, ...]
+    """Accelerator classes the protocol names, sorted."""
+
+
+@dataclass(frozen=True)
+class UnitUnstated:
+    protocol_id: str
+    evaluation_id: str
+    column: str
+    index: int
+    """The result's position in the evaluation (its missing-metadata path)."""
+
+
+@dataclass(frozen=True)
+class LengthUnitUnstated:
+    record_id: str | None
+    """The evaluation or configuration that says why the length unit is missing."""
+
+
+@dataclass(frozen=True)
+class Disagrees:
+    protocol_id: str
+    column: str
+    measured: float | None
+    published: float | None
+    agreement: Agreement
+
+
+@dataclass(frozen=True)
+class TrivialResult:
+    finding: Trivial
+    balance: Balance | None
+
+
+@dataclass(frozen=True)
+class Constant:
+    """A computed concern whose text is the same everywhere (gigabyte ambiguous,
+    tolerance unset)."""
+
+
+FlagDetail = (
+    RecordedConcern
+    | HardwareDiffers
+    | UnitUnstated
+    | LengthUnitUnstated
+    | Disagrees
+    | TrivialResult
+    | Constant
+)
 
 
 @dataclass(frozen=True)
@@ -114,37 +121,38 @@ class Flag:
     """One concern about an evaluation's results."""
 
     kind: str
-    """ConcernKind value, 'length_unit_unstated' or 'tolerance_unset'."""
-    label: str
-    """Heading, e.g. 'Evidence concern', 'Hardware differs from the protocol'."""
-    text: str
-    """What is wrong (Markdown for recorded concerns, plain text for computed ones)."""
+    """ConcernKind value, 'length_unit_unstated', 'tolerance_unset',
+    'gigabyte_ambiguous' or 'trivial_<kind>'."""
     recorded: bool
     """True: an editor recorded it; False: the builder computed it."""
     excludes_from_comparisons: bool
     """True: the affected results stay visible but leave comparisons and best in column."""
     columns: tuple[str, ...]
     """Result columns affected; empty means every result of the evaluation."""
-    citations: tuple[CitationView, ...]
-    """Where the conflicting statements are (recorded concerns)."""
     concern_id: str | None
     """The recorded concern's id; None for computed flags."""
+    detail: FlagDetail
+    """What was found (what its text says)."""
 
     def affects(self, column_id: str) -> bool:
         return not self.columns or column_id in self.columns
 
 
-def _recorded(evaluation: Evaluation, catalogue: Catalogue) -> list[Flag]:
+def _computed(
+    kind: str, detail: FlagDetail, columns: tuple[str, ...] = (), excludes: bool = False
+) -> Flag:
+    return Flag(kind, False, excludes, columns, None, detail)
+
+
+def _recorded(evaluation: Evaluation) -> list[Flag]:
     return [
         Flag(
             kind=concern.kind.value,
-            label=FLAG_LABELS.get(concern.kind.value, "Evidence concern"),
-            text=concern.text,
             recorded=True,
             excludes_from_comparisons=concern.excludes_from_comparisons,
             columns=(),
-            citations=tuple(cite(c, catalogue) for c in concern.citations),
             concern_id=concern.id,
+            detail=RecordedConcern(concern.text, tuple(concern.citations)),
         )
         for concern in evaluation.concerns
     ]
@@ -162,32 +170,8 @@ def _hardware(
     specified = accelerators(protocol.hardware)
     if not ran_on or not specified or ran_on <= specified:
         return []
-    if protocol_depends_on_hardware(protocol):
-        weight = (
-            f"The protocol declares that {metric_dependence(protocol, True, lower=True)}, "
-            "so these results are ranked only against results on the same "
-            "accelerator class, and no agreement with a value measured on other hardware is "
-            "judged."
-        )
-    else:
-        weight = (
-            f"The protocol declares that {metric_dependence(protocol, False, lower=True)}, "
-            "so this is a stated difference, not a reason to leave "
-            "comparisons."
-        )
-    return [
-        Flag(
-            kind=ConcernKind.hardware_differs.value,
-            label=FLAG_LABELS["hardware_differs"],
-            text=f"Ran on {', '.join(sorted(ran_on))} ({text}); the protocol specifies "
-            f"{', '.join(sorted(specified))} ({protocol.hardware}). {weight}",
-            recorded=False,
-            excludes_from_comparisons=False,
-            columns=(),
-            citations=(),
-            concern_id=None,
-        )
-    ]
+    detail = HardwareDiffers(protocol.id, tuple(sorted(ran_on)), text, tuple(sorted(specified)))
+    return [_computed(ConcernKind.hardware_differs.value, detail)]
 
 
 def _gigabytes(evaluation: Evaluation, protocol: Protocol) -> list[Flag]:
@@ -201,47 +185,20 @@ def _gigabytes(evaluation: Evaluation, protocol: Protocol) -> list[Flag]:
     )
     if not columns:
         return []
-    return [
-        Flag(
-            kind=GB_AMBIGUOUS,
-            label=GB_AMBIGUOUS_LABEL,
-            text="On this site a gigabyte (GB) is 10^9 bytes. The source prints 'GB' without "
-            "saying whether it means 10^9 bytes or 2^30 bytes (GiB); read as GiB, each "
-            f"published value is {GIB_RATIO:.3f} times as many bytes, and a ratio to it "
-            f"{1 / GIB_RATIO:.3f} times the ratio shown. A reproduction agrees only if it "
-            "agrees under both readings; where only one is within the tolerance, its "
-            "verdict says it depends on the unit.",
-            recorded=False,
-            excludes_from_comparisons=False,
-            columns=columns,
-            citations=(),
-            concern_id=None,
-        )
-    ]
+    return [_computed(GB_AMBIGUOUS, Constant(), columns)]
 
 
 def _units(evaluation: Evaluation, protocol: Protocol) -> list[Flag]:
-    flags = []
-    for i, result in enumerate(evaluation.results):
-        if result.unit is not None:
-            continue
-        why = missing_text(evaluation, f"results.{i}.unit")
-        note = f" ({why.long_label}{': ' + why.note if why.note else ''})"
-        header = result_header(protocol, result.column)
-        flags.append(
-            Flag(
-                kind=ConcernKind.unit_unstated.value,
-                label=FLAG_LABELS["unit_unstated"],
-                text=f"The unit of the {header} result is not stated{note}. A value of "
-                "unknown unit leaves comparisons.",
-                recorded=False,
-                excludes_from_comparisons=True,
-                columns=(result.column,),
-                citations=(),
-                concern_id=None,
-            )
+    return [
+        _computed(
+            ConcernKind.unit_unstated.value,
+            UnitUnstated(protocol.id, evaluation.id, result.column, i),
+            (result.column,),
+            excludes=True,
         )
-    return flags
+        for i, result in enumerate(evaluation.results)
+        if result.unit is None
+    ]
 
 
 def _length_unit(
@@ -253,26 +210,15 @@ def _length_unit(
     settings.update(evaluation.settings)
     if length_unit_stated(settings):
         return []
-    note = ""
-    for record in (evaluation, configuration):
-        if record is not None and f"settings.{LENGTH_UNIT_KEY}" in record.missing_metadata:
-            why = missing_text(record, f"settings.{LENGTH_UNIT_KEY}")
-            note = f" ({why.long_label}{': ' + why.note if why.note else ''})"
-            break
-    return [
-        Flag(
-            kind="length_unit_unstated",
-            label=LENGTH_UNIT_LABEL,
-            text="The protocol fixes a sequence length, but whether it counts nucleotides "
-            f"or tokens is not stated{note}. Models with different tokenisers then see "
-            "different numbers of tokens.",
-            recorded=False,
-            excludes_from_comparisons=False,
-            columns=(),
-            citations=(),
-            concern_id=None,
-        )
-    ]
+    why = next(
+        (
+            record.id
+            for record in (evaluation, configuration)
+            if record is not None and f"settings.{LENGTH_UNIT_KEY}" in record.missing_metadata
+        ),
+        None,
+    )
+    return [_computed("length_unit_unstated", LengthUnitUnstated(why))]
 
 
 def _reproduction(evaluation: Evaluation, protocol: Protocol, catalogue: Catalogue) -> list[Flag]:
@@ -289,19 +235,7 @@ def _reproduction(evaluation: Evaluation, protocol: Protocol, catalogue: Catalog
         r.column for r in evaluation.results if r.column in by_column and r.status != "incomplete"
     ]
     if protocol.tolerance is None and shared:
-        return [
-            Flag(
-                kind=TOLERANCE_UNSET,
-                label=TOLERANCE_UNSET_LABEL,
-                text="This measurement reproduces a published evaluation, but the protocol "
-                "sets no tolerance, so no agreement with the published values is computed.",
-                recorded=False,
-                excludes_from_comparisons=False,
-                columns=tuple(shared),
-                citations=(),
-                concern_id=None,
-            )
-        ]
+        return [_computed(TOLERANCE_UNSET, Constant(), tuple(shared))]
     flags = []
     for result in evaluation.results:
         other = by_column.get(result.column)
@@ -317,56 +251,9 @@ def _reproduction(evaluation: Evaluation, protocol: Protocol, catalogue: Catalog
         )
         if found.state != "disagrees":
             continue
-        header = result_header(protocol, result.column)
-        flags.append(
-            Flag(
-                kind=ConcernKind.reproduction_disagrees.value,
-                label=FLAG_LABELS["reproduction_disagrees"],
-                text=f"{header}: measured {result.value:g}, published {other.value:g} "
-                f"(ratio {ratio_text(found)}). {agreement_text(found)}",
-                recorded=False,
-                excludes_from_comparisons=False,
-                columns=(result.column,),
-                citations=(),
-                concern_id=None,
-            )
-        )
+        detail = Disagrees(protocol.id, result.column, result.value, other.value, found)
+        flags.append(_computed(ConcernKind.reproduction_disagrees.value, detail, (result.column,)))
     return flags
-
-
-def _trivial_text(finding: Trivial, balance: Balance | None = None) -> str:
-    names = {"mcc": "MCC", "f1": "F1", "accuracy": "accuracy", "auc": "AUC"}
-    if finding.kind == "answers_negative":
-        shown = ", ".join(f"{names[k]} {display_number(v, 2)}" for k, v in finding.evidence)
-        if finding.exact:
-            return (
-                f"No better than always answering negative: {shown} in the same row, exactly "
-                "what a classifier that never answers positive scores. The results that "
-                "depend on its yes or no answers leave comparisons."
-            )
-        return (
-            f"Practically no better than always answering negative: {shown} in the same row, "
-            f"both within {NEAR_ZERO:g} of the 0 that always answering negative scores. The "
-            "results that depend on its yes or no answers leave comparisons."
-        )
-    (kind, value), *_ = finding.evidence
-    baseline = finding.baseline if finding.baseline is not None else 0.0
-    if finding.kind == "majority_class":
-        shown = (
-            f", as {balance.shown_by} shows: it never answers positive (MCC 0, F1 0), so "
-            "its accuracy is the share of negatives"
-            if balance is not None
-            else ""
-        )
-        return (
-            f"No better than always answering the majority class: accuracy "
-            f"{display_number(value, 4)}, at or below the majority class's share of the test "
-            f"data ({display_number(baseline, 4)}{shown}). It leaves comparisons."
-        )
-    return (
-        f"No better than a random ranking: {names[kind]} {display_number(value, 3)}, at or "
-        f"below the {baseline:g} of a random ranking. It leaves comparisons."
-    )
 
 
 def _trivial(evaluation: Evaluation, protocol: Protocol, catalogue: Catalogue) -> list[Flag]:
@@ -384,21 +271,8 @@ def _trivial(evaluation: Evaluation, protocol: Protocol, catalogue: Catalogue) -
         columns = tuple(c for c, kind in row.columns.items() if kind in finding.metrics)
         if not columns:
             continue
-        kind = f"trivial_{finding.kind}"
-        out.append(
-            Flag(
-                kind=kind,
-                label=NEAR_NEGATIVE_LABEL
-                if finding.kind == "answers_negative" and not finding.exact
-                else TRIVIAL_LABELS[kind],
-                text=_trivial_text(finding, balance),
-                recorded=False,
-                excludes_from_comparisons=True,
-                columns=columns,
-                citations=(),
-                concern_id=None,
-            )
-        )
+        detail = TrivialResult(finding, balance)
+        out.append(_computed(f"trivial_{finding.kind}", detail, columns, excludes=True))
     return out
 
 
@@ -408,7 +282,7 @@ def flags(evaluation: Evaluation, catalogue: Catalogue) -> tuple[Flag, ...]:
     found = catalogue.by_id.get(evaluation.configuration)
     configuration = found if isinstance(found, Configuration) else None
     return tuple(
-        _recorded(evaluation, catalogue)
+        _recorded(evaluation)
         + _hardware(evaluation, protocol, configuration)
         + _units(evaluation, protocol)
         + _gigabytes(evaluation, protocol)

@@ -38,6 +38,7 @@ from .display import (
     agreement_verdict,
     digits_shown,
     display_number,
+    flag_label,
     metric_dependence,
     plural,
     ratio_text,
@@ -353,9 +354,11 @@ def _column(
                 differences=differences(evaluation, published, protocol, catalogue),
                 pair=found_pair,
                 excluded=excluded(found, column_id),
-                flag_labels=tuple(f.label for f in found if f.affects(column_id)),
+                flag_labels=tuple(flag_label(f) for f in found if f.affects(column_id)),
                 excluded_by=tuple(
-                    f.label for f in found if f.excludes_from_comparisons and f.affects(column_id)
+                    flag_label(f)
+                    for f in found
+                    if f.excludes_from_comparisons and f.affects(column_id)
                 ),
                 distance=abs(ratio - 1.0) if ratio is not None else None,
                 rewire=evaluation.origin == Origin.rewire_measurement,

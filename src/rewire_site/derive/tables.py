@@ -31,13 +31,18 @@ from .comparability import (
     standings,
     value_margin,
 )
-from .concerns import TRIVIAL_LEGENDS, Flag, excluded, flags_by_evaluation
+from .concerns import Flag, excluded, flags_by_evaluation
 from .display import (
     DIRECTION_LABELS,
     NOT_REPORTED,
     ORIGIN_LABELS,
+    TRIVIAL_LEGENDS,
     CitationView,
+    FlagView,
     cite,
+    flag_label,
+    flag_text,
+    flag_view,
     metric_dependence,
     metric_names,
     missing_text,
@@ -207,12 +212,14 @@ def _cell(
         evaluation_id=evaluation.id,
         origin_label=ORIGIN_LABELS[evaluation.origin],
         excluded=excluded(found, result.column),
-        flag_labels=tuple(f.label for f in found if f.affects(result.column)),
+        flag_labels=tuple(flag_label(f) for f in found if f.affects(result.column)),
         best=False,
         conditions=conditions(evaluation, result, protocol, catalogue),
         rank_value=ranking_value(protocol, result),
         rank_margin=value_margin(protocol.column_metric(result.column), result),
-        concerns=tuple((f.label, legend_text(f)) for f in found if f.affects(result.column)),
+        concerns=tuple(
+            (flag_label(f), _legend(f, catalogue)) for f in found if f.affects(result.column)
+        ),
     )
 
 
@@ -319,7 +326,7 @@ def comparison_table(
             rows[index][result.column] = _cell(evaluation, result, found, catalogue, protocol)
             for flag in found:
                 if flag.affects(result.column):
-                    notes.setdefault((flag.label, legend_text(flag)), []).append(
+                    notes.setdefault((flag_label(flag), _legend(flag, catalogue)), []).append(
                         flag.excludes_from_comparisons
                     )
             result_count += 1
@@ -447,20 +454,30 @@ def _hardware_note(
     )
 
 
-def legend_text(flag: Flag) -> str:
-    """A flag's explanation for a table legend: the text of a computed flag that is the
-    same for every result (hardware, units, length unit, tolerance), else its label and
-    a pointer to the evaluation page, which shows the full text."""
-    if flag.kind in TRIVIAL_LEGENDS:
-        return TRIVIAL_LEGENDS[flag.kind]
-    if flag.recorded or flag.kind == "reproduction_disagrees":
+def fixed_legend(kind: str, recorded: bool) -> str:
+    """A flag's explanation for a table legend where it is not the flag's own text: a
+    trivial result's shared explanation, or a pointer to the evaluation page, which shows
+    the full text ('' for the computed flags whose text is the same for every result:
+    hardware, units, length unit, tolerance)."""
+    if kind in TRIVIAL_LEGENDS:
+        return TRIVIAL_LEGENDS[kind]
+    if recorded:
+        return "Recorded for the evaluation; its page gives the full text and citations."
+    if kind == "reproduction_disagrees":
         return (
-            "Recorded for the evaluation; its page gives the full text and citations."
-            if flag.recorded
-            else "The measurement differs from the published value it reproduces by more "
+            "The measurement differs from the published value it reproduces by more "
             "than the protocol's tolerance; its evaluation page gives the values."
         )
-    return flag.text
+    return ""
+
+
+def legend_text(flag: FlagView) -> str:
+    """A shown flag's explanation for a table legend (`fixed_legend`, else its text)."""
+    return fixed_legend(flag.kind, flag.recorded) or flag.text
+
+
+def _legend(flag: Flag, catalogue: Catalogue) -> str:
+    return fixed_legend(flag.kind, flag.recorded) or flag_text(flag, catalogue)
 
 
 def distinct_titles(rows: Sequence[TableRow]) -> list[TableRow]:
@@ -645,7 +662,7 @@ class EvaluationRow:
     review_label: str
     """Record review: 'Source checked', 'Not reviewed', 'Disputed'."""
     citation: CitationView | None
-    flags: tuple[Flag, ...]
+    flags: tuple[FlagView, ...]
     """Flags that concern this result."""
     excluded: bool
     note: str | None
@@ -717,7 +734,7 @@ def _evaluation_row(
         origin_label=ORIGIN_LABELS[evaluation.origin],
         review_label=review_label(evaluation).capitalize(),
         citation=cite(result.citation, catalogue) if result.citation else None,
-        flags=tuple(f for f in found if f.affects(result.column)),
+        flags=tuple(flag_view(f, catalogue) for f in found if f.affects(result.column)),
         excluded=excluded(found, result.column),
         note=result.note,
     )

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from markupsafe import Markup
 
 from ..derive.concerns import Flag
+from ..derive.display import FlagView
 from ..derive.logs import LogFacts
 from ..derive.reproduction import ReproductionGroup
 from ..derive.tables import Cell, ComparisonTable, EvaluationRow, TableColumn, TableRow
@@ -215,7 +216,7 @@ class EvaluationPage(RecordPage):
     """'Published result, transcribed from its source, not run by Rewire.' or what a
     measurement is."""
     results: ResultsTable
-    flags: tuple[Flag, ...]
+    flags: tuple[FlagView, ...]
     flags_text: str
     """'2 concerns', '1 concern': how many concern flags the evaluation has."""
     readiness: ReadinessView

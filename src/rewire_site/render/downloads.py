@@ -28,7 +28,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..derive.concerns import Flag, excluded, flags_by_evaluation
-from ..derive.display import agreement_verdict
+from ..derive.display import agreement_verdict, flag_label
 from ..derive.reproduction import ReproductionGroup, protocol_reproduction_groups
 from ..derive.scales import canonical_value
 from ..derive.tables import ProtocolTables, protocol_tables
@@ -310,7 +310,7 @@ def _matrix_rows(
                 result.coverage.scored if result.coverage else None,
                 result.coverage.eligible if result.coverage else None,
                 excluded(mine, result.column),
-                ";".join(f.label for f in mine if f.affects(result.column)),
+                ";".join(flag_label(f) for f in mine if f.affects(result.column)),
                 result.citation.source if result.citation else None,
                 result.citation.locator if result.citation else None,
                 evaluation.reproduces,

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from ..derive.display import ORIGIN_LABELS, display_number, missing_text, plural
+from ..derive.display import ORIGIN_LABELS, display_number, flag_view, missing_text, plural
 from ..derive.logs import LoggedRun, logged_run
 from ..derive.readiness import readiness
 from ..derive.reproduction import ReproductionGroup, evaluation_reproductions
@@ -72,7 +72,7 @@ def evaluation_page(
     ready = readiness_view(
         readiness(evaluation, catalogue, facts.artifact_hashes, facts.artifact_logs), protocol
     )
-    flags = facts.flags.get(evaluation.id, ())
+    flags = tuple(flag_view(f, catalogue) for f in facts.flags.get(evaluation.id, ()))
     comparison = evaluation.comparison
     setup, versions = (
         [value_fact(evaluation, f"comparison.{n}", getattr(comparison, n)) for n in names]

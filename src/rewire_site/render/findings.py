@@ -20,6 +20,7 @@ from ..derive.display import (
     agreement_text,
     agreement_verdict,
     display_number,
+    flag_label,
     plural,
     ratio_text,
     reading_text,
@@ -158,7 +159,7 @@ _CONCERN_PHRASES = {
 
 def _concerns(found: Sequence[Flag], column_id: str) -> str:
     phrases = [
-        _CONCERN_PHRASES.get(f.kind, f.label.lower())
+        _CONCERN_PHRASES.get(f.kind, flag_label(f).lower())
         for f in found
         if f.affects(column_id) and f.recorded
     ]

@@ -11,8 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import cache
 
-from ..derive.concerns import FLAG_LABELS
-from ..derive.display import NOT_REPORTED, missing_text
+from ..derive.display import FLAG_LABELS, NOT_REPORTED, missing_text
 from ..link import REFERENCES
 from ..models import RecordBase
 from .contexts import MetaItem, MetaValue

@@ -6,8 +6,16 @@ sources, technical metadata, related records, correction link).
 
 from __future__ import annotations
 
-from ..derive.concerns import FLAG_LABELS
-from ..derive.display import ORIGIN_LABELS, cite, missing_text, plural, result_header, review_label
+from ..derive.display import (
+    FLAG_LABELS,
+    ORIGIN_LABELS,
+    cite,
+    flag_label,
+    missing_text,
+    plural,
+    result_header,
+    review_label,
+)
 from ..derive.related import related
 from ..derive.tables import evaluation_rows
 from ..link import Catalogue
@@ -149,7 +157,7 @@ def _list_row(evaluation: Evaluation, catalogue: Catalogue, facts: SiteFacts) ->
         dataset=link_to(catalogue, evaluation.dataset),
         origin_label=ORIGIN_LABELS[evaluation.origin],
         findings=findings,
-        flag_labels=tuple(dict.fromkeys(f.label for f in flags)),
+        flag_labels=tuple(dict.fromkeys(flag_label(f) for f in flags)),
         facet_values=facet_values_of(facts.filters.index, [evaluation.id]),
     )
 

@@ -18,7 +18,7 @@ from itertools import combinations
 
 from ...derive.boards import ModelFacts
 from ...derive.concerns import Flag, excluded
-from ...derive.display import plural
+from ...derive.display import flag_label, plural
 from ...derive.leaderboard import is_task_group, task_boards
 from ...derive.overlaps import (
     TaskLink,
@@ -81,7 +81,7 @@ def _cell(entry: Entry | None, flags: Flags) -> ValueCell:
         return ValueCell("", "", "")
     evaluation, result, protocol = entry
     why = [
-        f.label
+        flag_label(f)
         for f in flags.get(evaluation.id, ())
         if f.excludes_from_comparisons and f.affects(result.column)
     ]
