@@ -254,12 +254,26 @@ class ConfigurationPage(RecordPage):
 
 
 @dataclass(frozen=True)
+class ProtocolCount:
+    """How many evaluations and results of one protocol a page holds."""
+
+    protocol: Link
+    evaluations: int
+    results: int
+
+
+@dataclass(frozen=True)
 class DatasetPage(RecordPage):
     answer: str
     """The page's answer in plain words, built from its context (render/leads.py)."""
     results: EvaluationList
     facts: tuple[Fact, ...]
     protocols: tuple[Link, ...]
+    listed: bool
+    """Whether the page lists its evaluations one row each; a dataset with more than
+    render.dataset.LIST_LIMIT evaluations lists them per protocol (by_protocol), each
+    protocol's page listing its own."""
+    by_protocol: tuple[ProtocolCount, ...]
 
 
 @dataclass(frozen=True)
