@@ -17,6 +17,8 @@ from rewire_site.derive.reproduction import (
     printed_display,
     protocol_reproduction_groups,
     reproduction_group,
+    setup_label,
+    setup_settings,
 )
 from rewire_site.link import Catalogue
 from rewire_site.models import Evaluation, Protocol
@@ -203,3 +205,20 @@ def test_evaluation_pages_get_their_own_group() -> None:
 )
 def test_published_values_show_the_printed_digits(value: float, printed: str, shown: str) -> None:
     assert printed_display(value, printed) == shown
+
+
+def test_a_setting_the_evaluation_states_is_the_one_it_ran_under() -> None:
+    """One configuration can serve several readings of a claim, so a setup key the
+    evaluation states itself is read before its configuration's (a key it does not state
+    still comes from the configuration)."""
+    catalogue = load_scenario("setup_rows")
+    protocol = catalogue.get("repro-peak-memory", Protocol)
+    assert protocol.recipe is not None
+    evaluation = catalogue.get("eval-nt-rewire", Evaluation)
+    first, *rest = protocol.recipe.setup_keys
+    before = dict(setup_settings(evaluation, protocol, catalogue))
+    stated = evaluation.model_copy(update={"settings": {first: "stated-on-the-evaluation"}})
+    after = dict(setup_settings(stated, protocol, catalogue))
+    assert after[first] == "stated-on-the-evaluation" != before[first]
+    assert all(after[k] == before[k] for k in rest if k in before)
+    assert setup_label(stated, protocol, catalogue).startswith("stated-on-the-evaluation")

@@ -182,18 +182,29 @@ def printed_display(value: float | None, printed: str | None) -> str:
     return display_number(value)
 
 
+def _measured_settings(
+    evaluation: Evaluation, configuration: Configuration | None
+) -> dict[str, str]:
+    """The settings a measurement ran under: its configuration's, with those the evaluation
+    states itself on top. One configuration can serve several readings of a claim (Feng et
+    al.'s time ratios: HyenaDNA's 70-token point is read under both max-length readings),
+    so the reading a quotient was made under is stated on its evaluation."""
+    own = configuration.settings if configuration is not None else {}
+    return {**own, **evaluation.settings}
+
+
 def setup_label(evaluation: Evaluation, protocol: Protocol, catalogue: Catalogue) -> str:
-    """The measurement's setup: its configuration's values of the recipe's setup keys
-    joined by ' · ' (a key the configuration lacks reads as the recipe's
-    `setup_defaults`, where it sets one); else the configuration's reported name and the
-    GPUs the run used ('NT 500M · 1 × NVIDIA H200'); else the evaluation title."""
+    """The measurement's setup: its values of the recipe's setup keys (`_measured_settings`)
+    joined by ' · ' (a key it lacks reads as the recipe's `setup_defaults`, where it sets
+    one); else the configuration's reported name and the GPUs the run used ('NT 500M · 1 ×
+    NVIDIA H200'); else the evaluation title."""
     recipe = protocol.recipe
     keys = recipe.setup_keys if recipe is not None else []
     defaults: dict[str, str] = dict(getattr(recipe, "setup_defaults", None) or {})
     configuration = catalogue.by_id.get(evaluation.configuration)
     if not isinstance(configuration, Configuration):
         return evaluation.title
-    settings = {**defaults, **configuration.settings}
+    settings = {**defaults, **_measured_settings(evaluation, configuration)}
     if keys and all(k in settings for k in keys):
         return " · ".join(
             settings[k] for k in keys if k not in defaults or settings[k] != defaults[k]
@@ -209,13 +220,15 @@ def setup_label(evaluation: Evaluation, protocol: Protocol, catalogue: Catalogue
 def setup_settings(
     evaluation: Evaluation, protocol: Protocol, catalogue: Catalogue
 ) -> tuple[tuple[str, str], ...]:
-    """The recipe's setup keys and the measurement's values of them (a key its
-    configuration lacks reads as the recipe's default), in the recipe's order."""
+    """The recipe's setup keys and the measurement's values of them (a key it lacks reads
+    as the recipe's default), in the recipe's order."""
     recipe = protocol.recipe
     if recipe is None or not recipe.setup_keys:
         return ()
     configuration = catalogue.by_id.get(evaluation.configuration)
-    own = configuration.settings if isinstance(configuration, Configuration) else {}
+    own = _measured_settings(
+        evaluation, configuration if isinstance(configuration, Configuration) else None
+    )
     settings = {**recipe.setup_defaults, **own}
     return tuple((k, settings[k]) for k in recipe.setup_keys if k in settings)
 
