@@ -51,8 +51,12 @@ def test_a_run_killed_mid_stage_leaves_no_stage_running_and_resumes(tmp_path: Pa
     try:
         _wait_for(first_log.exists, runner, "log of the first stage")
         _wait_for((run / "specs" / f"{SECOND}.json").exists, runner, "start of the second stage")
+        # The runner writes the stage's spec, then starts its process: wait for the process
+        # (the second stage runs in its own process, a child of the runner).
+        _wait_for(lambda: psutil.Process(runner.pid).children(recursive=True), runner,
+                  "process of the second stage")  # fmt: skip
         stages = psutil.Process(runner.pid).children(recursive=True)
-        assert stages, "the second stage runs in its own process"
+        assert not second_log.exists(), "the second stage ended before it could be killed"
         # A second runner on the same run folder is refused while the first holds it.
         second = subprocess.run(_command(tmp_path), cwd=REPO, capture_output=True, text=True,
                                 timeout=TIMEOUT, check=False)  # fmt: skip
