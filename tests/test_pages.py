@@ -16,6 +16,9 @@ from scenarios import load_scenario, scenario_root
 from rewire_site import config
 from rewire_site.build import build_site, gather
 from rewire_site.derive.concerns import flags_by_evaluation
+from rewire_site.derive.evaluation_facts import evaluation_facts
+from rewire_site.derive.reproduction import protocol_reproduction_groups
+from rewire_site.link import Catalogue
 from rewire_site.models import Evaluation, Protocol
 from rewire_site.render import Renderer, contexts, home, index, templates_dir
 from rewire_site.render import evaluation as evaluation_pages
@@ -40,6 +43,20 @@ def _facts(catalogue: object) -> contexts.SiteFacts:
         downloads=links,
         release_download=links[0],
     )
+
+
+def _evaluation_page(
+    evaluation: Evaluation, catalogue: Catalogue, facts: contexts.SiteFacts
+) -> contexts.EvaluationPage:
+    """The page of `evaluation` with its derived facts, as the derive stage computes them."""
+    groups = {
+        p.id: tuple(protocol_reproduction_groups(p, catalogue, flags=facts.flags))
+        for p in catalogue.protocols()
+    }
+    derived = evaluation_facts(
+        evaluation, catalogue, facts.flags, facts.artifact_hashes, facts.artifact_logs, groups
+    )
+    return evaluation_pages.evaluation_page(evaluation, catalogue, facts, derived)
 
 
 def _template_source(name: str) -> str:
@@ -126,14 +143,14 @@ def test_evaluation_page_of_a_reproduction_has_pairs_and_a_chart() -> None:
     measured = next(
         e for e in catalogue.of_kind(Evaluation) if e.origin.value == "rewire_measurement"
     )
-    page = evaluation_pages.evaluation_page(measured, catalogue, facts)
+    page = _evaluation_page(measured, catalogue, facts)
     assert len(page.reproductions) == 1
     reproduction = page.reproductions[0]
     assert reproduction.measured_evaluation_ids == (measured.id,)
     assert reproduction.columns and page.reproduction_charts[0] is not None
     assert page.status_line.startswith("Rewire measurement")
     published = catalogue.get(measured.reproduces or "", Evaluation)
-    again = evaluation_pages.evaluation_page(published, catalogue, facts)
+    again = _evaluation_page(published, catalogue, facts)
     assert again.reproductions == page.reproductions
     html = Renderer(TEMPLATES).render(page.template, page).decode()
     assert "<svg" in html and 'role="img"' in html and "<title id=" in html
@@ -158,7 +175,7 @@ def test_correction_link_uses_the_configured_repository(
     monkeypatch.setattr(config, "REPOSITORY_URL", "https://example.org/fork/rewire")
     catalogue = load_scenario("seed_memory")
     evaluation = catalogue.of_kind(Evaluation)[0]
-    page = evaluation_pages.evaluation_page(evaluation, catalogue, _facts(catalogue))
+    page = _evaluation_page(evaluation, catalogue, _facts(catalogue))
     assert page.correction_url == (
         f"https://example.org/fork/rewire/blob/main/records/{evaluation.id}.yaml"
     )
@@ -182,7 +199,7 @@ def test_filter_facets_count_this_pages_evaluations() -> None:
 def test_no_filter_form_over_a_single_evaluation() -> None:
     catalogue = load_scenario("seed_memory")
     evaluation = catalogue.of_kind(Evaluation)[0]
-    page = evaluation_pages.evaluation_page(evaluation, catalogue, _facts(catalogue))
+    page = _evaluation_page(evaluation, catalogue, _facts(catalogue))
     assert page.results.facets == ()
     html = Renderer(TEMPLATES).render(page.template, page).decode()
     assert 'class="filters"' not in html and "Filter evaluations" not in html
@@ -395,12 +412,12 @@ def test_evaluation_page_lists_the_measured_quantities() -> None:
     assert [row.name for row in rows] == ["measured-steps", "peak-memory-gpu-0"]
     assert rows[0].value == "1" and rows[0].exact == "1.0"
     assert rows[0].note == "of the 3 the protocol asks" and rows[1].note == ""
-    page = evaluation_pages.evaluation_page(evaluation, catalogue, _facts(catalogue))
+    page = _evaluation_page(evaluation, catalogue, _facts(catalogue))
     assert page.observations == rows
 
 
 def test_published_evaluation_has_no_measured_quantities() -> None:
     catalogue = load_scenario("incomplete_run")
     evaluation = catalogue.get("eval-nt-published", Evaluation)
-    page = evaluation_pages.evaluation_page(evaluation, catalogue, _facts(catalogue))
+    page = _evaluation_page(evaluation, catalogue, _facts(catalogue))
     assert page.observations == ()

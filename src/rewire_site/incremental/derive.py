@@ -2,7 +2,8 @@
 from the same per-item functions), recomputed only where the recorded inputs of a
 derived fact changed: a full re-derive costs 11 CPU seconds at 10,000 evaluations.
 
-Per evaluation: concern flags, filter facets, Every Eval Ever line; per record: its
+Per evaluation: concern flags, filter facets, Every Eval Ever line, the derived facts
+of its page (`derive.evaluation_facts`); per record: its
 search entry; per protocol: comparison tables, headline, reproduction groups, coverage
 row and derived results; the family comparison links; per artifact path: the SHA-256.
 Each item keeps the keys it read through the tracking views (`track.py`); an edit
@@ -22,6 +23,7 @@ from typing import Any
 
 from .. import release
 from ..derive.concerns import flags
+from ..derive.evaluation_facts import evaluation_facts
 from ..derive.logs import LogFacts
 from ..derive.reproduction import protocol_reproduction_groups
 from ..link import Catalogue
@@ -37,7 +39,7 @@ from ..render.findings import protocol_headline
 from ..render.plan import API_CHUNK, SitePlan, facts_of, shared_titles
 from ..render.protocol import protocol_table
 from ..render.search import ordered_entries, search_entry
-from .track import ANY, PLAN_MAPS, Key, Recorder, TrackingCatalogue, tracked_facts
+from .track import ANY, PLAN_MAPS, Key, Recorder, TrackedMap, TrackingCatalogue, tracked_facts
 
 
 @dataclass(frozen=True)
@@ -166,6 +168,18 @@ class Derived:
         links, _ = self._refresh(
             "links", ("links",), again, lambda _: family_compare_links(seen, tracked.flags), str
         )
+        groups = {k: v[2] for k, v in protocols.items()}
+        if old is not None:  # the evaluations that show a protocol's groups read them
+            out |= diff("reproduction", old.reproductions, groups)
+        seen_groups = TrackedMap(groups, "reproduction", self.recorder)
+        by_evaluation, _ = self._refresh(
+            "evaluations",
+            evaluations,
+            None if changed is None else changed | out,
+            lambda e: evaluation_facts(
+                e, seen, tracked.flags, tracked.artifact_hashes, self.logs, seen_groups
+            ),
+        )
         plan = SitePlan(
             release=release.preview_release(len(catalogue.by_id), self.day),
             catalogue=catalogue,
@@ -176,11 +190,12 @@ class Derived:
             record_ids=record_ids,
             tables={k: v[0] for k, v in protocols.items()},
             headlines={k: v[1] for k, v in protocols.items()},
-            reproductions={k: v[2] for k, v in protocols.items()},
+            reproductions=groups,
             coverage=tuple(v[3] for v in protocols.values()),
             results={k: v[4] for k, v in protocols.items()},
             eee_lines=eee,
             family_links=links["links"],
+            evaluations=by_evaluation,
         )
         if old is not None:
             out |= {("coverage",)} if old.coverage != plan.coverage else set()

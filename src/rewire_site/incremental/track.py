@@ -11,7 +11,7 @@ through these views adds a key to the current `Recorder`:
   `evaluations_of`), plus `("id", i)` for each record returned;
 - `(tag, key)` / `(tag, ANY)` for the derived facts: `flags`, `artifact`, `facet:<key>`,
   `label:<key>`, `href`, `shared`, `table`, `headline`, `reproduction`, `results`, `eee`,
-  `members`, `compare`;
+  `members`, `compare`, `evaluation`;
   `("entries",)`, `("coverage",)` and `("api", slice)` for the search entries, the
   coverage rows and a JSON API job's slice of record ids.
 
@@ -182,6 +182,7 @@ PLAN_MAPS = {
     "results": "results",
     "eee_lines": "eee",
     "family_links": "compare",
+    "evaluations": "evaluation",
 }
 """The `SitePlan` mappings a job may read -> the tag of their keys (`derive` diffs them)."""
 

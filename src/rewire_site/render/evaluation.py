@@ -9,18 +9,16 @@ in a context is relative to the site root; templates prefix `page.root`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from datetime import datetime
 
 from ..derive.display import ORIGIN_LABELS, display_number, flag_view, missing_text, plural
-from ..derive.logs import LoggedRun, logged_run
-from ..derive.readiness import readiness
-from ..derive.reproduction import ReproductionGroup, evaluation_reproductions
+from ..derive.evaluation_facts import EvaluationFacts
+from ..derive.logs import LoggedRun
 from ..link import Catalogue
 from ..models import Evaluation, Origin, Protocol
 from .contexts import EvaluationPage, Fact, ObservationRow, SiteFacts
 from .findings import claim_views, evaluation_headline
-from .parts import common_fields, link_to, results_of, value_fact
+from .parts import link_to, record_fields, results_from_rows, value_fact
 from .readiness_text import readiness_view
 from .reproduction_chart import group_charts
 
@@ -61,17 +59,12 @@ def _logged_facts(
 
 
 def evaluation_page(
-    evaluation: Evaluation,
-    catalogue: Catalogue,
-    facts: SiteFacts,
-    groups: Sequence[ReproductionGroup] | None = None,
+    evaluation: Evaluation, catalogue: Catalogue, facts: SiteFacts, derived: EvaluationFacts
 ) -> EvaluationPage:
-    """The page of `evaluation`. `groups`: its protocol's reproduction groups, computed
-    once by the derive stage (`render.plan`); judged here when not given."""
+    """The page of `evaluation`. `derived`: its derived facts, computed once by the derive
+    stage (`derive.evaluation_facts`); this builder only presents them and the records."""
     protocol = catalogue.get(evaluation.protocol, Protocol)
-    ready = readiness_view(
-        readiness(evaluation, catalogue, facts.artifact_hashes, facts.artifact_logs), protocol
-    )
+    ready = readiness_view(derived.readiness, protocol)
     flags = tuple(flag_view(f, catalogue) for f in facts.flags.get(evaluation.id, ()))
     comparison = evaluation.comparison
     setup, versions = (
@@ -90,9 +83,7 @@ def evaluation_page(
         why = missing_text(protocol, "recipe")
         recipe_missing = f"{why.long_label}{': ' + why.note if why.note else ''}"
     environment: tuple[Fact, ...] = ()
-    reproductions = evaluation_reproductions(
-        evaluation, catalogue, flags=facts.flags, groups=groups
-    )
+    reproductions = derived.reproductions
     env = evaluation.environment
     if env is not None:
         packages = "; ".join(f"{k} {v}" for k, v in sorted(env.packages.items()))
@@ -117,16 +108,16 @@ def evaluation_page(
         environment += _logged_facts(
             env.git_commit.strip(),
             (env.started_at, env.ended_at),
-            logged_run(evaluation, facts.artifact_hashes, facts.artifact_logs),
+            derived.logged,
         )
     return EvaluationPage(
-        **common_fields(evaluation, catalogue, facts, "evaluation.html"),
+        **record_fields(evaluation, catalogue, facts, "evaluation.html", derived.related),
         status_line=STATUS_LINES[evaluation.origin],
-        results=results_of(
+        results=results_from_rows(
             "result-rows",
             "Exact evaluated configurations and original reported results",
-            [evaluation],
-            catalogue,
+            derived.rows,
+            [evaluation.id],
             facts,
         ),
         flags=flags,

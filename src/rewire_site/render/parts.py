@@ -16,8 +16,8 @@ from ..derive.display import (
     result_header,
     review_label,
 )
-from ..derive.related import related
-from ..derive.tables import evaluation_rows
+from ..derive.related import Related, related
+from ..derive.tables import EvaluationRow, evaluation_rows
 from ..link import Catalogue
 from ..models import (
     Evaluation,
@@ -96,11 +96,25 @@ def results_of(
         evaluations if rows_of is None else rows_of, catalogue, flags=facts.flags
     )
     ids = sorted({e.id for e in evaluations})
+    return results_from_rows(table_id, caption, rows, ids, facts, show_protocol, compact)
+
+
+def results_from_rows(
+    table_id: str,
+    caption: str,
+    rows: tuple[EvaluationRow, ...],
+    evaluation_ids: list[str],
+    facts: SiteFacts,
+    show_protocol: bool = True,
+    compact: bool = False,
+) -> ResultsTable:
+    """The results table of `rows` (derived already), its filter facets counting
+    `evaluation_ids` (sorted)."""
     return results_table(
         table_id,
         caption,
         rows,
-        facets_of(facts, ids),
+        facets_of(facts, evaluation_ids),
         facts.filters.index,
         show_protocol,
         compact=compact,
@@ -227,6 +241,17 @@ def common_fields(
 ) -> CommonFields:
     """Heading, evidence, sources, technical metadata, related records and links of the
     page of `record`, rendered with `template`."""
+    return record_fields(record, catalogue, facts, template, related(record, catalogue))
+
+
+def record_fields(
+    record: RecordBase,
+    catalogue: Catalogue,
+    facts: SiteFacts,
+    template: str,
+    related_records: tuple[Related, ...],
+) -> CommonFields:
+    """`common_fields` with the record's related records derived already."""
     kind = kind_of(record)
     head_title = f"{record.title} ({record.id})" if record.title in facts.shared_titles else ""
     review = review_label(record)
@@ -252,7 +277,7 @@ def common_fields(
             "concerns": record_concerns(record, catalogue),
             "related": tuple(
                 RelatedLink(r.relation, r.title, record_path(r.kind, r.record_id))
-                for r in related(record, catalogue)
+                for r in related_records
             ),
             "correction_url": correction_url(record),
             "api_href": api_path(kind, record.id),

@@ -18,6 +18,7 @@ from typing import Any
 
 from .. import release
 from ..derive.concerns import Flag, flags_by_evaluation
+from ..derive.evaluation_facts import EvaluationFacts, evaluation_facts
 from ..derive.logs import LogFacts
 from ..derive.model_compare import family_pairs, family_triples
 from ..derive.reproduction import ReproductionGroup, protocol_reproduction_groups
@@ -79,7 +80,6 @@ each, so they run side by side and `rewire serve` remakes only those an edit cha
 The heaviest first: the pool stays balanced."""
 
 RECORD_PAGES: dict[type[RecordBase], Any] = {
-    Evaluation: evaluation_page,
     Configuration: configuration_page,
     Dataset: dataset_page,
     Source: source_page,
@@ -87,7 +87,8 @@ RECORD_PAGES: dict[type[RecordBase], Any] = {
     ResultTable: table_page,
 }
 """Record type -> builder of its page context (protocols have a job of their own; a
-family's page also takes its `SitePlan.family_links`)."""
+family's page also takes its `SitePlan.family_links`, an evaluation's its
+`SitePlan.evaluations`)."""
 
 
 def shared_titles(records: Iterable[RecordBase]) -> frozenset[str]:
@@ -175,6 +176,9 @@ class SitePlan:
     family_links: Mapping[str, tuple[Link, ...]]
     """Family id -> links to the comparison pages it is on (`family.family_compare_links`),
     computed once for every family page."""
+    evaluations: Mapping[str, EvaluationFacts]
+    """Evaluation id -> the derived facts its page shows (`derive.evaluation_facts`),
+    computed once: the page's context builder derives nothing itself."""
 
     def derived_results(self) -> downloads.Derived:
         """(evaluation id, column id) -> standing and verdict, over every protocol."""
@@ -218,14 +222,8 @@ class SitePlan:
                 links = self.family_links[record.id]
                 made: Any = family_page(record, self.catalogue, self.facts, links)
             elif isinstance(record, Evaluation):
-                # Only a page that shows reproductions reads its protocol's groups (so
-                # `rewire serve` remakes no other evaluation page when they change).
-                shows = record.reproduces is not None or any(
-                    isinstance(e, Evaluation) and e.reproduces == record.id
-                    for e in self.catalogue.referring(record.id, Evaluation)
-                )
-                groups = self.reproductions[record.protocol] if shows else None
-                made = evaluation_page(record, self.catalogue, self.facts, groups)
+                derived = self.evaluations[record.id]
+                made = evaluation_page(record, self.catalogue, self.facts, derived)
             else:
                 made = RECORD_PAGES[type(record)](record, self.catalogue, self.facts)
             if isinstance(record, ResultTable):
@@ -324,8 +322,9 @@ class SitePlan:
 def plan_site(
     catalogue: Catalogue, root: Path, release_date: date | str | None, *, preview: bool = False
 ) -> SitePlan:
-    """The derive stage: the release, the site facts, the search index and every
-    protocol's comparison tables, headline and reproduction groups of `catalogue`
+    """The derive stage: the release, the site facts, the search index, every
+    protocol's comparison tables, headline and reproduction groups and every
+    evaluation's page facts of `catalogue`
     (artifact paths relative to `root`): what the page jobs need, each computed once.
     `preview`: the release of a preview (`release.preview_release`), no content hash."""
     made = (
@@ -360,4 +359,10 @@ def plan_site(
         },
         eee_lines=eee_lines(catalogue),
         family_links=family_compare_links(catalogue, facts.flags),
+        evaluations={
+            e.id: evaluation_facts(
+                e, catalogue, facts.flags, facts.artifact_hashes, facts.artifact_logs, reproductions
+            )
+            for e in catalogue.of_kind(Evaluation)
+        },
     )
