@@ -27,6 +27,8 @@ from .coverage import BaselineCoverage, CatalogueCounts, ProtocolCoverage
 from .evidence import CitedSource, EvidenceRow, EvidenceTable, SourceList
 from .filters import FilterIndex
 from .findings import CatalogueFinding, ClaimView, Headline
+from .metadata import MetaItem as MetaItem
+from .metadata import MetaValue as MetaValue
 from .page import Link as Link
 from .page import Page as Page
 from .page import PageHeader as PageHeader
@@ -712,22 +714,3 @@ class EvidenceView:
     open: bool
     """True when the evidence table is short enough (`EVIDENCE_OPEN_ROWS` rows or fewer)
     to show open; a longer one starts folded."""
-
-
-# ----------------------------------------------------------------- technical metadata
-
-
-@dataclass(frozen=True)
-class MetaValue:
-    """One displayed value; `href` (relative to the site root) when it names a record."""
-
-    text: str
-    href: str | None = None
-
-
-@dataclass(frozen=True)
-class MetaItem:
-    """One field: its label and one or more values (a list field gives several)."""
-
-    label: str
-    values: tuple[MetaValue, ...]

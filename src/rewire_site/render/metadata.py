@@ -3,18 +3,19 @@
 The "Technical metadata and extraction receipts" section of each page lists every field a
 record holds, including missing-metadata reasons and the review, in model field order.
 A field left empty because `missing_metadata` gives a reason reads "Not reported" with the
-reason; an optional field that is simply absent is left out.
+reason; an optional field that is simply absent is left out. Its view classes
+(`MetaItem`, `MetaValue`) live here, beside the one builder that makes them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import cache
 
 from ..derive.display import FLAG_LABELS, NOT_REPORTED, missing_text
 from ..link import REFERENCES
 from ..models import RecordBase
-from .contexts import MetaItem, MetaValue
 from .present.fields import field_text
 from .urls import kind_of, record_path
 
@@ -26,6 +27,23 @@ FACTS_SHOWN_ABOVE = "shown in the table 'Model facts by checkpoint' above"
 NEVER_SHOWN = frozenset({"editor_notes"})
 """Fields for editors only (how a record was transcribed or reviewed): no page shows
 them; tests/test_pages.py checks that no page contains their text."""
+
+
+@dataclass(frozen=True)
+class MetaValue:
+    """One displayed value; `href` (relative to the site root) when it names a record."""
+
+    text: str
+    href: str | None = None
+
+
+@dataclass(frozen=True)
+class MetaItem:
+    """One field: its label and one or more values (a list field gives several)."""
+
+    label: str
+    values: tuple[MetaValue, ...]
+
 
 LABELS = {"family": "model family", "sha256": "SHA-256", "url": "URL"}
 
