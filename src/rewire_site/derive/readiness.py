@@ -92,11 +92,9 @@ class ScoreMeaning:
     directions: tuple[str, ...]
     own_metric: bool
     """Some result's column has its own metric (not the protocol's)."""
-
-    @property
-    def compared(self) -> bool:
-        """The strings all agree: 'not checked' rather than 'not yet verified'."""
-        return not self.undefined_metric and not self.problems
+    compared: bool
+    """The strings all agree (a defined metric, no problem): 'not checked' rather than
+    'not yet verified'."""
 
 
 @dataclass(frozen=True)
@@ -153,14 +151,8 @@ class Check:
     """met: every requirement met or not applicable; not_applicable: every requirement
     of this check's own (beyond the shared replay ones) is not applicable; else unmet."""
     requirements: tuple[Requirement, ...]
-
-    @property
-    def met(self) -> bool:
-        return self.state == "met"
-
-    @property
-    def unresolved(self) -> tuple[Requirement, ...]:
-        return tuple(r for r in self.requirements if r.state == "unmet")
+    met: bool
+    """The state is met."""
 
 
 @dataclass(frozen=True)
@@ -170,15 +162,10 @@ class Readiness:
     met_count: int
     total: int
     artifacts: tuple[ArtifactStatus, ...]
-
-    @property
-    def verified(self) -> bool:
-        return self.met_count == self.total
-
-    @property
-    def matching(self) -> int:
-        """Artifact files whose hash matched their recorded SHA-256."""
-        return sum(s.state == "match" for s in self.artifacts)
+    verified: bool
+    """Every check is met."""
+    matching: int
+    """Artifact files whose hash matched their recorded SHA-256."""
 
 
 REQUIREMENT_CODE: dict[str, str] = {
@@ -239,12 +226,14 @@ def _score_meaning(evaluation: Evaluation, protocol: Protocol) -> Requirement:
             problems.append(
                 ScoreProblem(result.column, "direction", result.direction, metric.direction)
             )
+    undefined = protocol.metric_definition is None
     meaning = ScoreMeaning(
-        undefined_metric=protocol.metric_definition is None,
+        undefined_metric=undefined,
         problems=tuple(problems),
         units=tuple(m.unit for m in metrics) or (protocol.metric.unit,),
         directions=tuple(m.direction for m in metrics) or (protocol.metric.direction,),
         own_metric=any(m is not protocol.metric for m in metrics),
+        compared=not undefined and not problems,
     )
     return _req("score_meaning", "unmet", meaning)
 
@@ -327,7 +316,7 @@ def _check(index: int, shared: tuple[Requirement, ...], own: tuple[Requirement, 
         state = "not_applicable"
     else:
         state = "met"
-    return Check(CHECK_KEYS[index], state, requirements)
+    return Check(CHECK_KEYS[index], state, requirements, met=state == "met")
 
 
 def readiness(
@@ -356,10 +345,13 @@ def readiness(
         _check(2, base, _run_locally(evaluation, protocol, logged)),
         _check(3, base, _validate(resource, label)),
     )
+    met_count = sum(c.met for c in checks)
     return Readiness(
         evaluation_id=evaluation.id,
         checks=checks,
-        met_count=sum(c.met for c in checks),
+        met_count=met_count,
         total=len(checks),
         artifacts=statuses,
+        verified=met_count == len(checks),
+        matching=sum(s.state == "match" for s in statuses),
     )
