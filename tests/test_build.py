@@ -251,7 +251,8 @@ def test_protocol_tables_and_chooser_pages_are_computed_once_per_build(
         counting(module, "protocol_headline")
         counting(module, "protocol_reproduction_groups")
     counting(index, "catalogue_findings")
-    counting(plan, "chooser_pages")
+    for name in ("chooser_index", "task_files", "matrix_files"):
+        counting(plan, name)
     counting(export, "chooser_pages")
     report = build_site(project, project / "site", release_date=DAY, workers=1)
     protocols = len(list((project / "records").glob("*protocol*.yaml")))
@@ -260,7 +261,11 @@ def test_protocol_tables_and_chooser_pages_are_computed_once_per_build(
     assert calls.count("protocol_headline") == protocols
     assert calls.count("protocol_reproduction_groups") == protocols
     assert calls.count("catalogue_findings") == 0  # the home page takes the headlines
-    assert calls.count("chooser_pages") == 1
+    assert calls.count("chooser_pages") == 0  # the sitemap lists the pages the jobs made
+    assert calls.count("chooser_index") == 1  # one job each: the index, a task, a family
+    jobs = plan.plan_site(gather(project / "records", project).catalogue, project, DAY).jobs()
+    assert calls.count("task_files") == sum(job[0] == "task" for job in jobs) > 0
+    assert calls.count("matrix_files") == sum(job[0] == "matrix" for job in jobs) > 0
     sitemap = (project / "site" / "sitemap.xml").read_text()
     assert "chooser/</loc>" in sitemap  # the chooser pages the build wrote are listed
     assert report.pages == len(list((project / "site").rglob("*.html")))

@@ -45,7 +45,7 @@ from .link import Catalogue
 from .problems import Problem, RecordsInvalid, printable
 from .render import Renderer, RenderStats, downloads, render_jobs, templates_dir
 from .render.export import SITEMAP, sitemap_file
-from .render.plan import SitePlan, plan_site
+from .render.plan import SITEMAP_JOBS, SitePlan, plan_site
 from .render.pool import PARALLEL_MIN_JOBS, Job, Tracker, default_workers
 from .render.search import search_index_json
 from .validate import validate_paths
@@ -258,8 +258,7 @@ def write_files(plan: SitePlan, root: Path, writer: write.OutputWriter, stats: R
     for file in sorted(static.rglob("*")):
         if file.is_file():
             writer.copy_file("static/" + file.relative_to(static).as_posix(), file, "static files")
-    chooser = stats.pages_by_job.get("chooser", []) + stats.pages_by_job.get("fits", [])
-    chooser += stats.pages_by_job.get("models", [])
+    chooser = [path for kind in SITEMAP_JOBS for path in stats.pages_by_job.get(kind, [])]
     for path, data in index_files(plan, chooser).items():
         writer.write_bytes(path, data, "the search index and sitemap")
     for path, data in downloads.release_file(plan.release, writer.entries()).items():

@@ -350,11 +350,14 @@ def cross_source(
         if isinstance(table, ResultTable) and table.ranked:
             for key, side in _table_sides(table, by_table[table_id], catalogue, task_of):
                 by_key[key].append(side)
-    evaluations = (  # a family's own: a model page reads (and depends on) no other
-        catalogue.of_kind(Evaluation)
-        if family is None
-        else sorted(family_evaluations(family, catalogue), key=lambda e: e.id)
-    )
+    evaluations: list[Evaluation]
+    if family is not None:  # a family's own: a model page reads (and depends on) no other
+        evaluations = sorted(family_evaluations(family, catalogue), key=lambda e: e.id)
+    elif datasets is not None:  # the task's own, read the same way (a task page)
+        own = {e.id: e for d in datasets for e in catalogue.referring(d, Evaluation)}
+        evaluations = [e for _, e in sorted(own.items()) if isinstance(e, Evaluation)]
+    else:
+        evaluations = catalogue.of_kind(Evaluation)
     for evaluation in evaluations:
         if datasets is not None and evaluation.dataset not in task_of:
             continue

@@ -26,7 +26,7 @@ from ..models import Dataset, ModelFamily, ResultTable
 from ..problems import RecordsInvalid
 from ..record_files import ROWS_SUFFIX
 from ..render import Renderer, downloads, templates_dir
-from ..render.plan import SitePlan
+from ..render.plan import SITEMAP_JOBS, SitePlan
 from ..render.pool import DataFile, Job, RenderStats, default_workers, fork_pool
 from ..validate import validate_paths
 from ..write import Manifest, remove_files, update_file
@@ -212,12 +212,8 @@ class IncrementalSite:
             self.costs.pop(job, None)
         kept = {p for paths in self.outputs.values() for p in paths}
         outcome.removed = remove_files(self.site_dir, self.manifest, old - kept)
-        chooser = [
-            *self.outputs.get(("chooser",), ()),
-            *self.outputs.get(("fits",), ()),
-            *self.outputs.get(("models",), ()),
-        ]
-        self._write(index_files(plan, chooser), outcome.written)
+        listed = [p for job, paths in self.outputs.items() if job[0] in SITEMAP_JOBS for p in paths]
+        self._write(index_files(plan, listed), outcome.written)
         self._write(downloads.release_file(plan.release, self.manifest.values()), outcome.written)
         self.unsettled = False
         outcome.seconds = time.perf_counter() - started

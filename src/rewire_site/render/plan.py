@@ -21,6 +21,7 @@ from ..derive.concerns import Flag, flags_by_evaluation
 from ..derive.evaluation_facts import EvaluationFacts, evaluation_facts
 from ..derive.logs import LogFacts
 from ..derive.model_compare import family_pairs, family_triples
+from ..derive.overlaps import task_groups
 from ..derive.reproduction import ReproductionGroup, protocol_reproduction_groups
 from ..derive.tables import ProtocolTables
 from ..link import Catalogue
@@ -36,7 +37,7 @@ from ..models import (
     Source,
 )
 from . import cross_source, downloads, home, index, table_downloads
-from .chooser.pages import chooser_pages, task_path
+from .chooser.pages import chooser_index, matrix_files, task_files, task_path
 from .configuration import configuration_page
 from .contexts import DownloadItem, Link, SiteFacts
 from .coverage import ProtocolCoverage
@@ -63,6 +64,8 @@ API_CHUNK = 250
 """Records per job that writes their JSON files (`api/<kind>/<id>.json`)."""
 
 EXPORTS = "exports"
+SITEMAP_JOBS = ("chooser", "task", "matrix", "fits", "models")
+"""The kinds of job whose pages the sitemap lists after the record pages."""
 DATA_JOBS = (
     downloads.EVALUATION_MATRIX,
     EXPORTS,
@@ -239,8 +242,12 @@ class SitePlan:
             key, value = job[1], job[2]
             ids = self.members[(key, value)]
             return index.filter_pages(key, value, ids, self.catalogue, self.facts)
-        if kind == "chooser":
-            return chooser_pages(self.catalogue, self.facts.flags, self.facts.release_id)
+        if kind == "chooser":  # the index and the comparisons of two configurations
+            return chooser_index(self.catalogue, self.facts.flags, self.facts.release_id)
+        if kind == "task":
+            return task_files(job[1], self.catalogue, self.facts.flags, self.facts.release_id)
+        if kind == "matrix":
+            return matrix_files(job[1], self.catalogue, self.facts.release_id)
         if kind == "fits":
             return [fits_page(self.catalogue, self.facts.release_id)]
         if kind == "models":
@@ -312,6 +319,8 @@ class SitePlan:
         ]
         found += [("filter", key, value) for key, value in self.members]
         found += [("home",), ("findings",), ("search",), ("downloads",), ("chooser",)]
+        found += [("task", group[0]) for group in task_groups(self.catalogue)]
+        found += [("matrix", f.id) for f in self.catalogue.of_kind(ModelFamily)]
         found += [("fits",), ("models",)]
         found += [  # light jobs last: they fill the gaps at the end
             ("api", str(i), str(i + API_CHUNK)) for i in range(0, len(self.record_ids), API_CHUNK)

@@ -161,6 +161,13 @@ the comparable pairs (at most this many) and counts the rest by verdict (the syn
 random-DNA task had 3,921 pairs: a 10 MB page)."""
 
 
+def _has_page(
+    group_ids: Sequence[str], by_dataset: Mapping[str, Sequence[Evaluation]], catalogue: Catalogue
+) -> bool:
+    """True when the task has a page: an evaluation or a result table's row on it."""
+    return any(by_dataset.get(d) or catalogue.result_rows.of_dataset(d) for d in group_ids)
+
+
 def task_pages(catalogue: Catalogue, flags: Flags, release_id: str) -> list[TaskPage]:
     """One page per task (a group of datasets) with a recorded evaluation."""
     by_dataset = _by_dataset(catalogue)
@@ -168,7 +175,34 @@ def task_pages(catalogue: Catalogue, flags: Flags, release_id: str) -> list[Task
     return [
         _task_page(group_ids, by_dataset, catalogue, flags, release_id, facts)
         for group_ids in task_groups(catalogue)
-        if any(by_dataset.get(d) or catalogue.result_rows.of_dataset(d) for d in group_ids)
+        if _has_page(group_ids, by_dataset, catalogue)
+    ]
+
+
+def task_files(
+    first_dataset: str, catalogue: Catalogue, flags: Flags, release_id: str
+) -> list[TaskPage | DataFile]:
+    """The page of the task whose first dataset is `first_dataset` and the download of
+    its pairs (none without a page): one page job each. It reads only its datasets'
+    evaluations (through their referrers), so `rewire serve` remakes it only when they
+    change."""
+    group_ids = next(g for g in task_groups(catalogue) if g[0] == first_dataset)
+    by_dataset = {
+        d: [e for e in catalogue.referring(d, Evaluation) if isinstance(e, Evaluation)]
+        for d in group_ids
+    }
+    by_dataset = {d: [e for e in found if e.dataset == d] for d, found in by_dataset.items()}
+    if not _has_page(group_ids, by_dataset, catalogue):
+        return []
+    page = _task_page(group_ids, by_dataset, catalogue, flags, release_id, ModelFacts(catalogue))
+    return [page, *_overlap_files([page])]
+
+
+def _overlap_files(tasks: Iterable[TaskPage]) -> list[DataFile]:
+    return [
+        DataFile(p.overlap_download, overlaps_csv(p.all_overlaps))
+        for p in tasks
+        if p.overlap_download
     ]
 
 
@@ -333,6 +367,27 @@ def matrix_pages(catalogue: Catalogue, release_id: str) -> list[FamilyMatrixPage
         if page is not None:
             pages.append(page)
     return pages
+
+
+def matrix_files(family_id: str, catalogue: Catalogue, release_id: str) -> list[FamilyMatrixPage]:
+    """The matrix of one family (none without a result value): one page job each. It
+    reads only the family's configurations and their evaluations (through their
+    referrers), so `rewire serve` remakes it only when they change."""
+    family = catalogue.get(family_id, ModelFamily)
+    found: list[Entry] = []
+    for configuration in catalogue.referring(family_id, Configuration):
+        if isinstance(configuration, Configuration) and configuration.family == family_id:
+            evaluations = catalogue.referring(configuration.id, Evaluation)
+            found += _entries(
+                (
+                    e
+                    for e in evaluations
+                    if isinstance(e, Evaluation) and e.configuration == configuration.id
+                ),
+                catalogue,
+            )
+    page = _matrix_page(family, found, catalogue, release_id)
+    return [] if page is None else [page]
 
 
 def _matrix_page(
@@ -509,15 +564,26 @@ def _win_text(counts: list[int], left: str, right: str) -> str:
     return text
 
 
-def chooser_pages(
+def chooser_index(
     catalogue: Catalogue, flags: Flags, release_id: str
-) -> list[TaskPage | FamilyMatrixPage | ComparePage | ChooserIndexPage | DataFile]:
-    tasks = task_pages(catalogue, flags, release_id)
-    chosen = {
-        task_path(group[0]) for group in task_groups(catalogue) if is_task_group(group, catalogue)
-    } & {p.path for p in tasks}
-    matrices = matrix_pages(catalogue, release_id)
+) -> list[ChooserIndexPage | ComparePage]:
+    """The chooser's index and the two-configuration comparisons it lists: one page job.
+    The index names the tasks and families with a page without making those pages."""
+    by_dataset = _by_dataset(catalogue)
+    groups = [g for g in task_groups(catalogue) if _has_page(g, by_dataset, catalogue)]
+    valued = {
+        _family_of(e, catalogue)
+        for e in catalogue.of_kind(Evaluation)
+        if any(r.value is not None for r in e.results)
+    }
+    families = [f for f in catalogue.of_kind(ModelFamily) if f.id in valued]
     pairs = compare_pages(catalogue, flags, release_id)
+    chosen = [g for g in groups if is_task_group(g, catalogue)]
+
+    def task_link(group_ids: tuple[str, ...]) -> Link:
+        heading = " = ".join(catalogue.get(d, Dataset).title for d in group_ids)
+        return Link(heading, task_path(group_ids[0]))
+
     index = ChooserIndexPage(
         **page_header(
             "chooser.html",
@@ -527,19 +593,25 @@ def chooser_pages(
             release_id,
             nav="chooser",
         ),
-        tasks=tuple(Link(p.heading, p.path) for p in tasks if p.path in chosen),
-        other_data=tuple(Link(p.heading, p.path) for p in tasks if p.path not in chosen),
-        families=tuple(Link(p.family.text, p.path) for p in matrices),
+        tasks=tuple(task_link(g) for g in chosen),
+        other_data=tuple(task_link(g) for g in groups if g not in chosen),
+        families=tuple(Link(f.name, matrix_path(f.id)) for f in families),
         pairs=tuple(Link(p.title, p.path) for p in pairs),
         note=(
             f"{plural(len(chosen), 'task')}, "
-            f"{plural(len(matrices), 'model family', 'model families')}, "
+            f"{plural(len(families), 'model family', 'model families')}, "
             f"{plural(len(pairs), 'pair')} of configurations that share at least two tasks."
         ),
     )
-    downloads = [
-        DataFile(p.overlap_download, overlaps_csv(p.all_overlaps))
-        for p in tasks
-        if p.overlap_download
-    ]
-    return [index, *tasks, *matrices, *pairs, *downloads]
+    return [index, *pairs]
+
+
+def chooser_pages(
+    catalogue: Catalogue, flags: Flags, release_id: str
+) -> list[TaskPage | FamilyMatrixPage | ComparePage | ChooserIndexPage | DataFile]:
+    """Every chooser page and download: what the page jobs `chooser_index`,
+    `task_files` and `matrix_files` make together."""
+    tasks = task_pages(catalogue, flags, release_id)
+    index, *pairs = chooser_index(catalogue, flags, release_id)
+    matrices = matrix_pages(catalogue, release_id)
+    return [index, *tasks, *matrices, *pairs, *_overlap_files(tasks)]
