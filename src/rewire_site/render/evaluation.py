@@ -67,10 +67,12 @@ def evaluation_page(
     ready = readiness_view(derived.readiness, protocol)
     flags = tuple(flag_view(f, catalogue) for f in facts.flags.get(evaluation.id, ()))
     comparison = evaluation.comparison
-    setup, versions = (
-        [value_fact(evaluation, f"comparison.{n}", getattr(comparison, n)) for n in names]
-        for names in (SETUP_FIELDS, VERSION_FIELDS)
-    )
+    compared = {
+        n: value_fact(evaluation, f"comparison.{n}", getattr(comparison, n))
+        for n in (*SETUP_FIELDS, *VERSION_FIELDS)
+    }
+    setup = [compared[n] for n in SETUP_FIELDS]
+    versions = [compared[n] for n in VERSION_FIELDS]
     procedure = (
         Fact("origin", ORIGIN_LABELS[evaluation.origin]),
         Fact("version", evaluation.version),
@@ -136,16 +138,9 @@ def evaluation_page(
         protocol=link_to(catalogue, evaluation.protocol),
         dataset=link_to(catalogue, evaluation.dataset),
         reproduction_facts=(
-            value_fact(evaluation, "comparison.split", evaluation.comparison.split),
-            value_fact(evaluation, "comparison.adaptation", evaluation.comparison.adaptation),
-            Fact(
-                "scoring implementation",
-                value_fact(
-                    evaluation,
-                    "comparison.metric_implementation",
-                    evaluation.comparison.metric_implementation,
-                ).value,
-            ),
+            compared["split"],
+            compared["adaptation"],
+            Fact("scoring implementation", compared["metric_implementation"].value),
         ),
         recipe_command=protocol.recipe.command if protocol.recipe else None,
         recipe_missing=recipe_missing,
