@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+from functools import cache
 from pathlib import Path
 
 from rewire_site.load import line_of
@@ -36,3 +37,36 @@ def test_the_walk_runs_from_the_page_job_to_the_writer() -> None:
     assert walk.stays[0] == "rewire_site.render.plan"
     assert "rewire_site.render.evaluation" in walk.stays
     assert walk.stays[-1] == "rewire_site.write"
+
+
+STAYS, MODULES, RETURNS = 529, 28, 501
+"""One evaluation's walk as it stands (the reproduction fixture's measurement page): a
+ratchet, lower them when the walk gets shorter and never raise them. The aim (issue 26)
+is 9 modules and 5 returns."""
+
+DERIVE_STILL_ENTERED = frozenset({"display", "scales", "agreement", "readiness", "tables"})
+"""derive/ modules the page job still enters: text helpers that belong in render/, a
+metric's scale, an agreement's state and the hash of a readiness fact (a ratchet: it may
+only shrink). The evaluation's derived facts themselves are computed before the page,
+by the derive stage (`derive.evaluation_facts`)."""
+
+
+@cache
+def _stays() -> tuple[str, ...]:
+    """The stays of the fixture's walk, traced once for the tests below."""
+    stays: tuple[str, ...] = evaluation_walk(FIXTURE)[0].stays
+    return stays
+
+
+def test_the_walk_gets_no_longer() -> None:
+    walk = Walk(_stays())
+    assert len(walk.stays) <= STAYS
+    assert walk.modules <= MODULES
+    assert walk.returns <= RETURNS
+
+
+def test_the_page_job_derives_nothing() -> None:
+    prefix = "rewire_site.derive."
+    entered = {m.removeprefix(prefix) for m in _stays() if m.startswith(prefix)}
+    assert entered <= DERIVE_STILL_ENTERED
+    assert "rewire_site.derive.evaluation_facts" not in _stays()
