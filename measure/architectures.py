@@ -23,8 +23,9 @@ class Architecture:
     name: str
     """Model name as the literature prints it."""
     family: str
-    """Kind of model: `esm`, `bert-prelayernorm` (transformers classes) or `mosaic-bert-alibi`
-    (DNABERT-2, `measure/dnabert2.py`)."""
+    """Kind of model: `esm`, `esm-v2`, `bert`, `bert-prelayernorm`, `mixtral-causal`,
+    `llama-causal` (transformers classes), `mosaic-bert-alibi` (DNABERT-2,
+    `measure/dnabert2.py`), `hyena-lm` or `caduceus` (their own modules)."""
     config: dict[str, Any]
     published_parameters: float
     """Parameter count the literature states (with the MLM head)."""
@@ -148,6 +149,50 @@ def _mistral_dna_105m() -> dict[str, Any]:
     }
 
 
+def _grover() -> dict[str, Any]:
+    """GROVER's BertForMaskedLM, from the restated config.json (GROVER_SOURCE); the dropout
+    rates are not restated: transformers' BertConfig defaults (0.1)."""
+    return {
+        "vocab_size": 609,
+        "hidden_size": 768,
+        "num_hidden_layers": 12,
+        "num_attention_heads": 12,
+        "intermediate_size": 3072,
+        "max_position_embeddings": 512,
+        "type_vocab_size": 2,
+        "layer_norm_eps": 1e-12,
+        "hidden_act": "gelu",
+        "pad_token_id": 0,
+        # not in the restatement: transformers' default, and the restating repository's
+        # catalogue count (87,101,793 checkpoint parameters) is that of a tied decoder
+        "tie_word_embeddings": True,
+    }
+
+
+def _generator_1_2b() -> dict[str, Any]:
+    """GENERator eukaryote 1.2B (a Llama), from the restated config.json (GENERATOR_SOURCE);
+    bos and eos ids as its tokeniser (1 and 2), pad id 3 (the tokeniser's <pad>)."""
+    return {
+        "vocab_size": 4128,
+        "hidden_size": 2048,
+        "num_hidden_layers": 26,
+        "num_attention_heads": 32,
+        "num_key_value_heads": 4,
+        "intermediate_size": 5632,
+        "max_position_embeddings": 16384,
+        "rms_norm_eps": 1e-05,
+        "rope_theta": 500000.0,
+        "hidden_act": "silu",
+        "attention_bias": False,
+        "attention_dropout": 0.0,
+        "mlp_bias": False,
+        "tie_word_embeddings": False,
+        "bos_token_id": 1,
+        "eos_token_id": 2,
+        "pad_token_id": 3,
+    }
+
+
 DNABERT_S_SOURCE = (
     "MAGICS-LAB/DNABERT_S at ac01b55e5034182e4b915d34ce5a3a323b82adb8, "
     "evaluate/model_codes/config.json (SHA-256 "
@@ -211,6 +256,26 @@ HYENADNA_160K_SOURCE = (
     "retrieved: d_model 256, 8 layers, as measure/hyenadna/recipe.yaml); the maximum length "
     "160,000 from HazyResearch/hyena-dna huggingface.py at "
     "d553021b483b82980aa4b868b37ec2d4332e198a ('hyenadna-medium-160k-seqlen': 160000)"
+)
+GROVER_SOURCE = (
+    "tcztzy/evo.cpp at c281681e27ea5ba29e4cd0e33b8972e4f2023c88, configs/geneb-bert-models.json "
+    "(SHA-256 1a2c0992042014d979377b1447f084a8d4f8c3a2a9370ca768c68f8a9a2912b5), lines 290-303: "
+    "a restatement of the config.json of PoetschLab/GROVER at hub revision "
+    "6b223110f0d6963e849f55bc2a2f3cff0e38c7a4, whose SHA-256 it gives as "
+    "de60db6f5cb476d9f38630517abec87803e32a87672ace7946b5cf82f68ac5de (the hub file itself "
+    "not reachable from these machines): BertForMaskedLM, hidden 768, 12 layers, 12 heads, "
+    "feed-forward 3072, vocabulary 609, 512 positions, GELU, pad id 0"
+)
+GENERATOR_SOURCE = (
+    "tcztzy/evo.cpp at c281681e27ea5ba29e4cd0e33b8972e4f2023c88, "
+    "configs/geneb-decoder-models.json (SHA-256 "
+    "d5cc152df07544cdfc441836556bb2adf7440c0ac3af93550bfc2f8347f40243), lines 191-209: a "
+    "restatement of the config.json of GenerTeam/GENERator-eukaryote-1.2b-base at hub revision "
+    "5e872c94264891f9adf59d8ea64e426bb68badb5, whose SHA-256 it gives as "
+    "2b47f1cbbadd52ad0f64e1802e3e7932e7f39cf8d42174e82bad4f6436504145 (the hub file itself not "
+    "reachable from these machines): model_type llama, hidden 2048, 26 layers, 32 heads, 4 "
+    "key-value heads, feed-forward 5632 (SiLU), vocabulary 4128, 16384 positions, rope_theta "
+    "500000, no attention or MLP biases, untied output embeddings"
 )
 CHAR_TOKENS = "one token per nucleotide (character tokeniser: A, C, G, T, N and specials)"
 REFERENCE_SCAN_NOTE = (
@@ -483,6 +548,51 @@ ARCHITECTURES: dict[str, Architecture] = {
             nucleotides_exact=True,
         ),
         Architecture(
+            key="grover",
+            name="GROVER",
+            family="bert",
+            config=_grover(),
+            # DNALLM-Mark prints 87 (M); the restating repository's catalogue counts
+            # 87,101,793 checkpoint parameters (with the pooler, which BertForMaskedLM drops)
+            published_parameters=87e6,
+            checkpoint="PoetschLab/GROVER",
+            max_tokens=512,
+            tokenisation=(
+                "BPE over DNA (vocabulary 609: 5 specials, the bases and merged pieces) "
+                "between CLS and SEP"
+            ),
+            notes=(
+                "Built as transformers' BertForMaskedLM (post-layer-norm BERT, absolute "
+                "positions), the class its configuration names.",
+            ),
+            config_source=GROVER_SOURCE,
+        ),
+        Architecture(
+            key="generator-eukaryote-1-2b",
+            name="GENERator eukaryote 1.2B",
+            family="llama-causal",
+            config=_generator_1_2b(),
+            published_parameters=1.2e9,
+            checkpoint="GenerTeam/GENERator-eukaryote-1.2b-base",
+            max_tokens=16384,
+            tokenisation=(
+                "non-overlapping 6-mers after a BOS token (vocabulary 4128: 32 specials and "
+                "4096 six-mers), a causal language model"
+            ),
+            attention_modules=("q_proj", "k_proj", "v_proj"),
+            notes=(
+                "Its configuration's model_type is llama; the hub's model class "
+                "GENERatorForCausalLM is remote code not read here. Built as transformers' "
+                "LlamaForCausalLM (grouped-query attention, rotary positions, SwiGLU "
+                "feed-forward, RMSNorm); the masked-LM loss of the encoders is its next-token "
+                "loss here.",
+                "16,384 positions: curves are measured to 16,384 tokens (about 98 kb).",
+            ),
+            config_source=GENERATOR_SOURCE,
+            nucleotides_per_token=6.0,
+            nucleotides_exact=True,
+        ),
+        Architecture(
             key="caduceus-ps-131k",
             name="Caduceus-PS 131k",
             family="caduceus",
@@ -592,6 +702,27 @@ TINY: dict[str, Architecture] = {
         max_tokens=512,
         tokenisation="overlapping 6-mers (tests)",
     ),
+    "tiny-llama": Architecture(
+        key="tiny-llama",
+        name="tiny Llama (tests)",
+        family="llama-causal",
+        config={
+            **_generator_1_2b(),
+            "hidden_size": 32,
+            "intermediate_size": 64,
+            "num_hidden_layers": 2,
+            "num_attention_heads": 4,
+            "num_key_value_heads": 2,
+            "max_position_embeddings": 1024,
+        },
+        published_parameters=0.0,
+        checkpoint="none (test configuration)",
+        max_tokens=1024,
+        tokenisation="6-mers after a BOS token (tests)",
+        attention_modules=("q_proj", "k_proj", "v_proj"),
+        nucleotides_per_token=6.0,
+        nucleotides_exact=True,
+    ),
     "tiny-ntv2": Architecture(
         key="tiny-ntv2",
         name="tiny NT v2 (tests)",
@@ -633,6 +764,11 @@ TINY: dict[str, Architecture] = {
 }
 
 
+CAUSAL_FAMILIES = ("mixtral-causal", "llama-causal")
+"""Transformer decoders built as transformers' causal language models (Mistral-DNA,
+GENERator): next-token loss, BOS then body tokens."""
+
+
 def get_architecture(key: str) -> Architecture:
     """The architecture with this key (tiny test architectures included)."""
     found = ARCHITECTURES.get(key) or TINY.get(key)
@@ -664,6 +800,10 @@ def hf_config(arch: Architecture) -> Any:
         from transformers import MixtralConfig
 
         return MixtralConfig(**arch.config)
+    if arch.family == "llama-causal":
+        from transformers import LlamaConfig
+
+        return LlamaConfig(**arch.config)
     raise ValueError(f"unknown family {arch.family!r}")
 
 
@@ -701,7 +841,7 @@ def build_model(
         with torch.device(device):
             return DnaBert2ForMaskedLM(config)
     with torch.device(device):
-        if arch.family == "mixtral-causal":
+        if arch.family in CAUSAL_FAMILIES:
             from transformers import AutoModelForCausalLM
 
             return AutoModelForCausalLM.from_config(config, attn_implementation=attn_implementation)

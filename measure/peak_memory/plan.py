@@ -37,12 +37,13 @@ def parameter_counts(arch_config: dict[str, Any]) -> int:
         int(arch_config["intermediate_size"]),
         int(arch_config["vocab_size"]),
     )
-    if "num_local_experts" in arch_config:  # Mixtral: rotary, RMSNorm, no biases, experts
+    if "num_key_value_heads" in arch_config:  # Mixtral, Llama: rotary, RMSNorm, no biases
         heads, kv = int(arch_config["num_attention_heads"]), int(arch_config["num_key_value_heads"])
         d = int(arch_config.get("head_dim") or h // heads)
-        experts = int(arch_config["num_local_experts"])
+        experts = int(arch_config.get("num_local_experts", 1))
+        router = h * experts if "num_local_experts" in arch_config else 0
         attention = h * heads * d * 2 + h * kv * d * 2
-        layer = attention + experts * 3 * h * f + h * experts + 2 * h
+        layer = attention + experts * 3 * h * f + router + 2 * h
         head = 0 if arch_config.get("tie_word_embeddings") else v * h
         return v * h + n * layer + h + head
     if "add_bias_fnn" in arch_config:  # NT v2: rotary (no position table), gated FFN

@@ -10,7 +10,7 @@ from typing import Any
 
 import torch
 
-from measure.architectures import Architecture
+from measure.architectures import CAUSAL_FAMILIES, Architecture
 
 MASK_FRACTION = 0.15
 
@@ -20,6 +20,9 @@ NT_KMER_OFFSET = 5
 NT_BASE_OFFSET = NT_KMER_OFFSET + 4**6
 # GENA-LM BPE ids: 5 specials; random DNA becomes BPE ids drawn uniformly from the rest.
 GENA_SPECIALS = {"unk": 0, "cls": 1, "sep": 2, "pad": 3, "mask": 4}
+# Causal decoders: BOS, then body ids drawn uniformly past the specials (Mistral-DNA's BPE:
+# 4 specials; GENERator's 6-mers: 32 specials, then the 4096 six-mers).
+CAUSAL_FIRST_BODY_ID = {"mixtral-causal": 4, "llama-causal": 32}
 
 
 def nt_ids(bases: torch.Tensor, kmer: int = 6) -> torch.Tensor:
@@ -61,8 +64,9 @@ def synthetic_batches(
             if esm and nucleotides is not None:
                 bases = torch.randint(0, 4, (nucleotides,), generator=generator)
                 row = nt_ids(bases)
-            elif arch.family == "mixtral-causal":  # BOS then BPE ids past the 4 specials
-                body = torch.randint(4, int(arch.config["vocab_size"]), (tokens - 1,),
+            elif arch.family in CAUSAL_FAMILIES:  # BOS then body ids past the specials
+                first = CAUSAL_FIRST_BODY_ID[arch.family]
+                body = torch.randint(first, int(arch.config["vocab_size"]), (tokens - 1,),
                                      generator=generator)  # fmt: skip
                 row = torch.cat([torch.tensor([int(arch.config["bos_token_id"])]), body])
             elif esm:
@@ -79,7 +83,7 @@ def synthetic_batches(
                 raise ValueError(f"tokenised length {row.numel()} != planned {tokens}")
             rows.append(row)
         input_ids = torch.stack(rows)
-        if arch.family == "mixtral-causal":  # a causal LM: every next token is a target
+        if arch.family in CAUSAL_FAMILIES:  # a causal LM: every next token is a target
             out.append({"input_ids": input_ids, "labels": input_ids.clone()})
             continue
         mask_id = NT_SPECIALS["mask"] if esm else GENA_SPECIALS["mask"]

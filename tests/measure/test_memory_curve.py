@@ -43,15 +43,17 @@ def test_the_shipped_recipe_covers_every_model_method_batch_and_length() -> None
     keys = [m.key for m in recipe.models]
     assert keys == [
         "nt-500m", "nt-2-5b", "gena-lm-110m", "gena-lm-336m", "dnabert-2", "dnabert-s",
-        "mistral-dna-1m", "nt-v2-100m", "dnabert-6", "hyenadna-large-1m", "caduceus-ps-131k",
+        "mistral-dna-1m", "nt-v2-100m", "dnabert-6", "grover", "generator-eukaryote-1-2b",
+        "hyenadna-large-1m", "caduceus-ps-131k",
     ]  # fmt: skip
     methods = tuple(recipe.methods)
     assert methods == MEMORY_METHODS
     chosen = points(recipe)
     # NT: 64..1000 (5 lengths); GENA-LM: 64..512 (4); DNABERT-2 and -S: 64..2048 (6);
-    # Mistral-DNA: 64..256 (3); NT v2 100M: 64..2048 (6); DNABERT: 64..512 (4); HyenaDNA to
-    # the recipe's cap 262,144 (13); Caduceus to its cap 16,384 (9); x 5 methods x 2 batches
-    assert len(chosen) == (5 + 5 + 4 + 4 + 6 + 6 + 3 + 6 + 4 + 13 + 9) * len(methods) * 2
+    # Mistral-DNA: 64..256 (3); NT v2 100M: 64..2048 (6); DNABERT and GROVER: 64..512 (4);
+    # GENERator: 64..16,384 (9); HyenaDNA to the recipe's cap 262,144 (13); Caduceus to its
+    # cap 16,384 (9); x 5 methods x 2 batches
+    assert len(chosen) == (5 + 5 + 4 + 4 + 6 + 6 + 3 + 6 + 4 + 4 + 9 + 13 + 9) * len(methods) * 2
     capped = points(recipe, models=["caduceus-ps-131k"], methods=["inference"], batches=[1])
     assert capped[-1].tokens == 16384 < capped[0].model.architecture.max_tokens
     assert len({p.key for p in chosen}) == len(chosen)
@@ -86,7 +88,7 @@ def test_estimates_grow_with_length_batch_and_method() -> None:
         (lambda d: d.update(methods={}), "methods: expected some of"),
         (lambda d: d.update(warmup=2), "warmup: expected an integer"),
         (lambda d: d.update(batches=[0]), "batches: expected a list of positive integers"),
-        (lambda d: d["models"].append({"key": "dnabert-3", "family": "x"}), "models.8.key"),
+        (lambda d: d["models"].append({"key": "dnabert-3", "family": "x"}), "models.9.key"),
         (lambda d: d["models"][6].update(max_tokens=0), "models.6.max_tokens"),
         (lambda d: d.update(steps=0), "steps: must be positive"),
         (lambda d: d.pop("protocol"), "protocol: required"),
@@ -122,9 +124,9 @@ def _log(model: str, method: str, batch: int = 8, tokens: int = 128) -> dict[str
     return run_point(spec)
 
 
-NEW_FAMILIES = ["tiny-bert", "tiny-ntv2", "tiny-hyena", "tiny-caduceus"]
-"""DNABERT's BERT, NT v2 (measure/ntv2.py), HyenaDNA's language model and Caduceus
-(measure/caduceus.py)."""
+NEW_FAMILIES = ["tiny-bert", "tiny-ntv2", "tiny-hyena", "tiny-caduceus", "tiny-llama"]
+"""DNABERT's and GROVER's BERT, NT v2 (measure/ntv2.py), HyenaDNA's language model, Caduceus
+(measure/caduceus.py) and GENERator's Llama."""
 
 
 @pytest.mark.parametrize(
@@ -141,7 +143,7 @@ def test_every_method_runs_on_the_cpu(model: str) -> None:
     assert 0 < logs["peft"]["model"]["parameters_trainable"] < total
     expected = "IA3" if model == "tiny-esm" else "LoRA"
     assert logs["peft"]["trainable"].startswith(expected)
-    if model == "tiny-mixtral":  # LoRA on the Mixtral attention projections
+    if model in ("tiny-mixtral", "tiny-llama"):  # LoRA on the decoders' attention projections
         assert "q_proj, k_proj, v_proj" in logs["peft"]["trainable"]
     if model in ("tiny-hyena", "tiny-caduceus"):  # no attention: LoRA on the mixers
         assert "in_proj, out_proj" in logs["peft"]["trainable"]
@@ -400,7 +402,7 @@ def test_an_embedding_is_the_mean_of_the_last_hidden_states() -> None:
     from measure.architectures import build_model, get_architecture
     from measure.memory_curve.worker import embed
 
-    for key in ("tiny-esm", "tiny-dnabert-2", "tiny-mixtral"):
+    for key in ("tiny-esm", "tiny-dnabert-2", "tiny-mixtral", "tiny-llama"):
         arch = get_architecture(key)
         model = build_model(arch).eval()
         ids = torch.randint(5, 64, (3, 16))

@@ -1,6 +1,7 @@
 """The architectures added to the memory-curve and throughput recipes, on the CPU build of
 torch: Caduceus-PS with its reference selective scan (measure/caduceus.py), NT v2's gated
-feed-forward (measure/ntv2.py) and HyenaDNA's language model (measure/hyenadna/model.py)."""
+feed-forward (measure/ntv2.py), HyenaDNA's language model (measure/hyenadna/model.py), and
+GENERator's Llama and GROVER's BERT from their restated configurations."""
 
 from __future__ import annotations
 
@@ -137,6 +138,48 @@ def test_caduceus_ps_131k_has_the_published_size() -> None:
     assert abs(count / arch.published_parameters - 1) < 0.05
 
 
+def test_generator_is_the_restated_llama_and_fills_its_checkpoint() -> None:
+    """GENERator eukaryote 1.2B from its restated config.json: a Llama with grouped-query
+    attention (32 heads, 4 key-value heads) and untied output embeddings; its fp32 parameters
+    take all but a safetensors header of the checkpoint file's size that the restating
+    repository records (4,648,274,384 bytes)."""
+    arch = get_architecture("generator-eukaryote-1-2b")
+    model = build_model(arch, device="meta")
+    assert type(model).__name__ == "LlamaForCausalLM"
+    attention = model.model.layers[0].self_attn
+    head_dim = arch.config["hidden_size"] // arch.config["num_attention_heads"]
+    assert attention.k_proj.weight.shape == (4 * head_dim, arch.config["hidden_size"])
+    assert model.lm_head.weight is not model.model.embed_tokens.weight  # untied
+    count = parameter_count(arch)
+    header = 4_648_274_384 - 4 * count
+    assert 0 < header < 100_000, header
+    assert arch.nucleotides_per_token == 6.0 and arch.nucleotides_exact
+
+
+def test_grover_is_the_restated_bert_and_matches_the_catalogued_count() -> None:
+    """GROVER from its restated config.json: BertForMaskedLM with 609 tokens; with the pooler
+    its checkpoint holds (768 x 768 + 768), the built model has the restating repository's
+    catalogue count, 87,101,793."""
+    arch = get_architecture("grover")
+    model = build_model(arch, device="meta")
+    assert type(model).__name__ == "BertForMaskedLM"
+    assert model.bert.embeddings.word_embeddings.weight.shape == (609, 768)
+    assert model.bert.embeddings.position_embeddings.weight.shape == (512, 768)
+    assert parameter_count(arch) + 768 * 768 + 768 == 87_101_793
+
+
+def test_generator_batches_are_a_bos_then_six_mers_and_predict_every_next_token() -> None:
+    from measure.peak_memory import train
+
+    arch = get_architecture("generator-eukaryote-1-2b")
+    [batch] = train.synthetic_batches(arch, batch=2, tokens=65, nucleotides=None, steps=1, seed=3)
+    ids = batch["input_ids"]
+    assert ids.shape == (2, 65)
+    assert (ids[:, 0] == 1).all()  # the tokeniser's <s>
+    assert int(ids[:, 1:].min()) >= 32 and int(ids.max()) < 4128  # six-mers past 32 specials
+    assert torch.equal(batch["labels"], ids)
+
+
 REPO = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).parent / "fixtures"
 FAMILIES = {
@@ -144,6 +187,7 @@ FAMILIES = {
     "tiny-hyena": "evidence-20261130-family-hyenadna",
     "tiny-ntv2": "gfm-guide-20261014-family-nucleotide-transformer",
     "tiny-bert": "evidence-20261202-family-dnabert",
+    "tiny-llama": "evidence-20261130-family-generator",
 }
 
 

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# One short device call for the two families added to the memory-curve and throughput recipes
+# on 2026-12-07 (issue 27): GROVER and GENERator eukaryote 1.2B, on one GPU (H100 or H200):
+#
+#   bash measure/h100_grover_generator.sh RUN_ID        (carry .whl: pydantic and its pins)
+#
+# The session had about 265 s of device time, so the stages share a deadline (DEADLINE_S
+# seconds after the start, 150 by default) and each stage has a latest end (END1, END2):
+# 1. Memory curves that cannot run out of memory on the card, side by side (allocator peaks
+#    are per process): GROVER's five methods (87M parameters) and GENERator's inference.
+# 2. GENERator's mixed-precision full fine-tuning (fp32 master weights and AdamW states),
+#    alone on the GPU, so that its out-of-memory points mean the card's memory.
+# 3. Embedding throughput, one process at a time (timings must not share the GPU): GROVER,
+#    then GENERator; batch 1, 8, 32, lengths doubling, as far as the deadline allows.
+# 4. GENERator's mixed precision with activation checkpointing, with whatever time is left.
+# Points are run shortest first and each log is written as its point ends; every few
+# seconds the run folders are packed into $OUT/runs.tar.gz, so a stop keeps the points that
+# finished. Records are written afterwards where the catalogue lives:
+# `rewire measure run PROTOCOL --run-id RUN_ID-curves --runs-dir DIR --records-only`.
+set -uo pipefail
+RUN=${1:?run id}
+R=/tmp/curves
+OUT=${OUT:-/tmp/out}
+DEADLINE_S=${DEADLINE_S:-150}
+END1=${END1:-60}   # the stages' latest ends, seconds after the start (a stage that ends
+END2=${END2:-100}  # sooner leaves its time to the next)
+GPUS=${GPUS:-0}
+mkdir -p "$OUT" "$R"
+python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
+  --target /tmp/site .whl/*.whl || exit 1
+export PYTHONUNBUFFERED=1 PYTHONPATH=/tmp/site:$PWD/src:$PWD${PYTHONPATH:+:$PYTHONPATH}
+nvidia-smi --query-gpu=index,name,memory.total,driver_version,clocks.max.sm --format=csv \
+  > "$R/nvidia-smi.csv" 2>&1
+cat "$R/nvidia-smi.csv"
+grep -c "generator-eukaryote-1-2b" measure/memory_curve/recipe.yaml > "$R/recipe-check.txt"
+
+pack() {  # the run folders as they stand, replaced atomically
+  tar czf "$OUT/runs.tar.gz.part" -C /tmp curves 2>/dev/null && mv "$OUT/runs.tar.gz.part" "$OUT/runs.tar.gz"
+}
+( while true; do sleep 4; pack; done ) &
+packer=$!
+
+till() { echo $(( ($1 < DEADLINE_S ? $1 : DEADLINE_S) - SECONDS )); }
+
+# measure LIMIT ARGS...: one runner in a session of its own, its process group stopped at
+# LIMIT seconds (GNU timeout would signal the runner only, leaving its workers on the GPU).
+measure() {
+  local limit=$1
+  shift
+  if [ "$limit" -le 5 ]; then echo "no time left for: $*" >&2; return 0; fi
+  setsid python3 -c 'from measure.cli import app; app()' run "$@" &
+  local pid=$!
+  ( trap 'kill "$s" 2>/dev/null; exit 0' TERM; sleep "$limit" & s=$!; wait "$s"
+    echo "stage limit ${limit} s: stopping" >&2
+    kill -TERM -- "-$pid" 2>/dev/null; sleep 2; kill -KILL -- "-$pid" 2>/dev/null ) &
+  local watcher=$!
+  wait "$pid"
+  local rc=$?
+  kill "$watcher" 2>/dev/null
+  wait "$watcher" 2>/dev/null
+  return $rc
+}
+CURVES=rewire-20261130-protocol-gpu-memory-curves
+EMBED=rewire-20261202-protocol-embedding-throughput
+common=(--runs-dir "$R" --no-records)
+
+stage() { echo "$1 at $SECONDS s" | tee -a "$R/timing.txt"; }
+stage "1 start"
+measure "$(till "$END1")" $CURVES --models grover --run-id "$RUN-curves" "${common[@]}" \
+  --gpus "$GPUS,$GPUS,$GPUS,$GPUS,$GPUS" > "$R/curves-grover.txt" 2>&1 &
+a=$!
+measure "$(till "$END1")" $CURVES --models generator-eukaryote-1-2b --stages inference \
+  --run-id "$RUN-curves" "${common[@]}" --gpus "$GPUS" > "$R/curves-generator-inference.txt" 2>&1 &
+b=$!
+wait $a $b
+stage "2 start"
+measure "$(till "$END2")" $CURVES --models generator-eukaryote-1-2b --stages full-mixed \
+  --run-id "$RUN-curves" "${common[@]}" --gpus "$GPUS" > "$R/curves-generator-mixed.txt" 2>&1
+stage "3 start"
+measure "$(till $((DEADLINE_S - 5)))" $EMBED --models grover,generator-eukaryote-1-2b \
+  --run-id "$RUN-embed" "${common[@]}" --gpus "$GPUS" > "$R/embed.txt" 2>&1
+stage "4 start"
+measure "$(till "$DEADLINE_S")" $CURVES --models generator-eukaryote-1-2b --stages full-mixed-ckpt \
+  --run-id "$RUN-curves" "${common[@]}" --gpus "$GPUS" > "$R/curves-generator-ckpt.txt" 2>&1
+stage "end"
+kill "$packer" 2>/dev/null
+wait "$packer" 2>/dev/null
+pack
+for run in "$RUN-curves" "$RUN-embed"; do
+  python3 -c "import json, glob, collections; print('$run', collections.Counter(json.load(open(p))['status'] \
+for p in glob.glob('$R/$run/logs/*.json')))"
+done
+cat "$R/timing.txt"
+ls -la "$OUT"
