@@ -419,6 +419,33 @@ def test_the_tracking_catalogue_records_scans_and_referrers(tmp_path: Path) -> N
     assert seen.field("no-such-record", "title") is None
 
 
+def test_a_measured_value_re_derives_the_page_facts_of_the_value_it_reproduces(
+    tmp_path: Path,
+) -> None:
+    """An evaluation page's derived facts (`derive.evaluation_facts`) are re-derived
+    where an edit changed them: a measurement's new value changes the reproduction its
+    published value's page shows, as a full derive gives it, and names that page's facts
+    among the changed keys (so the page is remade)."""
+    project = tmp_path / "project"
+    shutil.copytree(REPO / "tests" / "fixtures" / "reproduction", project)
+    shutil.copytree(REPO / "templates", project / "templates")
+    site = IncrementalSite(
+        project, project / "records", project / "site", release_date=RELEASE_DATE, log=print
+    )
+    site.build()
+    before = site.plan
+    assert before is not None and site.records is not None
+    path = record(project, "eval-nt-rewire")
+    replace_in(path, "value: 31.0", "value: 41.0")
+    change = site.records.apply([path])
+    after, keys = site.derived.derive(site.records.catalogue, change.keys, change.ids)
+    full = plan_site(after.catalogue, project, RELEASE_DATE, preview=True)
+    assert after.evaluations == full.evaluations
+    published = "eval-nt-published"
+    assert after.evaluations[published] != before.evaluations[published]
+    assert ("evaluation", published) in keys and ("evaluation", "eval-nt-rewire") in keys
+
+
 def test_an_edit_changes_the_keys_of_the_fields_it_changed_only(tmp_path: Path) -> None:
     from rewire_site.incremental.gather import changed_fields
 
