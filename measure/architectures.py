@@ -277,6 +277,11 @@ GENERATOR_SOURCE = (
     "key-value heads, feed-forward 5632 (SiLU), vocabulary 4128, 16384 positions, rope_theta "
     "500000, no attention or MLP biases, untied output embeddings"
 )
+RESTATED_NOTE = (
+    "The hub's config.json could not be read from these machines: its keys come from a "
+    "restatement of it at a pinned commit of another repository (tcztzy/evo.cpp at c281681), "
+    "which gives the hub file's SHA-256."
+)
 CHAR_TOKENS = "one token per nucleotide (character tokeniser: A, C, G, T, N and specials)"
 REFERENCE_SCAN_NOTE = (
     "Reference PyTorch scan, not the fused kernel: memory and time are upper bounds for the "
@@ -564,6 +569,7 @@ ARCHITECTURES: dict[str, Architecture] = {
             notes=(
                 "Built as transformers' BertForMaskedLM (post-layer-norm BERT, absolute "
                 "positions), the class its configuration names.",
+                RESTATED_NOTE,
             ),
             config_source=GROVER_SOURCE,
         ),
@@ -587,6 +593,7 @@ ARCHITECTURES: dict[str, Architecture] = {
                 "feed-forward, RMSNorm); the masked-LM loss of the encoders is its next-token "
                 "loss here.",
                 "16,384 positions: curves are measured to 16,384 tokens (about 98 kb).",
+                RESTATED_NOTE,
             ),
             config_source=GENERATOR_SOURCE,
             nucleotides_per_token=6.0,
