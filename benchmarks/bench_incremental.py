@@ -138,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
         first = site.build()
         print(f"initial: {first.line()} ({len(site.deps)} jobs tracked)")
         failed = 0
-        figures: dict[str, list[tuple[float, float, float]]] = {}
+        figures: dict[str, list[tuple[float, float, float, float, float]]] = {}
         for label, record_id, change in [e for _ in range(args.rounds) for e in EDITS]:
             _edit(records / f"{record_id}.yaml", change)
             profile = cProfile.Profile() if args.profile and label.startswith("eval") else None
@@ -155,7 +155,9 @@ def main(argv: list[str] | None = None) -> int:
             own = ("protocol" if "protocol" in record_id else "record", record_id)
             page = outcome.done.get(own, float("nan"))
             whole = outcome.seconds + SETTLE_AFTER_SECONDS + settled.seconds
-            figures.setdefault(label, []).append((page, whole, cpu))
+            jobs_cpu = sum(site.costs.get(j, 0.0) for j in settled.done)
+            load = os.getloadavg()[0]
+            figures.setdefault(label, []).append((page, whole, cpu, jobs_cpu, load))
             print(
                 f"{label:32} own page written after {page:.3f} s (target {PAGE_GOAL} s); "
                 f"site equal to a full build after {whole:.3f} s (target {SITE_GOAL} s: "
@@ -164,8 +166,8 @@ def main(argv: list[str] | None = None) -> int:
             )
             print(
                 f"  CPU s (wall time lies on a busy machine): update {update_cpu:.3f} (this "
-                f"process, the own page included); settle's jobs "
-                f"{sum(site.costs.get(j, 0.0) for j in settled.done):.3f} (over its processes)"
+                f"process, the own page included); settle's jobs {jobs_cpu:.3f} (over its "
+                f"processes); load average {load:.1f} on {os.cpu_count()} cores"
             )
             print(
                 f"  update: {outcome.jobs} jobs, {len(outcome.written)} files; settle: "
@@ -186,10 +188,18 @@ def main(argv: list[str] | None = None) -> int:
                     + (f" ({', '.join(differ[:5])})" if differ else "")
                 )
         if args.rounds > 1:
-            print(f"medians of {args.rounds} rounds (own page s, whole site s, CPU s):")
+            print(
+                f"medians of {args.rounds} rounds (own page s, whole site s; CPU s of this "
+                "process, of settle's jobs; load average):"
+            )
             for label, runs in figures.items():
-                page, whole, cpu = (statistics.median(r[i] for r in runs) for i in range(3))
-                print(f"  {label:32} {page:6.3f} s  {whole:6.3f} s  (CPU {cpu:.3f})")
+                page, whole, cpu, jobs, load = (
+                    statistics.median(r[i] for r in runs) for i in range(5)
+                )
+                print(
+                    f"  {label:32} {page:6.3f} s  {whole:6.3f} s  (CPU {cpu:.3f} + {jobs:.3f}; "
+                    f"load {load:.1f})"
+                )
         return 1 if failed else 0
 
 

@@ -129,8 +129,6 @@ def served(tmp_path: Path) -> Iterator[Served]:
     watched = [project / "records", project / "templates"]
     preview = Preview(project / "site", watched, builder, port=0, poll=True, log=log.append)
     assert preview.build(), log
-    # the site-wide jobs are made in a pool of two forked processes, however cheap
-    builder.site.pool_workers, builder.site.pool_min = 2, 0.0
     preview.start()
     try:
         yield Served(project, preview, builder, log)
@@ -208,7 +206,6 @@ def test_every_edit_settles_to_the_bytes_of_a_full_preview_build(
         if name == "a deleted evaluation":
             assert not any(UNCITED_EVALUATION in p for p in site_files(served.site))
     assert sum("site-wide files remade" in line for line in served.log) == len(EDITS)
-    assert served.builder.site.pools >= len(EDITS)
 
     # an edit with an error: the problem is printed as file:line: field: message and
     # the site stays exactly as it was
@@ -357,7 +354,7 @@ def test_a_retitled_protocol_changes_its_filter_label_only(tmp_path: Path) -> No
     assert before is not None and site.records is not None
     _protocol_title(project)
     change = site.records.apply([record(project, PROTOCOL)])
-    after, keys = site.derived.derive(site.records.catalogue, change.keys, change.ids)
+    after, keys = site.derived.derive(site.records.catalogue, change.keys)
     assert after.facts.filters != before.facts.filters
     assert after.facts.filters.index == before.facts.filters.index
     assert after.facts.filter_hrefs == before.facts.filter_hrefs

@@ -2,20 +2,24 @@
 page job read (`build`); per edit (`update`) the changed record files re-read
 (`gather`), the facts whose inputs changed derived again (`derive`) and the edited
 records' own pages remade at once; once edits stop, `settle` remakes every other job
-whose recorded keys meet the changed keys (in a pool of forked processes), removes the
-files of jobs gone and writes the search index, sitemap and release table. A file is
+whose recorded keys meet the changed keys, removes the files of jobs gone and writes the
+search index, sitemap and release table. It makes them in this process: a pool of two
+forked processes made the settle pass slower (bench_incremental's catalogue, 3 rounds,
+load 10 on 2 cores, medians: an evaluation edit's settle 8.0 s wall and 3.5 CPU s in a
+pool, 3.8 s and 2.8 CPU s here; the workers' files and keys cost 0.5-0.9 CPU s to pass
+back). A file is
 written only when its bytes differ; a settled site is byte-identical to `rewire build
 --preview` of the same records (tests/test_incremental.py).
 """
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import Any
 
 from .. import write
 from ..build import index_files, write_files
@@ -27,7 +31,7 @@ from ..problems import RecordsInvalid
 from ..record_files import ROWS_SUFFIX
 from ..render import Renderer, downloads, templates_dir
 from ..render.plan import SITEMAP_JOBS, SitePlan
-from ..render.pool import DataFile, Job, RenderStats, default_workers, fork_pool
+from ..render.pool import DataFile, Job, RenderStats
 from ..validate import validate_paths
 from ..write import Manifest, remove_files, update_file
 from .derive import Derived
@@ -103,15 +107,12 @@ class IncrementalSite:
         self.plan: SitePlan | None = None
         self.deps: dict[Job, frozenset[Key]] = {}
         self.outputs: dict[Job, tuple[str, ...]] = {}
-        self.costs: dict[Job, float] = {}  # CPU seconds: `settle` makes the cheapest first
+        self.costs: dict[Job, float] = {}  # CPU seconds of each job, as last made
         self.manifest: Manifest = {}
         self.renderer: Renderer | None = None
         self.pending: set[Path] = set()  # record files of an edit with errors
         self.stale: set[Job] = set()  # dirty jobs left for `settle`
         self.unsettled = False  # True from an update to the end of its `settle`
-        self.pool_workers = workers or default_workers()  # for `settle`'s jobs...
-        self.pool_min = POOL_MIN_SECONDS  # ...when they cost this much
-        self.pools = 0  # pools started so far
 
     def build(self, why: str = "") -> Outcome:
         """A full preview build, recording every job's dependencies."""
@@ -182,7 +183,7 @@ class IncrementalSite:
         self.pending.clear()
         if _touches_rows(before, self.records.catalogue, change.ids):
             return self.build("a result table or a label its rows map through changed")
-        plan, keys = self.derived.derive(self.records.catalogue, change.keys, change.ids)
+        plan, keys = self.derived.derive(self.records.catalogue, change.keys)
         self.plan = plan
         dirty = {j for j in plan.jobs() if j not in self.deps or not self.deps[j].isdisjoint(keys)}
         now = sorted(j for j in dirty if j[0] in PAGE_JOBS and j[1] in change.ids)
@@ -200,8 +201,7 @@ class IncrementalSite:
         assert self.plan is not None
         plan = self.plan
         alive = plan.jobs()
-        left = sorted(self.stale.intersection(alive), key=lambda j: (self.costs.get(j, 0.0), j))
-        outcome = self._make_all(left, started, stop, pooled=True)
+        outcome = self._make_all(sorted(self.stale.intersection(alive)), started, stop)
         if outcome.left:
             return outcome
         self.stale.clear()
@@ -220,50 +220,40 @@ class IncrementalSite:
         return outcome
 
     def _make_all(
-        self,
-        jobs: list[Job],
-        started: float,
-        stop: Callable[[], bool] = lambda: False,
-        pooled: bool = False,
+        self, jobs: list[Job], started: float, stop: Callable[[], bool] = lambda: False
     ) -> Outcome:
         """Make, render and write `jobs`, recording each one's keys; a path a job no longer
-        writes is removed when no other job writes it. `pooled`: when they cost `pool_min`
-        CPU seconds together (as last made), in a pool of forked processes
-        (`pool_workers`), the costliest first; else in order, here. `stop()` is asked
-        before each job's files are taken: True leaves the rest (`Outcome.left`)."""
-        assert self.plan is not None and self.renderer is not None
+        writes is removed when no other job writes it. `stop()` is asked before each job:
+        True leaves the rest (`Outcome.left`)."""
+        plan, renderer = self.plan, self.renderer
+        assert plan is not None and renderer is not None
         recorder = Recorder()
-        _FORKED[:] = [tracked_plan(self.plan, recorder), recorder, self.renderer]
+        tracked = tracked_plan(plan, recorder)
         outcome = Outcome(False, 0.0, 0)
-        workers = min(self.pool_workers, len(jobs))
-        pool = None
-        if pooled and workers > 1 and sum(self.costs.get(j, 0.0) for j in jobs) >= self.pool_min:
-            jobs = sorted(jobs, key=lambda j: -self.costs.get(j, 0.0))
-            pool = fork_pool(workers)
-            self.pools += 1
-        try:
-            made = iter(map(_make, jobs) if pool is None else pool.imap_unordered(_make, jobs))
-            for count in range(len(jobs)):
-                if stop():
-                    outcome.left = len(jobs) - count
-                    break
-                job, files, keys, cost = next(made)
-                self.deps[job], self.costs[job] = keys, cost
-                self.stale.discard(job)
-                before = set(self.outputs.get(job, ()))
-                self.outputs[job] = tuple(_key(path) for path, _ in files)
-                self._write(dict(files), outcome.written)
-                dropped = before - set(self.outputs[job])
-                if dropped:
-                    kept = {p for paths in self.outputs.values() for p in paths}
-                    outcome.removed += remove_files(self.site_dir, self.manifest, dropped - kept)
-                outcome.jobs += 1
-                outcome.done[job] = time.perf_counter() - started
-        finally:
-            if pool is not None:
-                pool.terminate()
-                pool.join()
-            _FORKED.clear()
+
+        def make(job: Job) -> dict[str, bytes]:
+            return {
+                p.path: p.data if isinstance(p, DataFile) else renderer.render(p.template, p)
+                for p in tracked.make(job)
+            }
+
+        for count, job in enumerate(jobs):
+            if stop():
+                outcome.left = len(jobs) - count
+                break
+            cpu = time.process_time()
+            files, self.deps[job] = recorder.run(functools.partial(make, job))
+            self.costs[job] = time.process_time() - cpu
+            self.stale.discard(job)
+            before = set(self.outputs.get(job, ()))
+            self.outputs[job] = tuple(_key(path) for path in files)
+            self._write(files, outcome.written)
+            dropped = before - set(self.outputs[job])
+            if dropped:
+                kept = {p for paths in self.outputs.values() for p in paths}
+                outcome.removed += remove_files(self.site_dir, self.manifest, dropped - kept)
+            outcome.jobs += 1
+            outcome.done[job] = time.perf_counter() - started
         outcome.seconds = time.perf_counter() - started
         return outcome
 
@@ -271,29 +261,6 @@ class IncrementalSite:
         for path, data in files.items():
             if update_file(self.site_dir, self.manifest, _key(path), data):
                 written.append(_key(path))
-
-
-POOL_MIN_SECONDS = 1.0
-"""Jobs that cost less than this together are made in this process (a fork costs more)."""
-_FORKED: list[Any] = []
-"""The tracked plan, its recorder and the renderer, which `_make` reads (in the pool's
-workers, inherited at the fork)."""
-
-
-def _make(job: Job) -> tuple[Job, list[tuple[str, bytes]], frozenset[Key], float]:
-    """One job made and rendered: its files, the keys it read and its CPU seconds."""
-    tracked, recorder, renderer = _FORKED
-    recorder.start()
-    cpu = time.process_time()
-    try:
-        pages = tracked.make(job)
-        files = [
-            (p.path, p.data if isinstance(p, DataFile) else renderer.render(p.template, p))
-            for p in pages
-        ]
-    finally:
-        keys = recorder.stop()
-    return job, files, keys, time.process_time() - cpu
 
 
 def _key(path: str) -> str:
