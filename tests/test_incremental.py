@@ -435,7 +435,7 @@ def test_a_measured_value_re_derives_the_page_facts_of_the_value_it_reproduces(
     path = record(project, "eval-nt-rewire")
     replace_in(path, "value: 31.0", "value: 41.0")
     change = site.records.apply([path])
-    after, keys = site.derived.derive(site.records.catalogue, change.keys, change.ids)
+    after, keys = site.derived.derive(site.records.catalogue, change.keys)
     full = plan_site(after.catalogue, project, RELEASE_DATE, preview=True)
     assert after.evaluations == full.evaluations
     published = "eval-nt-published"
