@@ -111,7 +111,7 @@ def test_the_graph_is_read() -> None:
     """A guard for the tests below: the graph has the modules and arrows it must have."""
     edges = graph()
     assert "rewire_site.render.evaluation" in edges
-    assert "rewire_site.derive.tables" in edges["rewire_site.render.contexts"]
+    assert "rewire_site.derive.tables" in edges["rewire_site.render.comparison_table"]
     assert "measure.builder" in edges["measure.peak_memory.records"]
 
 
@@ -276,38 +276,22 @@ def test_display_formatting_finder_finds_formatting() -> None:
     )
     assert sorted(line for line, _ in display_formatting_in(sample)) == [1, 2, 3, 4, 5]
     assert display_formatting_in("key = f'{protocol_id}:{column}'\n") == []
-    # derive/display.py's number formatting is caught wherever it would come back.
+    # Number formatting as render/present/numbers.py does it is caught in derive/.
     assert display_formatting_in(
         "def display_number(value: float, decimals: int) -> str:\n"
         "    return f'{value:.{decimals}f}'\n"
     )
 
 
-STILL_MAKING_TEXT = (
-    "display",
-    "reproduction",
-    "tables",
-)
-"""derive/ modules that still format reader text (issue 26: derive returns facts, render/
-presents them, `render/present/` holding the helpers). Each leaves this list when its text
-moves to render/; no module may join it, and a module that no longer formats text must
-leave it (the test below fails either way)."""
-
-
-def test_derive_formats_no_reader_text_outside_the_named_modules() -> None:
+def test_derive_formats_no_reader_text() -> None:
+    """derive/ returns facts (issue 26): no module in it formats a number for a reader or
+    imports a display module; `render/present/` holds the helpers that make reader text."""
     derive = SRC / "rewire_site" / "derive"
-    found = {
-        path.stem: display_formatting_in(path.read_text(encoding="utf-8"))
-        for path in sorted(derive.glob("*.py"))
-    }
-    joined = [
-        f"derive/{name}.py:{line}: {what}"
-        for name, places in found.items()
-        if name not in STILL_MAKING_TEXT
-        for line, what in places
+    found = [
+        f"derive/{path.stem}.py:{line}: {what}"
+        for path in sorted(derive.rglob("*.py"))
+        for line, what in display_formatting_in(path.read_text(encoding="utf-8"))
     ]
-    assert not joined, "derive/ formats reader text (move it to render/present/):\n" + "\n".join(
-        joined
+    assert not found, "derive/ formats reader text (move it to render/present/):\n" + "\n".join(
+        found
     )
-    left = [name for name in STILL_MAKING_TEXT if not found.get(name)]
-    assert not left, f"no longer format text: take them off STILL_MAKING_TEXT: {left}"

@@ -20,8 +20,9 @@ from htmltext import flat, page_text
 from scenarios import copy_closure
 
 from rewire_site.build import build_site, gather
-from rewire_site.derive.tables import comparison_table, evaluation_rows
 from rewire_site.models import Evaluation, Protocol
+from rewire_site.render.comparison_table import comparison_table
+from rewire_site.render.evaluation_rows import evaluation_rows
 from rewire_site.render.evidence import evidence_table
 from rewire_site.render.filters import evaluation_facets
 
@@ -86,9 +87,9 @@ def test_a_protocol_with_several_column_metrics_is_named_by_them(project: Path) 
     """Feng et al.'s protocols declare AUC, but their columns are MCC, AUC, F1 and accuracy:
     the index line, the coverage row and the comparison table name the column metrics, not
     AUC alone; a protocol whose columns share one metric still reads as that metric."""
-    from rewire_site.derive.display import metric_dependence
     from rewire_site.render.coverage import protocol_coverage, protocols_by_area
     from rewire_site.render.present.labels import protocol_metric_label
+    from rewire_site.render.present.metrics import metric_dependence
 
     catalogue = gather(project / "records", project).catalogue
     protocol = catalogue.get(PROTOCOL, Protocol)

@@ -114,7 +114,7 @@ def test_coverage_rows_from_given_reproduction_groups() -> None:
     """The build passes the reproduction groups it computed once (the plan's): the rows
     equal those computed from scratch, and the groups given are the ones counted."""
     from rewire_site.derive.concerns import flags_by_evaluation
-    from rewire_site.derive.reproduction import protocol_reproduction_groups
+    from rewire_site.render.reproduction import protocol_reproduction_groups
 
     catalogue = load_scenario("reproduction")
     flags = flags_by_evaluation(catalogue)

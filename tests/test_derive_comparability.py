@@ -25,8 +25,8 @@ from rewire_site.derive.comparability import (
     standings,
     stated_uncertainty,
 )
-from rewire_site.derive.tables import comparison_table, protocol_tables
 from rewire_site.models import Evaluation, Protocol
+from rewire_site.render.comparison_table import comparison_table, protocol_tables
 
 FINE_TUNED = Conditions("fine-tuned", "test", "mcc in score", "tokens", ANY_HARDWARE)
 FROZEN = Conditions("frozen, probed", "test", "mcc in score", "tokens", ANY_HARDWARE)

@@ -17,14 +17,14 @@ from rewire_site.derive.concerns import (
     flags,
     flags_by_evaluation,
 )
-from rewire_site.derive.display import FlagView, flag_view
 from rewire_site.link import Catalogue
 from rewire_site.models import Configuration, Evaluation, Protocol, RecordBase
 from rewire_site.models.common import Missing, MissingReason
+from rewire_site.render.present.flags import FlagView, flag_view
 
 
 def _shown(found: list[Flag], catalogue: Catalogue) -> list[FlagView]:
-    """The flags as a page shows them (their words: derive.display.flag_view)."""
+    """The flags as a page shows them (their words: render.present.flags.flag_view)."""
     return [flag_view(f, catalogue) for f in found]
 
 

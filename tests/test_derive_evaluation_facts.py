@@ -15,7 +15,6 @@ from rewire_site.derive.reproduction import (
     evaluation_reproductions,
     protocol_reproduction_groups,
 )
-from rewire_site.derive.tables import evaluation_rows
 from rewire_site.link import Catalogue
 from rewire_site.models import Evaluation
 
@@ -32,7 +31,6 @@ def test_the_facts_are_what_each_derive_function_gives() -> None:
         found = evaluation_facts(evaluation, catalogue, flags, {}, {}, groups)
         assert found.readiness == readiness(evaluation, catalogue, {}, {})
         assert found.logged == logged_run(evaluation, {}, {})
-        assert found.rows == evaluation_rows([evaluation], catalogue, flags=flags)
         assert found.related == related(evaluation, catalogue)
         assert found.reproductions == evaluation_reproductions(evaluation, catalogue, flags=flags)
         assert found.reproductions  # both the published value and its measurement show one

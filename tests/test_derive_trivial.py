@@ -18,7 +18,6 @@ from scenarios import copy_closure
 
 from rewire_site.build import build_site, gather
 from rewire_site.derive.concerns import flags_by_evaluation
-from rewire_site.derive.tables import comparison_table
 from rewire_site.derive.trivial import (
     NEAR_ZERO,
     metric_kind,
@@ -27,6 +26,7 @@ from rewire_site.derive.trivial import (
 from rewire_site.link import Catalogue
 from rewire_site.models import Evaluation, Protocol
 from rewire_site.render.chooser.pages import compare_pages
+from rewire_site.render.comparison_table import comparison_table
 
 ROOT = Path(__file__).resolve().parents[1]
 DATASETS = ("4mc-e-coli", "4mc-g-pickeringii", "4mc-g-subterraneus")
@@ -131,7 +131,7 @@ def test_the_real_always_negative_rows_lose_their_best_mark(catalogue: Catalogue
 def test_the_concern_shows_its_reason_where_the_value_is(catalogue: Catalogue) -> None:
     flags = flags_by_evaluation(catalogue)
     from rewire_site.derive.concerns import TrivialResult
-    from rewire_site.derive.display import flag_view
+    from rewire_site.render.present.flags import flag_view
 
     (fact,) = flags["feng-2024-eval-nt-v2-500m-mean-4mc-e-coli-accuracy"]
     assert isinstance(fact.detail, TrivialResult) and fact.detail.finding.exact
@@ -201,9 +201,9 @@ def test_the_rows_that_never_answer_positive_show_the_class_balance(
     but whose accuracy (0.83310937919914, recorded) is below that share is no better than
     always answering the majority class."""
     from rewire_site.derive.concerns import TrivialResult, flags
-    from rewire_site.derive.display import flag_view
     from rewire_site.derive.result_rows import class_balance
     from rewire_site.derive.trivial import negative_share
+    from rewire_site.render.present.flags import flag_view
 
     assert negative_share({"mcc": 0.0, "f1": 0.0, "accuracy": 0.8}) == 0.8
     assert negative_share({"mcc": 0.01, "f1": 0.0, "accuracy": 0.8}) is None

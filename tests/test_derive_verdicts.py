@@ -17,12 +17,12 @@ from pydantic import ValidationError
 from scenarios import load_scenario
 
 from rewire_site.derive.agreement import agreement
-from rewire_site.derive.display import agreement_verdict
-from rewire_site.derive.reproduction import protocol_reproduction_groups
 from rewire_site.link import Catalogue
 from rewire_site.models import Evaluation, Protocol
 from rewire_site.models.protocol import DeclaredReading, Recipe
 from rewire_site.render.findings import evaluation_headline, protocol_headline
+from rewire_site.render.present.agreement import agreement_verdict
+from rewire_site.render.reproduction import protocol_reproduction_groups
 
 
 def test_a_lower_bound_is_met_by_any_larger_value() -> None:

@@ -21,9 +21,10 @@ import yaml
 from htmltext import flat, text_of
 
 from rewire_site.build import build_site
-from rewire_site.derive.display import FLAG_LABELS, MISSING_LABELS, MISSING_LONG_LABELS
 from rewire_site.models.common import ConcernKind, MissingReason
 from rewire_site.render.present.fields import field_text
+from rewire_site.render.present.flags import FLAG_LABELS
+from rewire_site.render.present.missing import MISSING_LABELS, MISSING_LONG_LABELS
 from rewire_site.validate import validate_paths
 
 GOLDEN = Path(__file__).resolve().parent / "fixtures" / "golden"

@@ -18,9 +18,9 @@ from htmltext import flat, page_text
 from scenarios import copy_closure
 
 from rewire_site.build import build_site, gather
-from rewire_site.derive.display import ORIGIN_LABELS
-from rewire_site.derive.tables import protocol_tables
 from rewire_site.models import Evaluation, Origin, Protocol
+from rewire_site.render.comparison_table import protocol_tables
+from rewire_site.render.present.labels import ORIGIN_LABELS
 
 ROOT = Path(__file__).resolve().parents[1]
 MAINTAINER = "genomic-benchmarks-eval-pytorch-cnn-human-nontata-promoters-accuracy"

@@ -56,7 +56,8 @@ def _evaluation_page(
     derived = evaluation_facts(
         evaluation, catalogue, facts.flags, facts.artifact_hashes, facts.artifact_logs, groups
     )
-    return evaluation_pages.evaluation_page(evaluation, catalogue, facts, derived)
+    words = evaluation_pages.evaluation_words(evaluation, catalogue, facts.flags, derived)
+    return evaluation_pages.evaluation_page(evaluation, catalogue, facts, words)
 
 
 def _template_source(name: str) -> str:

@@ -16,11 +16,11 @@ import pytest
 from rewire_site.derive.comparability import ranking_value, value_margin
 from rewire_site.derive.concerns import flags_by_evaluation
 from rewire_site.derive.result_rows import result_row
-from rewire_site.derive.tables import Cell, ComparisonTable, protocol_tables
 from rewire_site.derive.trivial import trivial_results
 from rewire_site.link import Catalogue
 from rewire_site.models import Evaluation, Protocol
 from rewire_site.render.chooser.pages import compare_pages
+from rewire_site.render.comparison_table import Cell, ComparisonTable, protocol_tables
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -219,7 +219,7 @@ def test_claims_only_have_no_value_to_replay() -> None:
 
 def test_a_hand_estimate_reads_as_a_duration() -> None:
     """The recipe's hand estimate is a wall time like any other: '1 minute', '30 seconds',
-    never '1 minutes' or '0.5 minutes' (derive.display.display_duration)."""
+    never '1 minutes' or '0.5 minutes' (render.present.durations.display_duration)."""
     catalogue = load_scenario("ia3_conflict")
     evaluation = catalogue.get("eval-nt-500m-ia3-runtime", Evaluation)
     protocol = catalogue.get(evaluation.protocol, Protocol)

@@ -9,13 +9,14 @@ import itertools
 import pytest
 from scenarios import load_scenario
 
-from rewire_site.derive.reproduction import (
+from rewire_site.derive import reproduction as derived
+from rewire_site.link import Catalogue
+from rewire_site.models import Evaluation, Protocol
+from rewire_site.render.reproduction import (
     evaluation_reproductions,
     protocol_reproduction_groups,
     reproduction_group,
 )
-from rewire_site.link import Catalogue
-from rewire_site.models import Evaluation, Protocol
 from rewire_site.render.reproduction_chart import group_chart, group_charts, nice_axis, wrap
 
 
@@ -116,9 +117,9 @@ def test_without_tolerance_the_chart_draws_no_agreeing_series() -> None:
     records = [protocol if r.id == protocol.id else r for r in catalogue.by_id.values()]
     changed = Catalogue.from_records(records)
     published = changed.get("eval-nt-published", Evaluation)
-    group = reproduction_group(published, changed.evaluations_of(protocol.id), changed)
-    assert group is not None
-    chart = group_chart(group, protocol)
+    found = derived.reproduction_group(published, changed.evaluations_of(protocol.id), changed)
+    assert found is not None
+    chart = group_chart(reproduction_group(found, changed), protocol)
     assert chart is not None
     assert [e.series for e in chart.legend] == ["published", "measured", "estimate"]
 

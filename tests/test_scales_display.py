@@ -113,8 +113,8 @@ def test_a_spreadsheet_float_is_rounded_by_the_rule_in_tables_and_evidence() -> 
     comparison-table cells and evidence tables as if a paper had printed them; the one
     rule rounds them to 4 significant figures (the cell's title and the evidence text keep
     the printed digits)."""
-    from rewire_site.derive.display import digits_shown
-    from rewire_site.derive.reproduction import printed_display
+    from rewire_site.render.present.numbers import digits_shown
+    from rewire_site.render.reproduction import printed_display
 
     assert digits_shown(0.47815751454916344, "0.47815751454916344") == "0.4782"
     assert digits_shown(33.88, "33.88") == "33.88"

@@ -15,11 +15,11 @@ from pathlib import Path
 import yaml
 
 from rewire_site.derive.concerns import flags_by_evaluation
-from rewire_site.derive.reproduction import protocol_reproduction_groups
 from rewire_site.link import Catalogue
 from rewire_site.models import Evaluation, Protocol
 from rewire_site.models.evaluation import Origin
 from rewire_site.render.findings import evaluation_headline, protocol_headline
+from rewire_site.render.reproduction import protocol_reproduction_groups
 
 ROOT = Path(__file__).resolve().parents[1]
 PEAK_MEMORY = "saadat-fellay-20261015-protocol-training-peak-memory"

@@ -3,14 +3,13 @@
 No I/O, no HTML: templates display these values as they are. Compute flags once per
 build (`flags_by_evaluation`) and pass them to the table and row functions.
 
-Tables (`tables.py`)
-    comparison_table(protocol, catalogue, sort_by=None, *, dataset_id=None, flags=None,
-        evaluations=None) -> ComparisonTable(columns: TableColumn..., rows: TableRow(cells:
-        Cell...)..., sort_text, counts_text, short_counts_text, ...)
-    resort(table, sort_by) -> ComparisonTable (same cells, sorted by another column: use it
-        for the pre-rendered sorted pages instead of recomputing the table)
-    evaluation_rows(evaluations, catalogue, *, flags=None) -> tuple[EvaluationRow, ...]
-        ("Exact evaluated configurations and original reported results")
+Tables (`tables.py`; in words: render/comparison_table.py)
+    comparison(protocol, catalogue, sort_by=None, *, dataset_id=None, flags=None,
+        evaluations=None, setup_keys=(), setup_defaults=None) -> Comparison(columns:
+        ComparedColumn..., rows: ComparedRow(cells: ComparedCell(value, status, flags,
+        standing, ...)...)..., sort_column, counts, ...)
+    row_order(rows, columns, sort_by) -> positions of the rows sorted by another column
+    protocol_comparisons(protocol, catalogue, *, flags=None) -> ProtocolComparisons
 Readiness (`readiness.py`)
     readiness(evaluation, catalogue, artifact_hashes) -> Readiness(checks: Check(state,
         requirements: Requirement(state, detail)...)..., met_count, artifacts); its words:
@@ -21,7 +20,7 @@ Readiness (`readiness.py`)
 Concerns (`concerns.py`)
     flags(evaluation, catalogue) -> tuple[Flag, ...]; flags_by_evaluation(catalogue)
     -> dict[evaluation id, tuple[Flag, ...]] (Flag: kind, columns, detail; its words:
-    display.flag_view); excluded(flags, column_id) -> bool;
+    render/present/flags.flag_view); excluded(flags, column_id) -> bool;
     accelerators(text) -> frozenset[str] ('NVIDIA H100 94GB' -> {'H100'})
 Result rows (`result_rows.py`)
     result_row(evaluation, catalogue) -> ResultRow (the row of one classifier's results);
@@ -35,7 +34,7 @@ Agreement (`agreement.py`)
         gigabyte_ambiguous=False) -> Agreement(state: agrees | disagrees | depends_on_unit
         | no_tolerance | not_comparable, ratio, tolerance, shape, gib_ratio, reason, note;
         .reproduced (agrees only), .off); published_reading(published, result, protocol)
-        -> (shape, gigabyte_ambiguous); its words: display.agreement_text, agreement_verdict
+        -> (shape, gigabyte_ambiguous); its words: render/present/agreement.py
 Verdicts (`verdicts.py`, one per published value)
     judge_column(rows, reading) -> ColumnVerdict(state: reproduced | not_reproduced |
         depends_on_unit | depends_on_setting | not_judged | incomplete, rule:
@@ -50,11 +49,11 @@ Comparability guard (`comparability.py`)
         label)..., groups: best needs a lead beyond value_margin(metric, result), else
         tied); hardware_blocks(measured, published, protocol, catalogue) -> HardwareBlock | None;
         protocol_depends_on_hardware(protocol) -> bool (undeclared: True)
-Reproduction (`reproduction.py`, one model)
+Reproduction (`reproduction.py`, one model; in words: render/reproduction.py)
     protocol_reproduction_groups(protocol, catalogue, flags=None) -> tuple[ReproductionGroup,
-        ...] (one per published evaluation: columns: ReproducedColumn(published_*, rows:
-        ReproductionRow(setup, differences, pair: ReproductionPair(agreement, ...))...,
-        closest_text, estimates)..., summary);
+        ...] (one per published evaluation: columns: ReproducedColumn(published, rows:
+        ReproductionRow(differences, flags, pair: ReproductionPair(agreement, ...))...,
+        verdict)..., counts);
     evaluation_reproductions(evaluation, catalogue, flags=None); reproduction_group(
         published, measured, catalogue, flags=None) -> ReproductionGroup | None
 Related (`related.py`)
@@ -107,14 +106,12 @@ if TYPE_CHECKING:
     )
     from .scales import is_resource_metric
     from .tables import (
-        Cell,
-        ComparisonTable,
-        EvaluationRow,
-        TableColumn,
-        TableRow,
-        comparison_table,
-        evaluation_rows,
-        resort,
+        ComparedCell,
+        ComparedColumn,
+        ComparedRow,
+        Comparison,
+        comparison,
+        row_order,
     )
 
 _LAZY: dict[str, str] = {
@@ -148,14 +145,12 @@ _LAZY: dict[str, str] = {
     "evaluation_reproductions": "reproduction",
     "protocol_reproduction_groups": "reproduction",
     "reproduction_group": "reproduction",
-    "Cell": "tables",
-    "ComparisonTable": "tables",
-    "EvaluationRow": "tables",
-    "TableColumn": "tables",
-    "TableRow": "tables",
-    "comparison_table": "tables",
-    "evaluation_rows": "tables",
-    "resort": "tables",
+    "ComparedCell": "tables",
+    "ComparedColumn": "tables",
+    "ComparedRow": "tables",
+    "Comparison": "tables",
+    "comparison": "tables",
+    "row_order": "tables",
 }
 """Exported name -> the submodule that defines it, imported on first use (see
 `__getattr__`): validation imports `derive.artifacts` alone, without the rest. It pays
@@ -199,12 +194,13 @@ if not TYPE_CHECKING:  # for type checkers the names are the imports above
 __all__ = [
     "Agreement",
     "ArtifactStatus",
-    "Cell",
     "Check",
-    "ComparisonTable",
+    "ComparedCell",
+    "ComparedColumn",
+    "ComparedRow",
+    "Comparison",
     "Conditions",
     "Entry",
-    "EvaluationRow",
     "Flag",
     "Ranking",
     "Readiness",
@@ -215,14 +211,11 @@ __all__ = [
     "ReproductionRow",
     "Requirement",
     "Standing",
-    "TableColumn",
-    "TableRow",
     "accelerators",
     "agreement",
-    "comparison_table",
+    "comparison",
     "conditions",
     "evaluation_reproductions",
-    "evaluation_rows",
     "excluded",
     "flags",
     "flags_by_evaluation",
@@ -233,6 +226,6 @@ __all__ = [
     "readiness",
     "related",
     "reproduction_group",
-    "resort",
+    "row_order",
     "standings",
 ]

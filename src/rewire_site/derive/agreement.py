@@ -7,6 +7,7 @@ from typing import Literal
 
 from ..models import Evaluation, Protocol
 from ..models.evaluation import Origin, Result
+from .comparability import HardwareBlock
 
 AgreementState = Literal["agrees", "disagrees", "depends_on_unit", "no_tolerance", "not_comparable"]
 Shape = Literal["point", "lower_bound", "upper_bound"]
@@ -26,7 +27,7 @@ or the measurement is an incomplete run."""
 @dataclass(frozen=True)
 class Agreement:
     """How a measured value compares with the published one, as facts
-    (`display.agreement_text`, `agreement_verdict` and `ratio_text` read it)."""
+    (`render.present.agreement` puts them in words)."""
 
     state: AgreementState
     """agrees: within the protocol's tolerance; disagrees: beyond it; no_tolerance: the
@@ -42,8 +43,8 @@ class Agreement:
     ambiguous; None otherwise."""
     reason: Reason | None = None
     """Why not comparable (state 'not_comparable'); None otherwise."""
-    note: str = ""
-    """The caller's account of a blocked judgement or an incomplete run, as given."""
+    block: HardwareBlock | None = None
+    """What blocks the judgement (reason 'blocked'): the two accelerator classes."""
 
     @property
     def reproduced(self) -> bool:
@@ -85,17 +86,18 @@ def agreement(
     published: float | None,
     tolerance: float | None,
     *,
-    blocked: str | None = None,
+    blocked: HardwareBlock | None = None,
     shape: Shape = "point",
     gigabyte_ambiguous: bool = False,
 ) -> Agreement:
-    """Compare `measured` with `published` under a relative `tolerance`. `blocked`: why
-    no agreement may be judged although both values exist (for example the protocol
-    declares that the metric depends on hardware and the two ran on different hardware);
-    the ratio is still given. `shape`: how the published value bounds its claim (a bound
-    is broken only on one side). `gigabyte_ambiguous`: the published value is in 'GB'
-    that may mean GiB; it agrees only if it agrees under both readings, disagrees if
-    under neither, else the verdict depends on the unit."""
+    """Compare `measured` with `published` under a relative `tolerance`. `blocked`: what
+    keeps an agreement from being judged although both values exist (the protocol declares
+    that the metric depends on hardware and the two ran on different hardware,
+    `comparability.hardware_blocks`); the ratio is still given. `shape`: how the
+    published value bounds its claim (a bound is broken only on one side).
+    `gigabyte_ambiguous`: the published value is in 'GB' that may mean GiB; it agrees
+    only if it agrees under both readings, disagrees if under neither, else the verdict
+    depends on the unit."""
     if measured is None or published is None or published == 0:
         why: Reason = "zero" if published == 0 else "missing"
         return Agreement("not_comparable", None, tolerance, shape, reason=why)
@@ -111,9 +113,9 @@ def agreement(
     return Agreement("agrees" if within else "disagrees", ratio, tolerance, shape, gib)
 
 
-def incomplete(tolerance: float | None, shape: Shape, note: str) -> Agreement:
-    """The agreement of an incomplete run: none (it claims no value); `note` says why."""
-    return Agreement("not_comparable", None, tolerance, shape, reason="incomplete", note=note)
+def incomplete(tolerance: float | None, shape: Shape) -> Agreement:
+    """The agreement of an incomplete run: none (it claims no value)."""
+    return Agreement("not_comparable", None, tolerance, shape, reason="incomplete")
 
 
 def published_reading(

@@ -93,8 +93,9 @@ class BoardValue:
     margin: float
     """How far the value may be from what it stands for: a lead within it is a tie."""
     standing: Standing
-    concerns: tuple[str, ...]
-    """Labels of the concerns that take the value out of comparisons."""
+    concerns: tuple[Flag | str, ...]
+    """The concerns that take the value out of comparisons: the catalogue's flags, or a
+    result table's trivial-answer concern (`table_board.TRIVIAL_LABEL`)."""
     evidence: Evidence
 
 

@@ -15,7 +15,6 @@ from .logs import LogFacts, LoggedRun, logged_run
 from .readiness import Readiness, readiness
 from .related import Related, related
 from .reproduction import ReproductionGroup, evaluation_reproductions
-from .tables import EvaluationRow, evaluation_rows
 
 
 @dataclass(frozen=True)
@@ -27,9 +26,8 @@ class EvaluationFacts:
     logged: LoggedRun | None
     """What its hashed logs record together (None: no log read)."""
     reproductions: tuple[ReproductionGroup, ...]
-    """Its own reproduction of the value it names, or every reproduction of it."""
-    rows: tuple[EvaluationRow, ...]
-    """Its row of the 'exact evaluated configurations' table."""
+    """Its own reproduction of the value it names, or every reproduction of it (their
+    words: `render.reproduction`)."""
     related: tuple[Related, ...]
     """The records it refers to and those that refer to it."""
 
@@ -64,6 +62,5 @@ def evaluation_facts(
         readiness=readiness(evaluation, catalogue, artifact_hashes, artifact_logs),
         logged=logged_run(evaluation, artifact_hashes, artifact_logs),
         reproductions=reproductions,
-        rows=evaluation_rows([evaluation], catalogue, flags=flags),
         related=related(evaluation, catalogue),
     )

@@ -44,12 +44,12 @@ from .boards import (
 from .overlaps import columns_for
 from .scales import is_resource_metric
 from .table_board import table_boards
-from .tables import ComparisonTable, comparison_table
+from .tables import Comparison, comparison
 from .task_families import is_task
 
 
 def _board(
-    table: ComparisonTable,
+    table: Comparison,
     protocol: Protocol,
     dataset_id: str,
     evaluations: Sequence[Evaluation],
@@ -104,7 +104,7 @@ def _board(
                     n=None,
                     margin=cell.rank_margin,
                     standing=state if state in STANDINGS else "alone",  # type: ignore[arg-type]
-                    concerns=cell.flag_labels if cell.excluded else (),
+                    concerns=cell.flags if cell.excluded else (),
                     evidence=Evidence(cell.evaluation_id),
                 )
             )
@@ -198,7 +198,7 @@ def task_boards(
                 other.append(protocol_id)
                 continue
             evaluations = by_protocol[protocol_id]
-            table = comparison_table(
+            table = comparison(
                 protocol, catalogue, dataset_id=dataset_id, flags=flags, evaluations=evaluations
             )
             board = _board(table, protocol, dataset_id, evaluations, catalogue, facts)
@@ -213,7 +213,7 @@ def task_boards(
         ]
         if not evaluations or is_resource_metric(protocol):
             continue
-        table = comparison_table(protocol, catalogue, flags=flags, evaluations=evaluations)
+        table = comparison(protocol, catalogue, flags=flags, evaluations=evaluations)
         board = _board(
             table, protocol, evaluations[0].dataset, evaluations, catalogue, facts, link.column
         )

@@ -1,6 +1,7 @@
 """The pairs a reproduction verdict judges: a published value and one measurement of the
 same column (`ReproductionPair`), as a row of its reproduction group (`ReproductionRow`).
-`verdicts.judge_column` reads them; `reproduction` builds them."""
+`verdicts.judge_column` reads them; `reproduction` builds them; `render.reproduction`
+puts them in words."""
 
 from __future__ import annotations
 
@@ -9,13 +10,15 @@ from datetime import datetime
 from typing import Literal
 
 from .agreement import Agreement
+from .concerns import Flag
 
 
 @dataclass(frozen=True)
-class EstimateView:
+class Estimate:
+    """An analytical estimate recorded beside a measured value."""
+
     label: str
     value: float
-    display: str
     method: str
 
 
@@ -25,22 +28,41 @@ class ReproductionPair:
 
     column_id: str
     column_label: str
-    header: str
     unit: str
     published_value: float | None
-    published_display: str
+    """On the column metric's own scale (what the ratio compares)."""
+    published_recorded: float | None
+    """The published value as recorded (on the scale its source printed)."""
+    published_status: str
+    """The published result's recorded status ('value', 'out_of_memory', ...)."""
     published_printed: str | None
+    published_on_metric_scale: bool
+    """True: the source printed the value on the metric's own scale (no conversion)."""
     published_locator: str | None
     """Where the source prints the published value (its citation's locator)."""
     measured_status: Literal["value", "out_of_memory", "incomplete"]
     measured_value: float | None
-    measured_display: str
+    measured_result_status: str
+    """The measured result's recorded status."""
     agreement: Agreement
-    estimates: tuple[EstimateView, ...]
-    ratio_display: str = ""
-    """The ratio as the table shows it ('1.23×'; '' without one)."""
-    verdict: str = ""
-    """The agreement's short verdict ('agrees within ±10%', 'not judged')."""
+    estimates: tuple[Estimate, ...]
+
+
+@dataclass(frozen=True)
+class Differences:
+    """Stated differences of a measurement from the published run it reproduces."""
+
+    settings: tuple[tuple[str, str], ...]
+    """The recipe's setup settings the measurement's configuration states (the source
+    leaves them open), in the recipe's order."""
+    ran_on: tuple[str, ...] = ()
+    """The measurement's accelerator classes, sorted, where they differ from the
+    published run's; empty otherwise."""
+    gpu_count: int | None = None
+    """How many accelerators the measurement used (with `ran_on`)."""
+    published_on: tuple[str, ...] = ()
+    """The published run's accelerator classes, sorted (with `ran_on`; empty: not
+    stated)."""
 
 
 @dataclass(frozen=True)
@@ -49,16 +71,11 @@ class ReproductionRow:
 
     measured_evaluation_id: str
     measured_title: str
-    setup: str
-    """'bf16 · full · 1000nt' (the recipe's setup settings) or the measurement's title;
-    unique within its column (a repeated one gains the run's start time)."""
-    differences: tuple[str, ...]
-    """Stated differences from the published run: 'precision bf16', 'on H200 (published:
-    H100)'."""
+    differences: Differences
     pair: ReproductionPair
     excluded: bool
-    flag_labels: tuple[str, ...]
-    excluded_by: tuple[str, ...]
+    flags: tuple[Flag, ...]
+    """The measurement's flags that concern this column."""
     distance: float | None
     """|ratio - 1|; None without a ratio."""
     rewire: bool = True

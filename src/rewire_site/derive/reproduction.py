@@ -1,8 +1,10 @@
-"""Reproductions: published evaluations and the measurements that reproduce them.
+"""Reproductions: published evaluations and the measurements that reproduce them, as
+facts (`render/reproduction.py` puts them in words, `render/reproduction_chart.py` draws
+them).
 
 One model, grouped by the published evaluation: for each column it reports, the published
-value and every evaluation that names it in `reproduces` (its own row and its own bar,
-labelled by its setup), rows sorted by how close the ratio measured / published is to 1.
+value and every evaluation that names it in `reproduces` (a row each), and the one verdict
+on that published value (`verdicts.judge_column`).
 
 Two statements are kept apart:
 - measured under the same protocol: every row is (a measurement names the evaluation it
@@ -10,16 +12,13 @@ Two statements are kept apart:
 - agrees within tolerance: only where the protocol sets a tolerance, no hardware
   difference that the protocol declares decisive stands between the two values
   (`comparability.hardware_blocks`), and the ratio lies within it. Only such a row is
-  "reproduced" (the chart, `render/reproduction_chart.py`, draws it as its own series).
+  "reproduced".
 
 An incomplete run claims no value: neither ratio nor agreement is computed for it.
 """
 
 from __future__ import annotations
 
-import math
-import re
-from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
@@ -29,51 +28,29 @@ from ..models import Configuration, Evaluation, Protocol
 from ..models.evaluation import Origin
 from ..models.scales import on_metric_scale
 from .agreement import agreement, incomplete, published_reading
-from .comparability import HardwareBlock, accelerators, evaluation_hardware, hardware_blocks
+from .comparability import accelerators, evaluation_hardware, hardware_blocks
 from .concerns import Flag, excluded, flags_by_evaluation
-from .display import (
-    OUT_OF_MEMORY,
-    agree_count,
-    agreement_text,
-    agreement_verdict,
-    digits_shown,
-    display_number,
-    flag_label,
-    metric_dependence,
-    plural,
-    ratio_text,
-    reading_text,
-    result_display,
-    result_header,
-)
-from .pairs import EstimateView, ReproductionPair, ReproductionRow
+from .pairs import Differences, Estimate, ReproductionPair, ReproductionRow
 from .verdicts import ColumnVerdict, judge_column
-
-INCOMPLETE_TEXT = (
-    "The measurement is an incomplete run: it covered fewer steps or samples than the "
-    "protocol asks and claims no value, so no ratio or agreement is computed (its note "
-    "says why; its observations hold what was measured)."
-)
 
 
 @dataclass(frozen=True)
 class ReproducedColumn:
+    """One published value and the measurements of it."""
+
     column_id: str
     column_label: str
-    header: str
     unit: str
-    published_value: float | None
-    published_display: str
-    published_printed: str | None
-    published_locator: str | None
-    """Where the source prints the published value (its citation's locator)."""
+    published: ReproductionPair
+    """A pair of the column: its published_* fields are the published value's (the same
+    in every row)."""
     rows: tuple[ReproductionRow, ...]
-    """The row the verdict reads first, then agreeing rows, then by distance of the ratio
-    from 1 (rows without a ratio last), then setup."""
-    closest_text: str
-    estimates: tuple[EstimateView, ...]
+    """One per measurement that reports the column, by measurement id."""
     verdict: ColumnVerdict
     """The one verdict on this published value (`verdicts.judge_column`)."""
+    verdict_rows: tuple[ReproductionRow, ...]
+    """The rows the verdict was judged over: `rows` itself, or on a measurement's own
+    page every measurement of the published value (`evaluation_reproductions`)."""
 
 
 @dataclass(frozen=True)
@@ -83,31 +60,25 @@ class ReproductionGroup:
     published_title: str
     published_origin: str
     measured_evaluation_ids: tuple[str, ...]
-    measured_count_text: str
-    """'5 measurements'."""
     columns: tuple[ReproducedColumn, ...]
-    unmatched: tuple[str, ...]
+    unmatched: tuple[tuple[str, tuple[str, ...]], ...]
+    """(measurement title, the columns it reports that the published evaluation does
+    not), for each measurement with such columns."""
     tolerance: float | None
-    tolerance_text: str
-    tolerance_reason: str
     agree_count: int
     disagree_count: int
+    depends_count: int
+    """Pairs that agree under one reading of GB only."""
     not_judged_count: int
     value_count: int
     """Pairs with a measured value (not out of memory or incomplete)."""
-    summary: str
+    all_incomplete: bool
+    """Every pair is an incomplete run."""
 
-
-def blocked_text(block: HardwareBlock | None, protocol: Protocol) -> str | None:
-    """Why agreement is not judged on hardware grounds, as a reader reads it (None: it is
-    not blocked)."""
-    if block is None:
-        return None
-    return (
-        f"The protocol declares that {metric_dependence(protocol, True, lower=True)}, "
-        f"and this ran on {block.measured or 'unstated hardware'}, the published value "
-        f"on {block.published or 'hardware the source does not state'}."
-    )
+    @property
+    def pairs(self) -> tuple[ReproductionPair, ...]:
+        """Every pair of the group, column by column."""
+        return tuple(r.pair for c in self.columns for r in c.rows)
 
 
 def pair(
@@ -130,59 +101,36 @@ def pair(
     metric = protocol.column_metric(column_id)
     mine_value = on_metric_scale(metric, mine)
     theirs_value = on_metric_scale(metric, theirs)
-    blocked = blocked_text(hardware_blocks(measured, published, protocol, catalogue), protocol)
     shape, ambiguous = published_reading(published, theirs, protocol)
     found = agreement(
         mine_value,
         theirs_value,
         protocol.tolerance,
-        blocked=blocked,
+        blocked=hardware_blocks(measured, published, protocol, catalogue),
         shape=shape,
         gigabyte_ambiguous=ambiguous,
     )
     if status == "incomplete":
-        found = incomplete(protocol.tolerance, shape, INCOMPLETE_TEXT)
+        found = incomplete(protocol.tolerance, shape)
     return ReproductionPair(
         column_id=column_id,
         column_label=label,
-        header=result_header(protocol, column_id),
         unit=metric.unit,
         published_value=theirs_value,
-        published_display=printed_display(theirs.value, theirs.printed_value)
-        if (theirs.scale or metric.scale) == metric.scale
-        else result_display(theirs_value, theirs.status),
+        published_recorded=theirs.value,
+        published_status=theirs.status,
         published_printed=theirs.printed_value,
+        published_on_metric_scale=(theirs.scale or metric.scale) == metric.scale,
         published_locator=theirs.citation.locator if theirs.citation else None,
         measured_status=status,
         measured_value=mine_value,
-        measured_display=result_display(mine_value, mine.status),
+        measured_result_status=mine.status,
         agreement=found,
-        estimates=tuple(
-            EstimateView(e.label, e.value, display_number(e.value), e.method)
-            for e in mine.estimates
-        ),
-        ratio_display=ratio_text(found),
-        verdict=agreement_verdict(found),
+        estimates=tuple(Estimate(e.label, e.value, e.method) for e in mine.estimates),
     )
 
 
-def printed_display(value: float | None, printed: str | None) -> str:
-    """A published value as the source printed its digits (56.76, not 56.8), when the
-    printed text starts with that number (a spreadsheet's 16-digit float rounded to 4
-    significant figures, `display.digits_shown`); else the value rounded for display."""
-    if value is None:
-        return OUT_OF_MEMORY
-    if printed:
-        head = printed.strip().split()[0].replace(",", "")
-        try:
-            if math.isclose(float(head), value, rel_tol=1e-9):
-                return digits_shown(value, head)
-        except ValueError:
-            pass
-    return display_number(value)
-
-
-def _measured_settings(
+def measured_settings(
     evaluation: Evaluation, configuration: Configuration | None
 ) -> dict[str, str]:
     """The settings a measurement ran under: its configuration's, with those the evaluation
@@ -191,30 +139,6 @@ def _measured_settings(
     so the reading a quotient was made under is stated on its evaluation."""
     own = configuration.settings if configuration is not None else {}
     return {**own, **evaluation.settings}
-
-
-def setup_label(evaluation: Evaluation, protocol: Protocol, catalogue: Catalogue) -> str:
-    """The measurement's setup: its values of the recipe's setup keys (`_measured_settings`)
-    joined by ' · ' (a key it lacks reads as the recipe's `setup_defaults`, where it sets
-    one); else the configuration's reported name and the GPUs the run used ('NT 500M · 1 ×
-    NVIDIA H200'); else the evaluation title."""
-    recipe = protocol.recipe
-    keys = recipe.setup_keys if recipe is not None else []
-    defaults: dict[str, str] = dict(getattr(recipe, "setup_defaults", None) or {})
-    configuration = catalogue.by_id.get(evaluation.configuration)
-    if not isinstance(configuration, Configuration):
-        return evaluation.title
-    settings = {**defaults, **_measured_settings(evaluation, configuration)}
-    if keys and all(k in settings for k in keys):
-        return " · ".join(
-            settings[k] for k in keys if k not in defaults or settings[k] != defaults[k]
-        )
-    env = evaluation.environment
-    if env is not None:
-        name = re.sub(r"\s*\([^)]*\)", "", configuration.reported_name).strip()
-        gpu = " + ".join(sorted(accelerators(env.gpu))) or env.gpu
-        return f"{name} · {env.gpu_count} × {gpu}"
-    return evaluation.title
 
 
 def setup_settings(
@@ -226,7 +150,7 @@ def setup_settings(
     if recipe is None or not recipe.setup_keys:
         return ()
     configuration = catalogue.by_id.get(evaluation.configuration)
-    own = _measured_settings(
+    own = measured_settings(
         evaluation, configuration if isinstance(configuration, Configuration) else None
     )
     settings = {**recipe.setup_defaults, **own}
@@ -244,14 +168,16 @@ def declared_reading(protocol: Protocol) -> tuple[tuple[str, str], ...]:
 
 def differences(
     measured: Evaluation, published: Evaluation, protocol: Protocol, catalogue: Catalogue
-) -> tuple[str, ...]:
+) -> Differences:
     """Stated differences of a measurement from the published run: the recipe's setup
     settings (the source leaves them open) and the accelerator, where they differ."""
-    out = []
     keys = protocol.recipe.setup_keys if protocol.recipe is not None else []
     configuration = catalogue.by_id.get(measured.configuration)
+    settings: tuple[tuple[str, str], ...] = ()
     if isinstance(configuration, Configuration):
-        out += [f"{k} {configuration.settings[k]}" for k in keys if k in configuration.settings]
+        settings = tuple(
+            (k, configuration.settings[k]) for k in keys if k in configuration.settings
+        )
     configurations = [catalogue.by_id.get(e.configuration) for e in (measured, published)]
     mine, theirs = (
         accelerators(evaluation_hardware(e, c if isinstance(c, Configuration) else None))
@@ -259,89 +185,8 @@ def differences(
     )
     if mine and mine != theirs:
         count = measured.environment.gpu_count if measured.environment else None
-        ran = " + ".join(sorted(mine)) + (f" × {count}" if count else "")
-        out.append(f"on {ran} (published: {' + '.join(sorted(theirs)) or 'not stated'})")
-    return tuple(out)
-
-
-VERDICT_WORDS: dict[str, str] = {
-    "reproduced": "Reproduced",
-    "not_reproduced": "Not reproduced",
-    "depends_on_unit": "Depends on the unit",
-    "depends_on_setting": "Depends on the setting",
-    "not_judged": "Not judged",
-    "incomplete": "Not judged",
-}
-
-
-def matched_text(verdict: ColumnVerdict) -> str:
-    """'Outside the declared reading, 1 of 12 other measured settings agrees: a match
-    found after the fact, not a reproduction.' where a declared reading judges the value
-    and other settings are measured too; else ''."""
-    if verdict.rule != "declared_reading" or not verdict.outside:
-        return ""
-    n = verdict.outside_one_unit
-    one_unit = (
-        f"; {n}{' more' if verdict.outside_matched else ''} "
-        f"{'agrees' if n == 1 else 'agree'} under one reading of GB only (10^9 "
-        "or 2^30 bytes)"
-        if n
-        else ""
-    )
-    others = plural(verdict.outside, "other measured setting")
-    if not verdict.outside_matched:
-        return f"Outside the declared reading, none of {others} agrees{one_unit}."
-    return (
-        f"Outside the declared reading, {agree_count_of(verdict.outside_matched, others)}: "
-        f"{'a match' if verdict.outside_matched == 1 else 'matches'} found after the fact, "
-        f"not a reproduction{one_unit}."
-    )
-
-
-def agree_count_of(n: int, of: str) -> str:
-    """'1 of 12 other measured settings agrees', '2 of 12 ... agree'."""
-    return f"{n} of {of} {'agrees' if n == 1 else 'agree'}"
-
-
-def verdict_text(verdict: ColumnVerdict, rows: Sequence[ReproductionRow]) -> str:
-    """The column's verdict in a sentence: the rule, the run it reads and the match count."""
-    if verdict.state == "incomplete" or verdict.with_value == 0:
-        return "No measurement has a value to compare (incomplete or out of memory)."
-    read = f"the declared reading ({reading_text(verdict.reading)})"
-    if verdict.judged_id is None:
-        return f"Not judged: no measurement under {read}. " + matched_text(verdict)
-    row = next(r for r in rows if r.measured_evaluation_id == verdict.judged_id)
-    state = row.pair.agreement
-    rule = {
-        "declared_reading": f"under {read}, newest run: {row.setup}",
-        "one_setting": f"in its one measured setting: {row.setup}",
-        "every_setting": f"over {verdict.with_value} measured settings "
-        f"({agree_count(verdict.matched)}; no reading declared); newest run: {row.setup}",
-    }[verdict.rule]
-    return " ".join(
-        t
-        for t in (
-            f"{VERDICT_WORDS[verdict.state]} {rule}, ratio {ratio_text(state)} "
-            f"({agreement_verdict(state)}).",
-            matched_text(verdict),
-        )
-        if t
-    )
-
-
-def _distinct(rows: list[ReproductionRow], by_id: Mapping[str, Evaluation]) -> None:
-    """Give rows that share a setup label their run's start time, so no two bars read the
-    same."""
-    counts = Counter(r.setup for r in rows)
-    for i, row in enumerate(rows):
-        if counts[row.setup] > 1:
-            env = by_id[row.measured_evaluation_id].environment
-            when = (
-                f"run {env.started_at:%m-%d %H:%M}"
-                if env is not None
-                else row.measured_evaluation_id
-            )
-            rows[i] = replace(row, setup=f"{row.setup} · {when}")
+        return Differences(settings, tuple(sorted(mine)), count, tuple(sorted(theirs)))
+    return Differences(settings)
 
 
 def _column(
@@ -363,16 +208,10 @@ def _column(
             ReproductionRow(
                 measured_evaluation_id=evaluation.id,
                 measured_title=evaluation.title,
-                setup=setup_label(evaluation, protocol, catalogue),
                 differences=differences(evaluation, published, protocol, catalogue),
                 pair=found_pair,
                 excluded=excluded(found, column_id),
-                flag_labels=tuple(flag_label(f) for f in found if f.affects(column_id)),
-                excluded_by=tuple(
-                    flag_label(f)
-                    for f in found
-                    if f.excludes_from_comparisons and f.affects(column_id)
-                ),
+                flags=tuple(f for f in found if f.affects(column_id)),
                 distance=abs(ratio - 1.0) if ratio is not None else None,
                 rewire=evaluation.origin == Origin.rewire_measurement,
                 settings=setup_settings(evaluation, protocol, catalogue),
@@ -381,52 +220,16 @@ def _column(
         )
     if not rows:
         return None
-    _distinct(rows, {e.id: e for e in measured})
-    verdict = judge_column(rows, declared_reading(protocol))
-    rows.sort(
-        key=lambda r: (
-            r.measured_evaluation_id != verdict.judged_id,
-            not r.pair.agreement.reproduced,
-            r.distance is None,
-            r.distance or 0.0,
-            r.setup,
-            r.measured_evaluation_id,
-        )
-    )
-    first = rows[0].pair
-    seen: dict[tuple[str, float], tuple[EstimateView, str]] = {}
-    for row in rows:
-        for estimate in row.pair.estimates:
-            seen.setdefault((estimate.label, estimate.value), (estimate, row.setup))
-    repeated = Counter(label for label, _ in seen)
-    estimates = {
-        key: replace(e, label=f"{e.label} ({setup})") if repeated[e.label] > 1 else e
-        for key, (e, setup) in seen.items()
-    }
+    first, every = rows[0].pair, tuple(rows)
     return ReproducedColumn(
         column_id=column_id,
         column_label=first.column_label,
-        header=first.header,
         unit=first.unit,
-        published_value=first.published_value,
-        published_display=first.published_display,
-        published_printed=first.published_printed,
-        published_locator=first.published_locator,
-        rows=tuple(rows),
-        closest_text=verdict_text(verdict, rows),
-        estimates=tuple(estimates.values()),
-        verdict=verdict,
+        published=first,
+        rows=every,
+        verdict=judge_column(every, declared_reading(protocol)),
+        verdict_rows=every,
     )
-
-
-def tolerance_texts(protocol: Protocol) -> tuple[str, str]:
-    """('Tolerance: ±5% of the published value.', the editor's reason) or the texts for a
-    protocol that sets none."""
-    reason = getattr(protocol, "tolerance_reason", None) or ""
-    if protocol.tolerance is None:
-        return "The protocol sets no tolerance, so no agreement is judged.", reason
-    percent = display_number(protocol.tolerance * 100)
-    return f"Tolerance: ±{percent}% of the published value.", reason
 
 
 def reproduction_group(
@@ -455,7 +258,7 @@ def reproduction_group(
         and (c := _column(column.id, protocol, published, chosen, catalogue, flags)) is not None
     )
     unmatched = tuple(
-        f"{e.title}: {', '.join(missing)}"
+        (e.title, tuple(missing))
         for e in chosen
         if (missing := [r.column for r in e.results if r.column not in theirs])
     )
@@ -464,45 +267,21 @@ def reproduction_group(
     disagree = sum(p.agreement.state == "disagrees" for p in pairs)
     values = sum(p.measured_value is not None for p in pairs)
     depends = sum(p.agreement.state == "depends_on_unit" for p in pairs)
-    tolerance_text, reason = tolerance_texts(protocol)
-    if pairs and all(p.measured_status == "incomplete" for p in pairs):
-        summary = INCOMPLETE_TEXT
-    elif agree or disagree or depends:
-        percent = display_number((protocol.tolerance or 0) * 100)
-        summary = (
-            f"{agree} of {plural(agree + disagree + depends, 'measured value')} agree within the "
-            f"protocol's tolerance of ±{percent}%."
-        )
-        if depends:
-            summary += (
-                f" {depends} {'agrees' if depends == 1 else 'agree'} under one reading of GB "
-                "only (10^9 or 2^30 bytes)."
-            )
-        if values > agree + disagree + depends:
-            summary += f" {values - agree - disagree - depends} not judged."
-    elif values:
-        summary = f"{plural(values, 'measured value')}; agreement not judged: " + (
-            agreement_text(pairs[0].agreement) if protocol.tolerance is not None else tolerance_text
-        )
-    else:
-        summary = "No measured value to compare."
     return ReproductionGroup(
         protocol_id=protocol.id,
         published_evaluation_id=published.id,
         published_title=published.title,
         published_origin=published.origin.value,
         measured_evaluation_ids=tuple(e.id for e in chosen),
-        measured_count_text=plural(len(chosen), "measurement"),
         columns=columns,
         unmatched=unmatched,
         tolerance=protocol.tolerance,
-        tolerance_text=tolerance_text,
-        tolerance_reason=reason,
         agree_count=agree,
         disagree_count=disagree,
+        depends_count=depends,
         not_judged_count=values - agree - disagree - depends,
         value_count=values,
-        summary=summary,
+        all_incomplete=bool(pairs) and all(p.measured_status == "incomplete" for p in pairs),
     )
 
 
@@ -553,7 +332,7 @@ def evaluation_reproductions(
                     replace(
                         c,
                         verdict=judged[c.column_id].verdict,
-                        closest_text=judged[c.column_id].closest_text,
+                        verdict_rows=judged[c.column_id].verdict_rows,
                     )
                     if c.column_id in judged
                     else c
@@ -582,21 +361,14 @@ def _referring(published: Evaluation, catalogue: Catalogue) -> list[Evaluation]:
     return [e for e in catalogue.referring(published.id, Evaluation) if isinstance(e, Evaluation)]
 
 
-def pairs_of(groups: Iterable[ReproductionGroup]) -> list[tuple[ReproducedColumn, ReproductionRow]]:
-    """Every (column, row) of `groups`, in order."""
-    return [(c, r) for g in groups for c in g.columns for r in c.rows]
-
-
 __all__ = [
-    "EstimateView",
+    "Estimate",
     "ReproducedColumn",
     "ReproductionGroup",
     "ReproductionPair",
     "ReproductionRow",
     "evaluation_reproductions",
     "pair",
-    "printed_display",
     "protocol_reproduction_groups",
     "reproduction_group",
-    "setup_label",
 ]

@@ -2,7 +2,7 @@
 correlations (MCC and the like, on -1 to 1 whatever scale a source printed), a result's
 value on that canonical scale, the metrics a protocol's columns are measured in, and
 whether a protocol measures a resource (memory, time, throughput, energy).
-Pages present these values (`render`'s value formatting, `derive.display` for now);
+Pages present these values (`render/present/values.py`);
 exports write them as numbers.
 """
 

@@ -25,19 +25,20 @@ from .. import release
 from ..derive.concerns import flags
 from ..derive.evaluation_facts import evaluation_facts
 from ..derive.logs import LogFacts
-from ..derive.reproduction import protocol_reproduction_groups
 from ..link import Catalogue
 from ..models import Evaluation
 from ..render import index
 from ..render.contexts import SiteFacts
 from ..render.coverage import coverage_row
 from ..render.downloads import protocol_derived
+from ..render.evaluation import evaluation_words
 from ..render.export.eee import eee_line
 from ..render.family import family_compare_links
 from ..render.filters import evaluation_facets, index_of
 from ..render.findings import protocol_headline
 from ..render.plan import API_CHUNK, SitePlan, facts_of, shared_titles
 from ..render.protocol import protocol_table
+from ..render.reproduction import protocol_reproduction_groups
 from ..render.search import ordered_entries, search_entry
 from .track import ANY, PLAN_MAPS, Key, Recorder, TrackedMap, TrackingCatalogue, tracked_facts
 
@@ -170,13 +171,19 @@ class Derived:
         groups = {k: v[2] for k, v in protocols.items()}
         if old is not None:  # the evaluations that show a protocol's groups read them
             out |= diff("reproduction", old.reproductions, groups)
-        seen_groups = TrackedMap(groups, "reproduction", self.recorder)
+        facts_of_groups = {k: tuple(g.facts for g in v) for k, v in groups.items()}
+        seen_groups = TrackedMap(facts_of_groups, "reproduction", self.recorder)
         by_evaluation, _ = self._refresh(
             "evaluations",
             evaluations,
             None if changed is None else changed | out,
-            lambda e: evaluation_facts(
-                e, seen, tracked.flags, tracked.artifact_hashes, self.logs, seen_groups
+            lambda e: evaluation_words(
+                e,
+                seen,
+                tracked.flags,
+                evaluation_facts(
+                    e, seen, tracked.flags, tracked.artifact_hashes, self.logs, seen_groups
+                ),
             ),
         )
         plan = SitePlan(

@@ -6,11 +6,11 @@ pinned checkpoint or task, with why (`derive.cross_source`, `derive.label_gaps`)
 from __future__ import annotations
 
 from ..derive.cross_source import READING, cross_source
-from ..derive.display import plural
 from ..derive.label_gaps import LabelGap, label_gaps, source_counts
 from ..link import Catalogue
 from .chooser.pages import task_path
 from .cross_source import rows_of
+from .present.numbers import plural
 
 _GAP_HEADINGS = {
     "model_unmapped": "models no record names (no family or checkpoint carries the label)",

@@ -19,11 +19,10 @@ from typing import TYPE_CHECKING, Any
 from markupsafe import Markup
 
 from ..derive.concerns import Flag
-from ..derive.display import FlagView
 from ..derive.logs import LogFacts
-from ..derive.reproduction import ReproductionGroup
-from ..derive.tables import Cell, ComparisonTable, EvaluationRow, TableColumn, TableRow
+from .comparison_table import Cell, ComparisonTable, TableColumn, TableRow
 from .coverage import BaselineCoverage, CatalogueCounts, ProtocolCoverage
+from .evaluation_rows import EvaluationRow
 from .evidence import CitedSource, EvidenceRow, EvidenceTable, SourceList
 from .filters import FilterIndex
 from .findings import CatalogueFinding, ClaimView, Headline
@@ -33,7 +32,9 @@ from .page import Link as Link
 from .page import Page as Page
 from .page import PageHeader as PageHeader
 from .page import page_header as page_header  # Page, Link: page.py (re-exported)
+from .present.flags import FlagView
 from .readiness_text import ReadinessView
+from .reproduction import ReproductionGroup
 from .reproduction_chart import Chart
 from .search import SearchEntry
 

@@ -9,8 +9,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ..derive.concerns import Flag, excluded, flags_by_evaluation
-from ..derive.display import MissingText, missing_text, plural
-from ..derive.reproduction import ReproductionGroup, protocol_reproduction_groups
 from ..link import Catalogue
 from ..models import RECORD_TYPES, Evaluation, Protocol, kind_of
 from ..models.evaluation import Origin
@@ -22,6 +20,9 @@ from .present.labels import (
     protocol_metric_label,
     protocol_metric_unit,
 )
+from .present.missing import MissingText, missing_text
+from .present.numbers import plural
+from .reproduction import ReproductionGroup, protocol_reproduction_groups
 
 KIND_LABELS: dict[str, str] = {
     "protocol": "Protocols",

@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 
 from ..derive.cross_source import READING, Judgement, Overlap, Side, cross_source
-from ..derive.display import plural
 from ..link import Catalogue
 from ..models import Dataset, Evaluation, Protocol, ResultTable
 from .contexts import CrossSourceRow, CrossSourceSection, CrossSourceSide, Link
 from .downloads import csv_bytes
 from .leaderboard import CLASS_LABELS
+from .present.numbers import plural
 from .urls import page_of
 
 ROW_LIMIT = 40

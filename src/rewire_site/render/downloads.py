@@ -28,15 +28,16 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..derive.concerns import Flag, excluded, flags_by_evaluation
-from ..derive.display import agreement_verdict, flag_label
-from ..derive.reproduction import ReproductionGroup, protocol_reproduction_groups
 from ..derive.scales import canonical_value
-from ..derive.tables import ProtocolTables, protocol_tables
 from ..link import Catalogue
 from ..models import Configuration, Evaluation, ModelFamily, Protocol, RecordBase, Source
 from ..release import ManifestEntry, Release
+from .comparison_table import ProtocolTables, protocol_tables
 from .coverage import ProtocolCoverage, protocol_coverage
 from .findings import Headline, protocol_headline
+from .present.agreement import agreement_verdict
+from .present.flags import flag_label
+from .reproduction import ReproductionGroup, protocol_reproduction_groups
 from .urls import api_path, kind_of
 
 Flags = Mapping[str, tuple[Flag, ...]]

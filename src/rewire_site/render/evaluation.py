@@ -9,17 +9,25 @@ in a context is relative to the site root; templates prefix `page.root`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import datetime
 
-from ..derive.display import ORIGIN_LABELS, display_number, flag_view, missing_text, plural
+from ..derive.concerns import Flag
 from ..derive.evaluation_facts import EvaluationFacts
 from ..derive.logs import LoggedRun
 from ..link import Catalogue
 from ..models import Evaluation, Origin, Protocol
 from .contexts import EvaluationPage, Fact, ObservationRow, SiteFacts
+from .evaluation_rows import EvaluationRow, evaluation_rows
 from .findings import claim_views, evaluation_headline
 from .parts import link_to, record_fields, results_from_rows, value_fact
+from .present.flags import flag_view
+from .present.labels import ORIGIN_LABELS
+from .present.missing import missing_text
+from .present.numbers import display_number, plural
 from .readiness_text import readiness_view
+from .reproduction import ReproductionGroup, reproduction_groups
 from .reproduction_chart import group_charts
 
 STATUS_LINES = {
@@ -58,13 +66,42 @@ def _logged_facts(
     return tuple(out)
 
 
+@dataclass(frozen=True)
+class EvaluationWords:
+    """The derived facts of one evaluation's page (`derive.evaluation_facts`) with the
+    parts the page shows in words, made once by the derive stage with the facts
+    (`evaluation_words`), so the page job only reads them."""
+
+    facts: EvaluationFacts
+    reproductions: tuple[ReproductionGroup, ...]
+    """`facts.reproductions` in words (`render.reproduction`)."""
+    rows: tuple[EvaluationRow, ...]
+    """Its rows of the 'exact evaluated configurations' table (`render.evaluation_rows`)."""
+
+
+def evaluation_words(
+    evaluation: Evaluation,
+    catalogue: Catalogue,
+    flags: Mapping[str, tuple[Flag, ...]],
+    derived: EvaluationFacts,
+) -> EvaluationWords:
+    """`derived` (the facts of `evaluation`'s page) with its reproductions and result
+    rows in words."""
+    return EvaluationWords(
+        derived,
+        reproduction_groups(derived.reproductions, catalogue),
+        evaluation_rows([evaluation], catalogue, flags=flags),
+    )
+
+
 def evaluation_page(
-    evaluation: Evaluation, catalogue: Catalogue, facts: SiteFacts, derived: EvaluationFacts
+    evaluation: Evaluation, catalogue: Catalogue, facts: SiteFacts, derived: EvaluationWords
 ) -> EvaluationPage:
-    """The page of `evaluation`. `derived`: its derived facts, computed once by the derive
-    stage (`derive.evaluation_facts`); this builder only presents them and the records."""
+    """The page of `evaluation`. `derived`: its derived facts and their words, made once
+    by the derive stage (`evaluation_words`); this builder only presents them and the
+    records."""
     protocol = catalogue.get(evaluation.protocol, Protocol)
-    ready = readiness_view(derived.readiness, protocol)
+    ready = readiness_view(derived.facts.readiness, protocol)
     flags = tuple(flag_view(f, catalogue) for f in facts.flags.get(evaluation.id, ()))
     comparison = evaluation.comparison
     compared = {
@@ -110,10 +147,10 @@ def evaluation_page(
         environment += _logged_facts(
             env.git_commit.strip(),
             (env.started_at, env.ended_at),
-            derived.logged,
+            derived.facts.logged,
         )
     return EvaluationPage(
-        **record_fields(evaluation, catalogue, facts, "evaluation.html", derived.related),
+        **record_fields(evaluation, catalogue, facts, "evaluation.html", derived.facts.related),
         status_line=STATUS_LINES[evaluation.origin],
         results=results_from_rows(
             "result-rows",

@@ -17,21 +17,16 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
-from ..derive.display import (
-    DIRECTION_LABELS,
-    ROLE_LABELS,
-    IdentityCache,
-    digits_shown,
-    display_number,
-    missing_text,
-    plural,
-    result_header,
-    review_label,
-)
 from ..link import Catalogue
 from ..models import Citation, Evaluation, Protocol, RecordBase, Source, kind_of
 from ..models.common import CitationRole
 from ..models.protocol import Metric
+from .cache import IdentityCache
+from .present.citations import ROLE_LABELS
+from .present.metrics import DIRECTION_LABELS, result_header
+from .present.missing import missing_text
+from .present.numbers import digits_shown, display_number, plural
+from .present.review import review_label
 
 Scope = Literal["field", "record"]
 

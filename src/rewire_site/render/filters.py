@@ -12,9 +12,10 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from ..derive.display import ORIGIN_LABELS, missing_text
 from ..link import Catalogue
 from ..models import Configuration, Dataset, Evaluation, ModelFamily, Protocol
+from .present.labels import ORIGIN_LABELS
+from .present.missing import missing_text
 
 FACETS: tuple[tuple[str, str], ...] = (
     ("model", "Tested model or method"),

@@ -14,30 +14,6 @@ from dataclasses import dataclass
 from typing import Literal, get_args
 
 from ..derive.concerns import Flag, flags_by_evaluation
-from ..derive.display import (
-    SHAPE_TEXTS,
-    agree_count,
-    agreement_text,
-    agreement_verdict,
-    display_number,
-    flag_label,
-    plural,
-    ratio_text,
-    reading_text,
-    result_display,
-    result_header,
-)
-from ..derive.reproduction import (
-    VERDICT_WORDS,
-    ReproducedColumn,
-    ReproductionGroup,
-    ReproductionRow,
-    agree_count_of,
-    evaluation_reproductions,
-    matched_text,
-    printed_display,
-    protocol_reproduction_groups,
-)
 from ..derive.scales import is_correlation
 from ..derive.verdicts import (
     CUDA_CONTEXT_GB,
@@ -50,7 +26,22 @@ from ..link import Catalogue
 from ..models import Evaluation, Metric, Protocol, Result
 from ..models.evaluation import Origin
 from ..models.scales import on_metric_scale
+from .present.agreement import SHAPE_TEXTS, agreement_verdict, ratio_text
+from .present.flags import flag_label
+from .present.metrics import reading_text, result_header
+from .present.numbers import agree_count, display_number, plural, result_display
 from .present.values import result_value, scaled_value
+from .reproduction import (
+    VERDICT_WORDS,
+    ReproducedColumn,
+    ReproductionGroup,
+    ReproductionRow,
+    agree_count_of,
+    evaluation_reproductions,
+    matched_text,
+    printed_display,
+    protocol_reproduction_groups,
+)
 
 FindingState = Literal[
     "reproduced",
@@ -244,7 +235,7 @@ def column_finding(
         )
     if verdict.state in ("depends_on_unit", "depends_on_setting"):
         why = (
-            agreement_text(state)
+            row.pair.agreement_text
             if verdict.state == "depends_on_unit"
             else (
                 f"{agree_count_of(verdict.matched, plural(verdict.with_value, verb + ' setting'))} "
@@ -259,7 +250,7 @@ def column_finding(
             evaluation_id,
             column.column_id,
         )
-    why = agreement_text(state).rstrip(".")
+    why = row.pair.agreement_text.rstrip(".")
     return Finding(
         "not_judged",
         f"{published}: {verb} in {plural(verdict.with_value, 'setting')} under the same "
@@ -383,7 +374,7 @@ def measurement_findings(
         )  # a correlation on its own scale, never '61.91%'
         verdict = _measurement_state(column, row)
         tail = f"{agreement_verdict(state)}" + (
-            f": {_lowered(agreement_text(state))}" if state.state == "not_comparable" else ""
+            f": {_lowered(row.pair.agreement_text)}" if state.state == "not_comparable" else ""
         )
         after = ""
         if verdict == "matched":
@@ -498,7 +489,7 @@ def single_setting_text(columns: Sequence[tuple[str, Sequence[ReproductionRow]]]
     """Across several published values: whether one measured setting agrees with all of
     them ('No single measured setting agrees with all 4 published values (at most 1).')
     or '' for fewer than two values (`verdicts.setting_agreement`)."""
-    found = setting_agreement(columns)
+    found = setting_agreement([(key, [r.facts for r in rows]) for key, rows in columns])
     if found is None:
         return ""
     if found.setting is not None:

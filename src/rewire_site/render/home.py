@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..derive.display import plural
 from ..derive.task_families import TaskFamily, task_families
 from ..link import Catalogue
 from .chooser.pages import task_path
 from .contexts import Link, Page, SiteFacts, page_header
 from .coverage import catalogue_counts
+from .present.numbers import plural
 from .urls import CHOOSER, FINDINGS, FITS, HOME
 
 CHART_WIDTH = 480

@@ -9,8 +9,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 
 from ..derive.concerns import Flag
-from ..derive.display import ORIGIN_LABELS, plural
-from ..derive.reproduction import ReproductionGroup
 from ..link import Catalogue
 from ..models import Configuration, Dataset, Evaluation, Protocol, Question
 from .contexts import (
@@ -35,6 +33,9 @@ from .coverage import (
 )
 from .filters import FACETS, FilterIndex
 from .findings import CatalogueFinding, Headline, catalogue_findings
+from .present.labels import ORIGIN_LABELS
+from .present.numbers import plural
+from .reproduction import ReproductionGroup
 from .search import SearchEntry
 from .urls import (
     DOWNLOADS,

@@ -18,10 +18,11 @@ from ..derive.boards import (
     ClassAnswer,
     TaskBoards,
 )
-from ..derive.display import display_number, plural
 from ..link import Catalogue
 from ..models import Metric, Protocol
 from .contexts import Link
+from .present.flags import flag_label
+from .present.numbers import display_number, plural
 from .present.values import scale_unit, scaled_value
 from .result_table import row_anchor
 from .urls import page_of
@@ -263,7 +264,8 @@ def _standing_note(value: BoardValue, rivals: int) -> str:
     if value.standing == "tied":
         return "tied for best"
     if value.standing == "excluded":
-        return "excluded from comparisons: " + "; ".join(dict.fromkeys(value.concerns))
+        labels = (c if isinstance(c, str) else flag_label(c) for c in value.concerns)
+        return "excluded from comparisons: " + "; ".join(dict.fromkeys(labels))
     if value.standing == "unstated":
         return "not ranked: its conditions are not all stated"
     if value.standing == "alone":

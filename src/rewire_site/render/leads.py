@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from ..derive.display import plural
 from .contexts import EvaluationList, Link, ResultsTable
+from .present.numbers import plural
 
 
 def _origins(labels: Sequence[str]) -> str:

@@ -13,10 +13,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
-from ..derive.display import FLAG_LABELS, NOT_REPORTED, missing_text
 from ..link import REFERENCES
 from ..models import RecordBase
 from .present.fields import field_text
+from .present.flags import FLAG_LABELS
+from .present.missing import missing_text
+from .present.numbers import NOT_REPORTED
 from .urls import kind_of, record_path
 
 SHOWN_ELSEWHERE = frozenset({"id", "kind", "title", "summary"})

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..derive.display import plural
 from ..derive.model_compare import ModelPair, ModelTriple, SharedRow, SharedTableRow, Side
 from ..derive.model_results import TableResult
 from .contexts import Link, Page, page_header
 from .model_page import CLASS_LABELS, table_value
+from .present.numbers import plural
 from .present.values import result_value, scale_unit
 from .urls import record_path
 

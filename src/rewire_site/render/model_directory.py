@@ -12,13 +12,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..derive.display import cite, missing_text
 from ..derive.fits import BasePairs, family_base_pairs, length_count
 from ..link import Catalogue
 from ..models import ModelFamily
 from ..models.common import Citation
 from ..models.family import Checkpoint, Fact, HardwareRequirement, Release
 from ..models.printed import parse_printed
+from .present.citations import cite
+from .present.missing import missing_text
 
 NOT_IN_SOURCES = "Not reported by the cited sources"
 """Why a checkpoint fact is missing when the record gives no reason of its own (the

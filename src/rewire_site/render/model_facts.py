@@ -7,10 +7,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..derive.display import cite, display_number, missing_text
 from ..link import Catalogue
 from ..models import ModelFamily
 from .model_directory import NOT_IN_SOURCES
+from .present.citations import cite
+from .present.missing import missing_text
+from .present.numbers import display_number
 
 FACT_LABELS: dict[str, str] = {
     "parameters": "Parameters",

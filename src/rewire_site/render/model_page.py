@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..derive.display import ORIGIN_LABELS, plural
 from ..derive.model_compare import ModelPair
 from ..derive.model_results import RESOURCES, ModelResult, TableResult, TaskFamilyResults
 from ..derive.task_families import LABELS as TASK_LABELS
@@ -30,6 +29,8 @@ from .models import (
     value_cell,
 )
 from .page import Link
+from .present.labels import ORIGIN_LABELS
+from .present.numbers import plural
 from .present.values import result_value, scale_unit
 from .urls import record_path
 

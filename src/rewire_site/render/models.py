@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..derive.display import plural
 from ..link import Catalogue
 from .model_directory import (
     CheckpointEntry,
@@ -17,6 +16,7 @@ from .model_directory import (
     model_directory,
 )
 from .page import Link, Page, page_header
+from .present.numbers import plural
 from .urls import record_path
 
 MODELS_PATH = "models/index.html"

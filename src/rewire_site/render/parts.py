@@ -6,18 +6,7 @@ sources, technical metadata, related records, correction link).
 
 from __future__ import annotations
 
-from ..derive.display import (
-    FLAG_LABELS,
-    ORIGIN_LABELS,
-    cite,
-    flag_label,
-    missing_text,
-    plural,
-    result_header,
-    review_label,
-)
 from ..derive.related import Related, related
-from ..derive.tables import EvaluationRow, evaluation_rows
 from ..link import Catalogue
 from ..models import (
     Evaluation,
@@ -40,10 +29,18 @@ from .contexts import (
     SiteFacts,
     page_header,
 )
+from .evaluation_rows import EvaluationRow, evaluation_rows
 from .evidence import SourceList, evidence_table, sources_of
 from .filters import FACETS
 from .metadata import technical_metadata
+from .present.citations import cite
 from .present.fields import field_text
+from .present.flags import FLAG_LABELS, flag_label
+from .present.labels import ORIGIN_LABELS
+from .present.metrics import result_header
+from .present.missing import missing_text
+from .present.numbers import plural
+from .present.review import review_label
 from .present.values import result_value, scale_unit
 from .sections import correction_url, evidence_view, facet_values_of, results_table
 from .urls import KIND_LABELS, api_path, kind_of, record_path

@@ -18,12 +18,11 @@ from typing import Any
 
 from .. import release
 from ..derive.concerns import Flag, flags_by_evaluation
-from ..derive.evaluation_facts import EvaluationFacts, evaluation_facts
+from ..derive.evaluation_facts import evaluation_facts
 from ..derive.logs import LogFacts
 from ..derive.model_compare import family_pairs, family_triples
 from ..derive.overlaps import task_groups
-from ..derive.reproduction import ReproductionGroup, protocol_reproduction_groups
-from ..derive.tables import ProtocolTables
+from ..derive.reproduction import protocol_reproduction_groups
 from ..link import Catalogue
 from ..models import (
     Configuration,
@@ -38,11 +37,12 @@ from ..models import (
 )
 from . import cross_source, downloads, home, index, table_downloads
 from .chooser.pages import chooser_index, matrix_files, task_files, task_path
+from .comparison_table import ProtocolTables
 from .configuration import configuration_page
 from .contexts import DownloadItem, Link, SiteFacts
 from .coverage import ProtocolCoverage
 from .dataset import dataset_page
-from .evaluation import evaluation_page
+from .evaluation import EvaluationWords, evaluation_page, evaluation_words
 from .export import SITE_URL, export_files
 from .export.eee import eee_lines
 from .export.jsonld import with_json_ld
@@ -55,6 +55,7 @@ from .models import MODELS_PATH, models_page
 from .pool import DataFile, Job
 from .protocol import protocol_page, protocol_table, sorted_pages
 from .question import question_page
+from .reproduction import ReproductionGroup, reproduction_groups
 from .result_table import download_path, rows_pages, table_page
 from .search import SearchEntry, search_entries
 from .source import source_page
@@ -179,9 +180,10 @@ class SitePlan:
     family_links: Mapping[str, tuple[Link, ...]]
     """Family id -> links to the comparison pages it is on (`family.family_compare_links`),
     computed once for every family page."""
-    evaluations: Mapping[str, EvaluationFacts]
-    """Evaluation id -> the derived facts its page shows (`derive.evaluation_facts`),
-    computed once: the page's context builder derives nothing itself."""
+    evaluations: Mapping[str, EvaluationWords]
+    """Evaluation id -> the derived facts its page shows (`derive.evaluation_facts`) and
+    their words (`evaluation.evaluation_words`), made once: the page's context builder
+    derives nothing itself."""
 
     def derived_results(self) -> downloads.Derived:
         """(evaluation id, column id) -> standing and verdict, over every protocol."""
@@ -345,10 +347,11 @@ def plan_site(
     )
     facts = site_facts(catalogue, root, made.id)
     protocols = catalogue.protocols()
-    reproductions = {
+    groups = {
         p.id: tuple(protocol_reproduction_groups(p, catalogue, flags=facts.flags))
         for p in protocols
     }
+    reproductions = {k: reproduction_groups(v, catalogue) for k, v in groups.items()}
     tables = {p.id: protocol_table(p, catalogue, facts) for p in protocols}
     return SitePlan(
         release=made,
@@ -369,8 +372,13 @@ def plan_site(
         eee_lines=eee_lines(catalogue),
         family_links=family_compare_links(catalogue, facts.flags),
         evaluations={
-            e.id: evaluation_facts(
-                e, catalogue, facts.flags, facts.artifact_hashes, facts.artifact_logs, reproductions
+            e.id: evaluation_words(
+                e,
+                catalogue,
+                facts.flags,
+                evaluation_facts(
+                    e, catalogue, facts.flags, facts.artifact_hashes, facts.artifact_logs, groups
+                ),
             )
             for e in catalogue.of_kind(Evaluation)
         },

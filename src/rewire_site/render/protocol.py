@@ -7,28 +7,19 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from ..derive.comparability import protocol_depends_on_hardware
-from ..derive.display import (
-    display_duration,
-    display_number,
-    metric_dependence,
-    missing_text,
-    per_column,
-    plural,
-)
 from ..derive.fits import CURVE_RECIPE
-from ..derive.reproduction import ReproductionGroup, protocol_reproduction_groups
 from ..derive.scales import column_metrics
-from ..derive.tables import (
-    ComparisonTable,
-    ProtocolTables,
-    protocol_tables,
-    resort,
-)
 from ..link import Catalogue
 from ..models import (
     Origin,
     Protocol,
     Question,
+)
+from .comparison_table import (
+    ComparisonTable,
+    ProtocolTables,
+    protocol_tables,
+    resort,
 )
 from .contexts import (
     Fact,
@@ -51,6 +42,11 @@ from .parts import (
     results_of,
     value_fact,
 )
+from .present.durations import display_duration
+from .present.metrics import metric_dependence, per_column
+from .present.missing import missing_text
+from .present.numbers import display_number, plural
+from .reproduction import ReproductionGroup, protocol_reproduction_groups
 from .reproduction_chart import group_charts
 from .sections import (
     comparison_view,

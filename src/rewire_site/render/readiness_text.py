@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..derive.display import display_duration, missing_text, per_column, plural, result_header
 from ..derive.logs import LoggedRun
 from ..derive.readiness import (
     ArtifactStatus,
@@ -23,6 +22,10 @@ from ..derive.readiness import (
 )
 from ..models import Protocol
 from ..models.evaluation import Environment
+from .present.durations import display_duration
+from .present.metrics import per_column, result_header
+from .present.missing import missing_text
+from .present.numbers import plural
 
 STATE_LABELS: dict[str, str] = {
     "met": "met",

@@ -12,11 +12,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from ..derive.display import display_number, metric_names, per_column, plural, ratio_text
-from ..derive.reproduction import ReproducedColumn, ReproductionGroup
 from ..derive.scales import column_metrics
 from ..link import Catalogue
 from ..models import Protocol
+from .present.agreement import ratio_text
+from .present.metrics import metric_names, per_column
+from .present.numbers import display_number, plural
+from .reproduction import ReproducedColumn, ReproductionGroup
 
 Series = Literal["published", "reproduced", "measured", "estimate"]
 SERIES_LABELS: dict[str, str] = {

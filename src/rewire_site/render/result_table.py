@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..derive.display import ORIGIN_LABELS, missing_text, plural
 from ..derive.table_facts import ROWS_PER_PAGE, MappedLabel, TableFacts, row_pages, table_facts
 from ..link import Catalogue
 from ..models import ModelFamily, ResultTable, Source
@@ -14,6 +13,9 @@ from ..table_rows import ResultTableRow
 from .contexts import Fact, Link, Page, RecordPage, SiteFacts, page_header
 from .leads import table_answer
 from .parts import common_fields, link_to
+from .present.labels import ORIGIN_LABELS
+from .present.missing import missing_text
+from .present.numbers import plural
 from .urls import record_path
 
 ADAPTATION_LABELS = {

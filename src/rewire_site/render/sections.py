@@ -11,14 +11,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
 from .. import config
-from ..derive.display import plural
-from ..derive.tables import (
-    ComparisonTable,
-    EvaluationRow,
-    TableRow,
-    legend_text,
-)
 from ..models import RecordBase
+from .comparison_table import ComparisonTable, TableRow
 from .contexts import (
     CellView,
     ColumnView,
@@ -33,7 +27,10 @@ from .contexts import (
     ResultRowView,
     ResultsTable,
 )
+from .evaluation_rows import EvaluationRow
 from .evidence import CitedSource, EvidenceRow, EvidenceTable
+from .present.flags import legend_text
+from .present.numbers import plural
 from .urls import record_path, sorted_path
 
 RANKING_TEXT = (

@@ -3,13 +3,13 @@ cite it."""
 
 from __future__ import annotations
 
-from ..derive.display import missing_text
 from ..link import Catalogue
 from ..models import Source
 from .contexts import Fact, SiteFacts, SourcePage
 from .evidence import iso_utc
 from .leads import source_answer
 from .parts import common_fields, link_to, value_fact
+from .present.missing import missing_text
 from .urls import KIND_LABELS, kind_of
 
 

@@ -18,7 +18,6 @@ from itertools import combinations
 
 from ...derive.boards import ModelFacts
 from ...derive.concerns import Flag, excluded
-from ...derive.display import flag_label, plural
 from ...derive.leaderboard import is_task_group, task_boards
 from ...derive.overlaps import (
     TaskLink,
@@ -37,6 +36,8 @@ from ..downloads import csv_bytes
 from ..leaderboard import leaderboard
 from ..page import Link, page_header
 from ..pool import DataFile
+from ..present.flags import flag_label
+from ..present.numbers import plural
 from ..present.values import result_value
 from ..urls import page_of
 from .contexts import (

@@ -10,8 +10,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ...derive.display import plural
 from ...derive.fits import Point
+from ..present.numbers import plural
 from ..reproduction_chart import nice_axis
 
 WIDTH = 600.0

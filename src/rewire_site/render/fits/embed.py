@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ...derive.display import display_number
 from ...derive.embed_time import EmbedTime, SpeedPoint, embed_time, models
 from ...link import Catalogue
+from ..present.numbers import display_number
 from ..urls import page_of
 from .answers import evaluation_href
 from .contexts import EmbedAnswers, EmbedCell, EmbedRow

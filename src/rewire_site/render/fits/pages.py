@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ...derive.display import plural
 from ...derive.embed_time import speed_points
 from ...derive.fits import (
     BYTES_PER_PARAMETER,
@@ -24,6 +23,7 @@ from ...derive.fits import (
 from ...link import Catalogue
 from ...models import ModelFamily
 from ..page import Link, page_header
+from ..present.numbers import plural
 from ..urls import page_of
 from .answers import (
     answer_methods,

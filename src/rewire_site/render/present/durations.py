@@ -1,8 +1,21 @@
-"""Wall times as a reader reads them, two at once."""
+"""Wall times as a reader reads them, one or two at once."""
 
 from __future__ import annotations
 
-from ...derive.display import display_duration
+from .numbers import display_number
+
+
+def display_duration(seconds: float) -> str:
+    """A wall time as read: seconds under a minute ('4 seconds', '0.5 seconds'), else
+    minutes ('3.92 minutes'), so a short run never reads '0.0 minutes'. Zero reads 'under 1
+    second': start and end stamps recorded to the second are equal for a shorter run."""
+    if seconds == 0:
+        return "under 1 second"
+    if seconds < 60:
+        text = display_number(seconds)
+        return f"{text} second" if text == "1" else f"{text} seconds"
+    minutes = display_number(seconds / 60)
+    return f"{minutes} minute" if minutes == "1" else f"{minutes} minutes"
 
 
 def display_duration_span(low: float, high: float) -> str:

@@ -1,11 +1,21 @@
-"""Labels readers see for counts and protocol metrics: evidence origins counted, and a
+"""Labels readers see for evidence origins (one, and counted) and protocol metrics: a
 protocol's metric, unit and direction named in one line."""
 
 from __future__ import annotations
 
-from ...derive.display import per_column
 from ...derive.scales import column_metrics
 from ...models import Origin, Protocol
+from .metrics import per_column
+
+ORIGIN_LABELS: dict[Origin, str] = {
+    Origin.author_reported: "Author-reported evaluation",
+    Origin.independent_paper: "Independent external evaluation",
+    Origin.rewire_measurement: "Rewire measurement",
+    Origin.community_reproduction: "Community reproduction",
+    Origin.maintainer_statement: "Maintainer statement",
+}
+"""Evidence origin -> label used on every page (as the seed pages read)."""
+
 
 ORIGIN_COUNT_LABELS: dict[Origin, str] = {
     Origin.author_reported: "Author-reported evaluations",

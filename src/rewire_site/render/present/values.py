@@ -6,7 +6,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...derive.display import (
+from ...derive.scales import canonical_scale, is_correlation
+from ...models import Metric, Result
+from ...models.common import Scale
+from ...models.scales import to_scale
+from .numbers import (
     NOT_REPORTED,
     PRINTED_DIGITS,
     SIGNIFICANT,
@@ -14,10 +18,6 @@ from ...derive.display import (
     display_number,
     significant_figures,
 )
-from ...derive.scales import canonical_scale, is_correlation
-from ...models import Metric, Result
-from ...models.common import Scale
-from ...models.scales import to_scale
 
 ROUNDING_RULE = (
     "Values show the digits their source printed; a value printed with more than "

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rewire_site.derive.display import display_duration
-from rewire_site.render.present.durations import display_duration_span
+from rewire_site.render.present.durations import display_duration, display_duration_span
 
 
 @pytest.mark.parametrize(
