@@ -50,8 +50,8 @@ missing, agreement, flags, durations, review): a helper calling another module's
 DERIVE_STILL_ENTERED = frozenset({"scales", "agreement", "readiness"})
 """derive/ modules the page job still enters: a metric's scale, an agreement's state and
 the hash of a readiness fact (a ratchet: it may only shrink; display and tables left it
-when derive/ stopped making reader text). The evaluation's derived facts themselves are computed before the page,
-by the derive stage (`derive.evaluation_facts`)."""
+when derive/ stopped making reader text). The evaluation's derived facts themselves are
+computed before the page, by the derive stage (`derive.evaluation_facts`)."""
 
 
 @cache
