@@ -21,3 +21,18 @@ def test_libyaml_is_driven_from_one_place() -> None:
     inside = LOAD_SOURCE.rfind("\nclass ", 0, starts[0])
     assert LOAD_SOURCE.startswith("\nclass _Builder", inside)
     assert LOAD_SOURCE.rfind("\ndef ", 0, starts[0]) < inside
+
+
+def test_records_are_parsed_by_load_alone() -> None:
+    """Build, validate, serve and measure/ read record files through `load` (its lines
+    and limits); elsewhere YAML is only written (importers, the synthetic catalogue,
+    measure's records) or is a recipe, not a record (measure/recipe_file.py)."""
+    root = Path(load.__file__).resolve().parents[2]
+    parsing = re.compile(r"\byaml(?:_rs)?\.(?:safe_load|load|compose|parse|loads|CSafeLoader)\b")
+    found = sorted(
+        path.relative_to(root).as_posix()
+        for folder in ("src", "measure")
+        for path in (root / folder).rglob("*.py")
+        if parsing.search(path.read_text(encoding="utf-8"))
+    )
+    assert found == ["measure/recipe_file.py", "src/rewire_site/load.py"]

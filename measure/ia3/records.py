@@ -28,9 +28,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from measure.records import cite_artifact, sha256_file, write_records
+from rewire_site.load import load_file
 
 from .build import build_records
 from .catalogue import DATASET, dataset_record
@@ -110,7 +109,10 @@ def _check_recorded(root: Path, eval_id: str, log: Path) -> None:
     if not record.is_file():
         raise ValueError(f"{eval_id}: no such record under {root / 'records'}")
     digest = sha256_file(log)
-    artifacts = yaml.safe_load(record.read_text(encoding="utf-8")).get("artifacts") or []
+    data = load_file(record).data  # the loader that build, validate and serve use
+    if not isinstance(data, dict):
+        raise ValueError(f"{record}: not a record (`rewire validate` says why)")
+    artifacts = data.get("artifacts") or []
     if not any(a.get("sha256") == digest for a in artifacts):
         raise ValueError(
             f"{log}: not an artifact of {eval_id} (no artifact with its SHA-256 {digest[:12]}…)"
