@@ -165,9 +165,9 @@ def main(argv: list[str] | None = None) -> int:
                 f"{settled.seconds:.3f}); CPU {cpu:.3f} s"
             )
             print(
-                f"  CPU s (wall time lies on a busy machine): update {update_cpu:.3f} (this "
-                f"process, the own page included); settle's jobs {jobs_cpu:.3f} (over its "
-                f"processes); load average {load:.1f} on {os.cpu_count()} cores"
+                f"  CPU s (wall time lies on a busy machine): update {update_cpu:.3f} (the own "
+                f"page included), update + settle {cpu:.3f} (one process), of it settle's "
+                f"jobs {jobs_cpu:.3f}; load average {load:.1f} on {os.cpu_count()} cores"
             )
             print(
                 f"  update: {outcome.jobs} jobs, {len(outcome.written)} files; settle: "
@@ -189,15 +189,15 @@ def main(argv: list[str] | None = None) -> int:
                 )
         if args.rounds > 1:
             print(
-                f"medians of {args.rounds} rounds (own page s, whole site s; CPU s of this "
-                "process, of settle's jobs; load average):"
+                f"medians of {args.rounds} rounds (own page s, whole site s; CPU s of update "
+                "+ settle, of it settle's jobs; load average):"
             )
             for label, runs in figures.items():
                 page, whole, cpu, jobs, load = (
                     statistics.median(r[i] for r in runs) for i in range(5)
                 )
                 print(
-                    f"  {label:32} {page:6.3f} s  {whole:6.3f} s  (CPU {cpu:.3f} + {jobs:.3f}; "
+                    f"  {label:32} {page:6.3f} s  {whole:6.3f} s  (CPU {cpu:.3f}, jobs {jobs:.3f}; "
                     f"load {load:.1f})"
                 )
         return 1 if failed else 0
