@@ -36,7 +36,7 @@ def test_best_needs_two_comparable_values() -> None:
     ranking = standings([Entry(0.5, FINE_TUNED)], "higher")
     (only,) = ranking.standings
     assert only.state == "alone" and not only.best
-    assert only.label == "no comparable result"
+    assert only.group_size == 1
     assert ranking.groups == ()
 
 
@@ -54,7 +54,7 @@ def test_different_conditions_are_never_ranked_together() -> None:
         "higher",
     )
     assert [s.state for s in ranking.standings] == ["best", "ranked", "ranked", "best"]
-    assert ranking.standings[0].label == "best of 2 comparable"
+    assert ranking.standings[0].group_size == 2
     assert len(ranking.groups) == 2
 
 
@@ -71,8 +71,8 @@ def test_unstated_conditions_and_excluded_results_are_shown_not_ranked() -> None
     )
     states = [s.state for s in ranking.standings]
     assert states == ["alone", "excluded", "unstated", "no_value"]
-    assert ranking.standings[1].label == "excluded from comparisons: Evidence concern"
-    assert ranking.standings[2].label == "not ranked: length unit not stated"
+    assert ranking.standings[1].excluded_by == ("Evidence concern",)
+    assert ranking.standings[2].unstated == ("length unit",)
 
 
 def test_lower_is_better_picks_the_smallest() -> None:
@@ -185,7 +185,7 @@ def test_measurements_of_one_competitor_are_not_ranked_against_each_other() -> N
         "lower",
     )
     assert [s.state for s in rivals.standings] == ["best", "ranked", "ranked"]
-    assert rivals.standings[0].label == "best of 2 comparable"
+    assert rivals.standings[0].group_size == 2  # two competitors, three values
     # Entries that name no competitor stay competitors of each other.
     unnamed = standings([Entry(1.0, FINE_TUNED), Entry(2.0, FINE_TUNED)], "lower")
     assert [s.state for s in unnamed.standings] == ["best", "ranked"]
@@ -202,7 +202,7 @@ def test_a_lead_within_the_margin_is_a_tie_not_a_best_mark() -> None:
         "higher",
     )
     assert [s.state for s in ranking.standings] == ["tied", "tied", "ranked"]
-    assert ranking.standings[0].label == "tied for best of 3 comparable"
+    assert ranking.standings[0].group_size == 3
     assert not any(s.best for s in ranking.standings)
     # Beyond the margin the leader is best; lower is better reads the other way.
     ranking = standings(

@@ -46,8 +46,9 @@ Comparability guard (`comparability.py`)
         metric and scale, length unit, hardware class where the protocol declares that the
         metric depends on it); standings(entries, direction) -> Ranking(standings:
         Standing(state: best | tied | ranked | alone | unstated | excluded | no_value,
-        label)..., groups: best needs a lead beyond value_margin(metric, result), else
-        tied); hardware_blocks(measured, published, protocol, catalogue) -> HardwareBlock | None;
+        group_size, unstated, excluded_by)..., groups: best needs a lead beyond
+        value_margin(metric, result), else tied; their words: render/present/standing.py);
+        hardware_blocks(measured, published, protocol, catalogue) -> HardwareBlock | None;
         protocol_depends_on_hardware(protocol) -> bool (undeclared: True)
 Reproduction (`reproduction.py`, one model; in words: render/reproduction.py)
     protocol_reproduction_groups(protocol, catalogue, flags=None) -> tuple[ReproductionGroup,

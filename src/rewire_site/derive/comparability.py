@@ -41,16 +41,6 @@ from ..models.scales import on_metric_scale, to_scale
 
 StandingState = Literal["best", "tied", "ranked", "alone", "unstated", "excluded", "no_value"]
 
-STANDING_LABELS: dict[str, str] = {
-    "best": "best of {n} comparable",
-    "tied": "tied for best of {n} comparable",
-    "ranked": "ranked among {n} comparable",
-    "alone": "no comparable result",
-    "unstated": "not ranked: {why}",
-    "excluded": "excluded from comparisons: {why}",
-    "no_value": "",
-}
-"""What a cell says about its place in the comparison ({n}: group size; {why}: reason)."""
 
 _ACCELERATOR = re.compile(
     r"\b(?:GH|GB|MI|[ABHLPTKV])\d{1,4}[A-Z]{0,2}\b|\bRTX\s*[A]?\d{4}\b|\bTPU\s*V\d+[A-Z]?\b"
@@ -338,7 +328,8 @@ class Entry:
     """None: no value to rank (out of memory, incomplete run, not reported)."""
     conditions: Conditions
     excluded_by: tuple[str, ...] = ()
-    """Labels of the flags that take the result out of comparisons."""
+    """What takes the result out of comparisons (the kinds of its flags, say); empty: it
+    stays in."""
     competitor: str | None = None
     """What the result is a value of (a configuration, or a measured setup): results of
     one competitor are that competitor measured more than once, never ranked against each
@@ -355,13 +346,10 @@ class Standing:
     group: int | None
     """Index of its comparable group (in `Ranking.groups`), for ranked results."""
     group_size: int
-    reason: str
-    """Why it is not ranked ('length unit not stated'), else ''."""
-
-    @property
-    def label(self) -> str:
-        """'best of 3 comparable', 'not ranked: length unit not stated', ..."""
-        return STANDING_LABELS[self.state].format(n=self.group_size, why=self.reason)
+    unstated: tuple[str, ...] = ()
+    """State 'unstated': the conditions not stated ('length unit')."""
+    excluded_by: tuple[str, ...] = ()
+    """State 'excluded': what takes it out of comparisons (`Entry.excluded_by`)."""
 
     @property
     def best(self) -> bool:
@@ -409,19 +397,18 @@ def standings(entries: Sequence[Entry], direction: str) -> Ranking:
     for index, entry in enumerate(entries):
         key = entry.conditions.key
         if entry.value is None:
-            out.append(Standing("no_value", None, 0, ""))
+            out.append(Standing("no_value", None, 0))
         elif entry.excluded_by:
-            out.append(Standing("excluded", None, 0, "; ".join(entry.excluded_by)))
+            out.append(Standing("excluded", None, 0, excluded_by=entry.excluded_by))
         elif entry.conditions.unstated:
-            why = ", ".join(entry.conditions.unstated) + " not stated"
-            out.append(Standing("unstated", None, 0, why))
+            out.append(Standing("unstated", None, 0, unstated=entry.conditions.unstated))
         elif key not in ranked:
-            out.append(Standing("alone", None, 1, ""))
+            out.append(Standing("alone", None, 1))
         else:
             state: StandingState = (
                 "tied" if index in tied else "best" if entry.value == best[key] else "ranked"
             )
-            out.append(Standing(state, order.index(key), rivals[key], ""))
+            out.append(Standing(state, order.index(key), rivals[key]))
     return Ranking(tuple(out), tuple(entries[ranked[k][0]].conditions for k in order))
 
 

@@ -75,7 +75,8 @@ class ComparedCell:
     """The recorded conditions the comparability guard compared."""
     standing: Standing | None = None
     """Where it stands in its column (`comparability.standings`); None for an empty cell.
-    An excluded result's reason names its flags' kinds (a page names them in words)."""
+    An excluded result's `excluded_by` names its flags' kinds (a page names them in
+    words)."""
     rank_value: float | None = None
     """The value on the column metric's own scale: what sorting and ranking compare (a
     result printed as a percent beside one printed as a fraction)."""

@@ -24,6 +24,7 @@ from .present.metrics import (
     result_header,
 )
 from .present.numbers import NOT_REPORTED, plural, result_display, unit_text
+from .present.standing import standing_text
 from .reproduction import printed_display
 
 Flags = Mapping[str, tuple[Flag, ...]]
@@ -165,8 +166,6 @@ def _legend(flag: Flag, catalogue: Catalogue) -> str:
 def _cell(cell: derived.ComparedCell, catalogue: Catalogue) -> Cell:
     labels = tuple(flag_label(f) for f in cell.flags)
     standing = cell.standing
-    if standing is not None and standing.state == "excluded":
-        standing = replace(standing, reason="; ".join(labels))
     return Cell(
         column_id=cell.column_id,
         status=cell.status,
@@ -186,7 +185,7 @@ def _cell(cell: derived.ComparedCell, catalogue: Catalogue) -> Cell:
         flag_labels=labels,
         best=cell.best,
         conditions=cell.conditions,
-        standing=standing.label if standing is not None else "",
+        standing=standing_text(standing, labels) if standing is not None else "",
         standing_state=cell.standing_state,
         rank_value=cell.rank_value,
         concerns=tuple((flag_label(f), _legend(f, catalogue)) for f in cell.flags),

@@ -86,7 +86,7 @@ def _cell(entry: Entry | None, flags: Flags) -> ValueCell:
         for f in flags.get(evaluation.id, ())
         if f.excludes_from_comparisons and f.affects(result.column)
     ]
-    # as comparison tables say it (comparability.STANDING_LABELS['excluded'])
+    # as comparison tables say it (present.standing.STANDING_LABELS['excluded'])
     note = f"excluded from comparisons: {'; '.join(dict.fromkeys(why))}" if why else ""
     return ValueCell(_value(result, protocol), page_of(evaluation), note)
 

@@ -8,5 +8,6 @@ returns facts; the helpers here turn them into reader text (issue 26), one job a
 - `missing`: why a field has no value; `review`: a record's review; `citations`: a
   citation resolved against its source
 - `values`: a result's value on its metric's scale; `agreement`: an agreement in words;
-  `flags`: concern flags as a page shows them
+  `flags`: concern flags as a page shows them; `standing`: a result's standing in its
+  column
 """
