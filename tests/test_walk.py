@@ -39,7 +39,7 @@ def test_the_walk_runs_from_the_page_job_to_the_writer() -> None:
     assert walk.stays[-1] == "rewire_site.write"
 
 
-STAYS, MODULES, RETURNS = 549, 33, 516
+STAYS, MODULES, RETURNS = 533, 32, 501
 """One evaluation's walk as it stands (the reproduction fixture's measurement page): a
 ratchet, lower them when the walk gets shorter. The aim (issue 26) is 9 modules and 5
 returns. Raised once, from 529 stays in 28 modules and 501 returns, when derive/display.py
@@ -47,11 +47,12 @@ returns. Raised once, from 529 stays in 28 modules and 501 returns, when derive/
 missing, agreement, flags, durations, review): a helper calling another module's helper
 (an agreement's percent rounds through `present.numbers`) is a stay and a return more."""
 
-DERIVE_STILL_ENTERED = frozenset({"scales", "agreement", "readiness"})
-"""derive/ modules the page job still enters: a metric's scale, an agreement's state and
-the hash of a readiness fact (a ratchet: it may only shrink; display and tables left it
-when derive/ stopped making reader text). The evaluation's derived facts themselves are
-computed before the page, by the derive stage (`derive.evaluation_facts`)."""
+DERIVE_STILL_ENTERED = frozenset({"scales", "readiness"})
+"""derive/ modules the page job still enters: a metric's scale and the hash of a
+readiness fact (a ratchet: it may only shrink; display and tables left it when derive/
+stopped making reader text, agreement when an agreement's read facts became fields).
+The evaluation's derived facts themselves are computed before the page, by the derive
+stage (`derive.evaluation_facts`)."""
 
 
 @cache

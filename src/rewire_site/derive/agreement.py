@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from ..models import Evaluation, Protocol
@@ -46,25 +46,22 @@ class Agreement:
     block: HardwareBlock | None = None
     """What blocks the judgement (reason 'blocked'): the two accelerator classes."""
 
-    @property
-    def reproduced(self) -> bool:
-        """True only when the measurement agrees within the protocol's tolerance."""
-        return self.state == "agrees"
+    reproduced: bool = field(init=False)
+    """True only when the measurement agrees within the protocol's tolerance."""
+    off: float | None = field(init=False)
+    """How far the ratio falls short of the claim (`_off`); None without a ratio."""
+    gib_off: float | None = field(init=False)
+    """`off` with the published 'GB' read as GiB; None where the unit is not ambiguous."""
+    within_as_gb: bool = field(init=False)
+    """Within the tolerance with the published 'GB' read as 10^9 bytes."""
 
-    @property
-    def off(self) -> float | None:
-        """How far the ratio falls short of the claim (`_off`); None without a ratio."""
-        return None if self.ratio is None else _off(self.ratio, self.shape)
-
-    @property
-    def gib_off(self) -> float | None:
-        """`off` with the published 'GB' read as GiB; None where the unit is not ambiguous."""
-        return None if self.gib_ratio is None else _off(self.gib_ratio, self.shape)
-
-    @property
-    def within_as_gb(self) -> bool:
-        """Within the tolerance with the published 'GB' read as 10^9 bytes."""
-        return _within(self.ratio, self.tolerance, self.shape)
+    def __post_init__(self) -> None:
+        """The facts read from the others, set once here: pages read them as fields."""
+        ratio, gib, shape = self.ratio, self.gib_ratio, self.shape
+        object.__setattr__(self, "reproduced", self.state == "agrees")
+        object.__setattr__(self, "off", None if ratio is None else _off(ratio, shape))
+        object.__setattr__(self, "gib_off", None if gib is None else _off(gib, shape))
+        object.__setattr__(self, "within_as_gb", _within(ratio, self.tolerance, shape))
 
 
 def _off(ratio: float, shape: Shape) -> float:
