@@ -9,7 +9,7 @@ reason; an optional field that is simply absent is left out. Its view classes
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 
@@ -66,13 +66,15 @@ def _empty(value: object) -> bool:
     return value is None or (isinstance(value, list | dict | tuple) and not value)
 
 
-def missing_note(record: RecordBase, path: str) -> str | None:
-    """'Not reported by the source: <the editor's note>' when `missing_metadata`
-    explains `path` (every reason in reader words, never its code name)."""
-    if path not in record.missing_metadata:
-        return None
-    text = missing_text(record, path)
-    return text.long_label + (f". {text.note}" if text.note else "")
+def missing_notes(record: RecordBase) -> dict[str, str]:
+    """Field path -> 'Not reported by the source: <the editor's note>', for each path
+    `missing_metadata` explains (every reason in reader words, never its code name):
+    made once per record, read by the missing field and by the list of reasons."""
+    notes = {}
+    for path in record.missing_metadata:
+        text = missing_text(record, path)
+        notes[path] = text.long_label + (f". {text.note}" if text.note else "")
+    return notes
 
 
 PATH_KEYS = frozenset({"field", "supports"})
@@ -89,29 +91,29 @@ def _reader_scalar(key: str, value: str, path: str) -> str:
     return value
 
 
-def format_value(value: object, record: RecordBase, path: str) -> str:
+def format_value(value: object, notes: Mapping[str, str], path: str) -> str:
     """A value as one line of text: nested fields as 'key: value; ...'. `value` is as
-    `model_dump(mode="json")` gives it (dates and times already ISO 8601, 'Z' for UTC)."""
+    `model_dump(mode="json")` gives it (dates and times already ISO 8601, 'Z' for UTC);
+    `notes`: the record's `missing_notes`."""
     if isinstance(value, str):  # most values: the fast path
         return value
     if value is None:
-        return missing_note(record, path) or NOT_REPORTED
+        return notes.get(path) or NOT_REPORTED
     if isinstance(value, dict):
         parts = []
-        missing = record.missing_metadata
         for key, inner in value.items():
             if isinstance(inner, str):  # never empty in the sense of `_empty`
                 parts.append(f"{label(key)}: {_reader_scalar(key, inner, path)}")
                 continue
             sub = f"{path}.{key}"
-            if _empty(inner) and sub not in missing:
+            if _empty(inner) and sub not in notes:
                 continue
             if key in PATH_KEYS and isinstance(inner, list):
                 inner = [field_text(v) if isinstance(v, str) else v for v in inner]
-            parts.append(f"{label(key)}: {format_value(inner, record, sub)}")
+            parts.append(f"{label(key)}: {format_value(inner, notes, sub)}")
         return "; ".join(parts)
     if isinstance(value, list):
-        return "; ".join(format_value(v, record, f"{path}.{i}") for i, v in enumerate(value))
+        return "; ".join(format_value(v, notes, f"{path}.{i}") for i, v in enumerate(value))
     return _scalar(value)
 
 
@@ -153,7 +155,7 @@ def technical_metadata(
     refs = _reference_kinds(kind)
     items: list[MetaItem] = []
     data = record.model_dump(mode="json")
-    missing = record.missing_metadata
+    notes = missing_notes(record)
     if kind == "model_family":  # the facts have their own table on the family page
         for checkpoint in data.get("checkpoints") or []:
             if checkpoint.get("facts"):
@@ -164,7 +166,7 @@ def technical_metadata(
             if name not in refs:
                 items.append(MetaItem(label(name), (MetaValue(value),)))
                 continue
-        elif _empty(value) and name not in missing:
+        elif _empty(value) and name not in notes:
             continue
         if name in refs and value is not None:
             ids = value if isinstance(value, list) else [value]
@@ -173,19 +175,16 @@ def technical_metadata(
             )
         elif isinstance(value, list) and value:
             values = tuple(
-                MetaValue(format_value(v, record, f"{name}.{i}")) for i, v in enumerate(value)
+                MetaValue(format_value(v, notes, f"{name}.{i}")) for i, v in enumerate(value)
             )
         elif name == "missing_metadata" and value:
-            values = tuple(
-                MetaValue(f"{field_text(key)}: {missing_note(record, key)}")
-                for key in sorted(value)
-            )
+            values = tuple(MetaValue(f"{field_text(key)}: {notes[key]}") for key in sorted(value))
         elif isinstance(value, dict) and value and name in DICT_FIELDS:
             values = tuple(
-                MetaValue(f"{key}: {format_value(inner, record, f'{name}.{key}')}")
+                MetaValue(f"{key}: {format_value(inner, notes, f'{name}.{key}')}")
                 for key, inner in sorted(value.items())
             )
         else:
-            values = (MetaValue(format_value(value, record, name)),)
+            values = (MetaValue(format_value(value, notes, name)),)
         items.append(MetaItem(label(name), values))
     return tuple(items)
