@@ -142,3 +142,17 @@ def test_a_protocol_recipe_does_not_pin_a_published_result() -> None:
     assert run["compute"].state == "unmet"
     assert isinstance(run["compute"].detail, Compute)
     assert run["compute"].detail.estimated_minutes is not None
+
+
+def test_a_requirement_key_names_one_requirement_of_a_readiness() -> None:
+    """Checks share requirements (the replay ones); a key names one requirement, so its
+    words are made once (`render.readiness_text.readiness_view`)."""
+    for scenario in ("reproduction", "incomplete_run", "seed_memory"):
+        catalogue = load_scenario(scenario)
+        for evaluation in catalogue.of_kind(Evaluation):
+            found = readiness(evaluation, catalogue, {})
+            by_key: dict[str, object] = {}
+            for check in found.checks:
+                for requirement in check.requirements:
+                    assert by_key.setdefault(requirement.key, requirement) == requirement
+            assert len(by_key) < sum(len(c.requirements) for c in found.checks)

@@ -345,6 +345,10 @@ def requirement_view(requirement: Requirement, protocol: Protocol) -> Requiremen
 def readiness_view(ready: Readiness, protocol: Protocol) -> ReadinessView:
     """The readiness section of an evaluation page, from its facts; `protocol` is the
     evaluation's (its result headers and missing-recipe reason)."""
+    # A requirement several checks share (the replay ones: checksums, score meaning...)
+    # is one fact with one key: its words are made once.
+    shared = {r.key: r for check in ready.checks for r in check.requirements}
+    words = {key: requirement_view(r, protocol) for key, r in shared.items()}
     checks = tuple(
         CheckView(
             check.key,
@@ -352,7 +356,7 @@ def readiness_view(ready: Readiness, protocol: Protocol) -> ReadinessView:
             check.state,
             CHECK_STATUS_LABELS[check.state],
             "Verified" if check.met else "Not verified",
-            tuple(requirement_view(r, protocol) for r in check.requirements),
+            tuple(words[r.key] for r in check.requirements),
         )
         for check in ready.checks
     )
