@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from enum import Enum
 from typing import Literal
 
 from ..link import Catalogue
@@ -28,6 +29,15 @@ CLASSES: tuple[AdaptationClass, ...] = (
     "other",
 )
 """Protocol classes in the order a task page shows them."""
+
+
+class TableConcern(Enum):
+    """A concern a result table's board finds itself (the table holds no catalogue flag
+    for it); a page names it in words (`render.leaderboard`)."""
+
+    TRIVIAL = "trivial"
+    """The value is no better than a trivial answer to the task."""
+
 
 Standing = Literal["best", "tied", "ranked", "alone", "unstated", "excluded"]
 Flags = Mapping[str, tuple[Flag, ...]]
@@ -93,9 +103,9 @@ class BoardValue:
     margin: float
     """How far the value may be from what it stands for: a lead within it is a tie."""
     standing: Standing
-    concerns: tuple[Flag | str, ...]
+    concerns: tuple[Flag | TableConcern, ...]
     """The concerns that take the value out of comparisons: the catalogue's flags, or a
-    result table's trivial-answer concern (`table_board.TRIVIAL_LABEL`)."""
+    result table's own (`TableConcern.TRIVIAL`)."""
     evidence: Evidence
 
 

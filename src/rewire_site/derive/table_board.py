@@ -38,6 +38,7 @@ from .boards import (
     Evidence,
     ModelFacts,
     Standing,
+    TableConcern,
     publication,
     sort_rows,
 )
@@ -53,9 +54,6 @@ from .comparability import (
 from .scales import is_resource_metric
 from .table_facts import repeat_positions, seed_aggregates
 from .trivial import metric_kind, trivial_results
-
-TRIVIAL_LABEL = "no better than a trivial answer"
-"""The concern a trivial result carries on a board."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,7 +187,7 @@ def table_board(
                 Entry(
                     value.value,
                     conditions,
-                    (TRIVIAL_LABEL,) if j in trivial[k] else (),
+                    (TableConcern.TRIVIAL.value,) if j in trivial[k] else (),
                     competitor=groups[k].label,
                     margin=value.margin,
                 )
@@ -210,7 +208,7 @@ def table_board(
                 value.n,
                 value.margin,
                 state,
-                (TRIVIAL_LABEL,) if state == "excluded" else (),
+                (TableConcern.TRIVIAL,) if state == "excluded" else (),
                 value.evidence,
             )
     board_rows = [

@@ -16,6 +16,7 @@ from ..derive.boards import (
     BoardModel,
     BoardValue,
     ClassAnswer,
+    TableConcern,
     TaskBoards,
 )
 from ..link import Catalogue
@@ -258,13 +259,23 @@ def _to_shown(metric: Metric, amount: float) -> float:
     return amount * shown  # a scale change is a factor (x100 or /100)
 
 
+TABLE_CONCERN_LABELS: dict[TableConcern, str] = {
+    TableConcern.TRIVIAL: "no better than a trivial answer",
+}
+"""A result table's own concerns (`derive.boards.TableConcern`) as a board value's note
+names them."""
+
+
 def _standing_note(value: BoardValue, rivals: int) -> str:
     if value.standing == "best":
         return f"best of {rivals} comparable"
     if value.standing == "tied":
         return "tied for best"
     if value.standing == "excluded":
-        labels = (c if isinstance(c, str) else flag_label(c) for c in value.concerns)
+        labels = (
+            TABLE_CONCERN_LABELS[c] if isinstance(c, TableConcern) else flag_label(c)
+            for c in value.concerns
+        )
         return "excluded from comparisons: " + "; ".join(dict.fromkeys(labels))
     if value.standing == "unstated":
         return "not ranked: its conditions are not all stated"
