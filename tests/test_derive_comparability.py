@@ -159,7 +159,7 @@ def test_results_at_different_input_lengths_are_never_ranked_together() -> None:
     )
     assert [s.state for s in ranking.standings] == ["best", "alone", "ranked"]
     assert ranking.standings[0].group_size == 2
-    assert "input length 512 tokens" in ranking.groups[0].text
+    assert ranking.groups[0].input_length == "512 tokens"
 
 
 def test_input_length_reads_length_then_tokens_per_sequence() -> None:

@@ -12,7 +12,7 @@ import pytest
 from scenarios import load_scenario
 
 from rewire_site.derive.agreement import agreement
-from rewire_site.derive.comparability import HardwareBlock
+from rewire_site.derive.comparability import HardwareBlock, HardwareClass
 from rewire_site.derive.pairs import Differences
 from rewire_site.derive.reproduction import (
     evaluation_reproductions,
@@ -39,7 +39,7 @@ def test_agreement_within_beyond_and_without_tolerance() -> None:
 
 
 def test_a_blocked_comparison_keeps_its_ratio_but_is_never_reproduced() -> None:
-    block = HardwareBlock("H100", None)
+    block = HardwareBlock(HardwareClass(("H100",)), None)
     blocked = agreement(33.9, 33.88, 0.1, blocked=block)
     assert blocked.state == "not_comparable" and not blocked.reproduced
     assert blocked.ratio == pytest.approx(33.9 / 33.88)
@@ -99,7 +99,9 @@ def test_hardware_the_protocol_declares_decisive_blocks_agreement() -> None:
     assert group.agree_count == group.disagree_count == 0
     row = group.columns[0].rows[0]
     assert row.pair.agreement.ratio is not None and not row.pair.agreement.reproduced
-    assert row.pair.agreement.block == HardwareBlock("H200 × 1", "H100")
+    assert row.pair.agreement.block == HardwareBlock(
+        HardwareClass(("H200",), 1), HardwareClass(("H100",))
+    )
 
 
 def test_without_tolerance_groups_judge_no_agreement() -> None:

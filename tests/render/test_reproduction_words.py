@@ -9,10 +9,15 @@ from scenarios import load_scenario
 
 from rewire_site.derive import reproduction as derived
 from rewire_site.derive.agreement import agreement, incomplete
-from rewire_site.derive.comparability import HardwareBlock
+from rewire_site.derive.comparability import HardwareBlock, HardwareClass
 from rewire_site.link import Catalogue
 from rewire_site.models import Evaluation, Protocol
-from rewire_site.render.present.agreement import agreement_text, agreement_verdict, ratio_text
+from rewire_site.render.present.agreement import (
+    agreement_text,
+    agreement_verdict,
+    hardware_text,
+    ratio_text,
+)
 from rewire_site.render.reproduction import (
     evaluation_reproductions,
     printed_display,
@@ -36,7 +41,7 @@ def test_an_agreement_in_words() -> None:
 def test_a_blocked_or_incomplete_agreement_says_why() -> None:
     catalogue = load_scenario("setup_rows")
     protocol = catalogue.get("repro-peak-memory", Protocol)
-    blocked = agreement(33.9, 33.88, 0.1, blocked=HardwareBlock("H200", None))
+    blocked = agreement(33.9, 33.88, 0.1, blocked=HardwareBlock(HardwareClass(("H200",)), None))
     assert agreement_text(blocked, protocol) == (
         "The protocol declares that peak memory depends on the accelerator, and this ran on "
         "H200, the published value on hardware the source does not state."
@@ -186,3 +191,8 @@ def test_a_setup_is_named_by_the_settings_it_ran_under() -> None:
     first = protocol.recipe.setup_keys[0]
     stated = evaluation.model_copy(update={"settings": {first: "stated-on-the-evaluation"}})
     assert setup_label(stated, protocol, catalogue).startswith("stated-on-the-evaluation")
+
+
+def test_an_accelerator_class_reads_names_then_count() -> None:
+    assert hardware_text(HardwareClass(("H200",), 2)) == "H200 × 2"
+    assert hardware_text(HardwareClass(("A100", "H100"))) == "A100 + H100"

@@ -32,6 +32,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import Enum
 from typing import Literal
 
 from ..link import Catalogue
@@ -57,7 +58,34 @@ _TOKENS = re.compile(r"(tokens?|tok)\s*$", re.IGNORECASE)
 _UNSTATED_TEXT = re.compile(r"\bnot stated\b|\bunstated\b|\bunknown\b", re.IGNORECASE)
 
 NOT_APPLICABLE = "not applicable"
-ANY_HARDWARE = "any accelerator"
+
+
+class AnyAccelerator(Enum):
+    """The protocol declares that its metric does not depend on the accelerator: results
+    match on hardware whatever they ran on."""
+
+    ANY = "any"
+
+
+ANY_HARDWARE = AnyAccelerator.ANY
+
+
+@dataclass(frozen=True, slots=True)
+class HardwareClass:
+    """The accelerators a result ran on (their names, sorted) and how many, where
+    recorded (None: the count is not recorded). A page writes it 'H200 × 2'."""
+
+    accelerators: tuple[str, ...]
+    count: int | None = None
+
+    @property
+    def key(self) -> tuple[str, ...]:
+        """A grouping key (names, then the count: '0' where not recorded)."""
+        return (*self.accelerators, str(self.count or 0))
+
+
+Hardware = HardwareClass | AnyAccelerator | None
+"""A result's hardware condition: its class, any accelerator, or None (not stated)."""
 
 
 def accelerators(text: str | None) -> frozenset[str]:
@@ -144,8 +172,9 @@ class Conditions:
     """'<metric id> in <unit>'."""
     length_unit: str | None
     """'nucleotides', 'tokens', 'not applicable' (no length fixed) or None."""
-    hardware: str | None
-    """'H200 × 2', 'any accelerator' (the protocol declares no dependence) or None."""
+    hardware: Hardware
+    """The accelerator class, `ANY_HARDWARE` (the protocol declares no dependence) or
+    None."""
     input_length: str = ""
     """The stated input length ('1000nt', '512 tokens'), '' where the records state none
     (the protocol's own length then applies to every result alike)."""
@@ -162,30 +191,24 @@ class Conditions:
         return tuple(name for name, value in names if value is None)
 
     @property
-    def key(self) -> tuple[str, ...]:
+    def key(self) -> ConditionsKey:
+        hardware = self.hardware
         return (
             self.adaptation or "",
             self.split or "",
             self.metric,
             self.length_unit or "",
-            self.hardware or "",
+            hardware.key
+            if isinstance(hardware, HardwareClass)
+            else (hardware.value,)
+            if hardware is not None
+            else (),
             self.input_length,
         )
 
-    @property
-    def text(self) -> str:
-        """'adaptation ...; split ...; length in tokens; on H200 × 1' for legends."""
-        parts = [
-            f"adaptation: {self.adaptation or 'not stated'}",
-            f"split: {self.split or 'not stated'}",
-        ]
-        if self.input_length:
-            parts.append(f"input length {self.input_length}")
-        elif self.length_unit != NOT_APPLICABLE:
-            parts.append(f"length in {self.length_unit or 'an unstated unit'}")
-        if self.hardware != ANY_HARDWARE:
-            parts.append(f"on {self.hardware or 'unstated hardware'}")
-        return "; ".join(parts)
+
+ConditionsKey = tuple[str, str, str, str, tuple[str, ...], str]
+"""Equal for results whose conditions match (`Conditions.key`)."""
 
 
 def _stated(text: str | None) -> str | None:
@@ -225,11 +248,19 @@ def conditions(
 
 def hardware_class(
     evaluation: Evaluation, protocol: Protocol, configuration: Configuration | None
-) -> str | None:
-    """'H200 × 2' (accelerators and count, where recorded), 'any accelerator' when the
+) -> Hardware:
+    """The accelerators and their count (where recorded), `ANY_HARDWARE` when the
     protocol declares no dependence on hardware, None when not stated."""
     if not protocol_depends_on_hardware(protocol):
         return ANY_HARDWARE
+    return accelerator_class(evaluation, configuration)
+
+
+def accelerator_class(
+    evaluation: Evaluation, configuration: Configuration | None
+) -> HardwareClass | None:
+    """The accelerators an evaluation ran on and their count (where recorded); None when
+    the records name no accelerator."""
     names = accelerators(evaluation_hardware(evaluation, configuration))
     if not names:
         return None
@@ -238,7 +269,7 @@ def hardware_class(
         count = evaluation.environment.gpu_count
     elif configuration is not None and configuration.hardware is not None:
         count = configuration.hardware.count
-    return " + ".join(sorted(names)) + (f" × {count}" if count else "")
+    return HardwareClass(tuple(sorted(names)), count or None)
 
 
 def ranking_value(protocol: Protocol, result: Result) -> float | None:
@@ -372,7 +403,7 @@ def standings(entries: Sequence[Entry], direction: str) -> Ranking:
     value is best only when it leads every other competitor's value by more than their
     margin (`within_margin`); otherwise every value within the margin of the top one is
     'tied' and none is best."""
-    groups: dict[tuple[str, ...], list[int]] = {}
+    groups: dict[ConditionsKey, list[int]] = {}
     for i, entry in enumerate(entries):
         if entry.value is None or entry.excluded_by or entry.conditions.unstated:
             continue
@@ -383,7 +414,7 @@ def standings(entries: Sequence[Entry], direction: str) -> Ranking:
     }
     ranked = {key: members for key, members in groups.items() if rivals[key] >= 2}
     order = sorted(ranked)
-    best: dict[tuple[str, ...], float] = {}
+    best: dict[ConditionsKey, float] = {}
     tied: set[int] = set()
     for key in order:
         members = [(i, v) for i in ranked[key] if (v := entries[i].value) is not None]
@@ -418,9 +449,9 @@ class HardwareBlock:
     metric depends on the accelerator, and the two values ran on different (or unstated)
     accelerator classes."""
 
-    measured: str | None
+    measured: HardwareClass | None
     """The measurement's accelerator class (None: unstated)."""
-    published: str | None
+    published: HardwareClass | None
     """The published value's accelerator class (None: the source does not state it)."""
 
 
@@ -434,7 +465,7 @@ def hardware_blocks(
     if not protocol_depends_on_hardware(protocol):
         return None
     mine, theirs = (
-        hardware_class(e, protocol, _configuration(e, catalogue)) for e in (measured, published)
+        accelerator_class(e, _configuration(e, catalogue)) for e in (measured, published)
     )
     if mine is not None and mine == theirs:
         return None

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from ...derive.agreement import Agreement
-from ...derive.comparability import HardwareBlock
+from ...derive.comparability import HardwareBlock, HardwareClass
 from ...models import Protocol
 from .metrics import metric_dependence
 from .numbers import display_number
@@ -58,12 +58,21 @@ def agreement_verdict(found: Agreement) -> str:
     return text
 
 
+def hardware_text(hardware: HardwareClass) -> str:
+    """'H200 × 2', 'A100 + H100' (the count not recorded): an accelerator class."""
+    names = " + ".join(hardware.accelerators)
+    return f"{names} × {hardware.count}" if hardware.count else names
+
+
 def blocked_text(block: HardwareBlock, protocol: Protocol) -> str:
     """Why agreement is not judged on hardware grounds, as a reader reads it."""
+    measured, published = (
+        hardware_text(h) if h is not None else None for h in (block.measured, block.published)
+    )
     return (
         f"The protocol declares that {metric_dependence(protocol, True, lower=True)}, "
-        f"and this ran on {block.measured or 'unstated hardware'}, the published value "
-        f"on {block.published or 'hardware the source does not state'}."
+        f"and this ran on {measured or 'unstated hardware'}, the published value "
+        f"on {published or 'hardware the source does not state'}."
     )
 
 
