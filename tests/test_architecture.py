@@ -295,3 +295,124 @@ def test_derive_formats_no_reader_text() -> None:
     assert not found, "derive/ formats reader text (move it to render/present/):\n" + "\n".join(
         found
     )
+
+
+def string_builders_in(source: str) -> list[tuple[str, int]]:
+    """(scope, line) of each place in `source` that builds a string from pieces: an
+    f-string, a join on a string literal (`", ".join(...)`), or `+` with a non-blank
+    string literal. The scope is the enclosing class and function names ('<module>' at
+    the top level). Exception messages (inside `raise`) are for developers, not readers,
+    and are left out; an f-string inside an f-string counts once."""
+    found: list[tuple[str, int]] = []
+
+    def visit(node: ast.AST, scope: str) -> None:
+        if isinstance(node, ast.Raise):
+            return
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            scope = f"{scope}.{node.name}" if scope else node.name
+        builds = (
+            isinstance(node, ast.JoinedStr)
+            or (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "join"
+                and isinstance(node.func.value, ast.Constant)
+                and isinstance(node.func.value.value, str)
+            )
+            or (
+                isinstance(node, ast.BinOp)
+                and isinstance(node.op, ast.Add)
+                and any(
+                    isinstance(side, ast.Constant)
+                    and isinstance(side.value, str)
+                    and side.value.strip()
+                    for side in (node.left, node.right)
+                )
+            )
+        )
+        if builds:
+            found.append((scope or "<module>", node.lineno))
+            if isinstance(node, ast.JoinedStr):
+                return
+        for child in ast.iter_child_nodes(node):
+            visit(child, scope)
+
+    visit(ast.parse(source), "")
+    return found
+
+
+def test_string_builder_finder_finds_builders() -> None:
+    sample = (
+        "def title(name, keys):\n"
+        "    return f'{name} ({\", \".join(keys)})'\n"
+        "class Row:\n"
+        "    def label(self):\n"
+        "        return ', '.join(self.names)\n"
+        "KEY = 'setup:' + PART\n"
+        "def check(x):\n"
+        "    if not x:\n"
+        "        raise ValueError(f'bad {x!r}')\n"
+        "    return x + ''\n"
+    )
+    assert string_builders_in(sample) == [("title", 2), ("Row.label", 5), ("<module>", 6)]
+
+
+KEY_BUILDERS: dict[str, tuple[int, str]] = {
+    "__init__:__getattr__": (1, "the module path a lazy attribute is imported from"),
+    "artifacts:orphan_artifacts": (1, "a folder prefix of file paths"),
+    "comparability:input_length": (
+        1,
+        "a grouping key that keeps token lengths apart from nucleotide lengths ('512 "
+        "tokens'); no page shows it",
+    ),
+    "comparability:conditions": (1, "the metric grouping key '<metric id> in <unit>'"),
+    "comparability:standings": (2, "a placeholder competitor key for results of none"),
+    "concerns:_length_unit": (1, "a record field path looked up in missing_metadata"),
+    "concerns:_trivial": (1, "a flag kind ('trivial_<finding>')"),
+    "model_compare:family_tables": (1, "a task key where a result names no dataset"),
+    "model_results:_table_results": (1, "a task key where a result names no dataset"),
+    "scales:is_correlation": (1, "the text a metric-name pattern is searched in"),
+    "table_board:table_board": (1, "the metric grouping key '<metric id> in <unit>'"),
+    "tables:comparison": (2, "a setup row's grouping key ('setup:' and its values)"),
+    "task_families:<module>": (1, "a regular expression built from a pattern"),
+}
+"""Places in derive/ that build a string that is an id, key, path or pattern, never text
+a reader sees: how many builders each function holds, and why they may stay."""
+
+READER_TEXT_NOT_YET_MOVED: dict[str, tuple[int, str]] = {
+    "fits:measurement": (4, "why a point is left off a curve (the fits page lists them)"),
+    "fits:family_base_pairs": (1, "several stated tokenisers joined with ' / '"),
+    "overlaps:task_links": (1, "a same-task link's evidence ('Same files: ...')"),
+    "overlaps:not_comparable": (3, "why two results cannot be ranked ('split differs')"),
+    "table_board:_model": (
+        4,
+        "a board model's title (label and settings; its two keys are ids) and key",
+    ),
+    "tables:distinct_titles": (1, "a shared row title with its configuration id"),
+    "tables:setup_title": (3, "a setup row's title ('NT 2.5B (precision bf16, ...)')"),
+}
+"""Reader text derive/ still builds (issue 26): each should move to render/ (derive
+returning its parts) and leave this list; a new entry is a step back."""
+
+
+def test_derive_builds_no_reader_text() -> None:
+    """derive/ returns facts (issue 26): every f-string, string join or concatenation in it
+    is an id, key, path or pattern (`KEY_BUILDERS`, with its reason) or reader text not
+    moved yet (`READER_TEXT_NOT_YET_MOVED`). A builder anywhere else, or one more in a
+    listed function, fails: move the text to render/ (`render/present/` or the page's
+    context module) and return its parts. A listed function that builds fewer fails too,
+    so that the lists shrink with the code."""
+    counts: dict[str, int] = {}
+    for path in sorted((SRC / "rewire_site" / "derive").rglob("*.py")):
+        for scope, _line in string_builders_in(path.read_text(encoding="utf-8")):
+            name = f"{path.stem}:{scope}"
+            counts[name] = counts.get(name, 0) + 1
+    allowed = {
+        name: count for name, (count, _why) in {**KEY_BUILDERS, **READER_TEXT_NOT_YET_MOVED}.items()
+    }
+    assert not KEY_BUILDERS.keys() & READER_TEXT_NOT_YET_MOVED.keys()
+    assert counts == allowed, (
+        "derive/ builds strings outside its allowlists (move reader text to render/; "
+        "list a key builder in KEY_BUILDERS with its reason; shrink a list when a "
+        f"builder goes): found {dict(sorted(counts.items()))}"
+    )
