@@ -20,7 +20,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
-from measure.architectures import get_architecture
+from measure.architectures.registry import get_architecture
 from measure.registry import PlanItem, Recipe, RunOptions
 
 from .launch import FULL_STEPS, GLOBAL_BATCH, Setup, launch

@@ -32,7 +32,8 @@ import torch.distributed as dist
 import torch.nn.functional as F
 from transformers import EsmConfig
 
-from measure.architectures import get_architecture, hf_config
+from measure.architectures.build import hf_config
+from measure.architectures.registry import get_architecture
 from measure.env import capture, now_utc
 
 from .adapters import build_ia3_classifier, count_parameters

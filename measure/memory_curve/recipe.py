@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from measure.architectures import Architecture, get_architecture
+from measure.architectures.registry import get_architecture
+from measure.architectures.spec import Architecture
 from measure.peak_memory import estimate
 from measure.peak_memory.plan import lora_parameters, parameter_counts
 from measure.recipe_file import RecipeError as RecipeError  # one error type, named here too

@@ -10,7 +10,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from measure.architectures import get_architecture
+from measure.architectures.registry import get_architecture
 from measure.builder import configuration_record, evaluation_record, peak_value, result_gaps
 from measure.memory_curve.recipe import LONG_CONV_FAMILIES, CurveRecipe
 from measure.peak_flops import peak_for

@@ -24,7 +24,8 @@ import torch
 import torch.nn.functional as F
 
 from measure import env
-from measure.architectures import build_model, count_parameters, get_architecture, hf_config
+from measure.architectures.build import build_model, count_parameters, hf_config
+from measure.architectures.registry import get_architecture
 from measure.peak_memory import train
 from measure.peak_memory.worker import _Memory, is_out_of_memory, worker_main, write_log
 

@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from measure.architectures import Architecture, get_architecture
+from measure.architectures.registry import get_architecture
+from measure.architectures.spec import Architecture
 from measure.recipe_file import RecipeError as RecipeError  # one error type, named here too
 from measure.recipe_file import read_recipe
 from measure.recipe_file import require as _require

@@ -10,7 +10,7 @@ from typing import Any
 
 import torch
 
-from measure.architectures import CAUSAL_FAMILIES, Architecture
+from measure.architectures.spec import CAUSAL_FAMILIES, Architecture
 
 MASK_FRACTION = 0.15
 

@@ -23,7 +23,8 @@ from typing import Any
 import torch
 
 from measure import env
-from measure.architectures import count_parameters, get_architecture
+from measure.architectures.build import count_parameters
+from measure.architectures.registry import get_architecture
 from measure.peak_memory import estimate, train
 from measure.peak_memory.recipe import DEFAULT_ATTENTION, Stage
 from measure.peak_memory.stages import (
@@ -163,7 +164,7 @@ def run_stage(spec: dict[str, Any], *, model_hook: ModelHook | None = None) -> d
         )
         if device.type == "cuda":
             torch.cuda.set_device(device)
-        from measure.architectures import build_model
+        from measure.architectures.build import build_model
 
         model = build_model(arch, device=device, attn_implementation=features.attn_implementation)
         log["model"]["class"] = type(model).__name__

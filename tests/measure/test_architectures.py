@@ -5,12 +5,8 @@ import pytest
 pytest.importorskip("torch")
 pytest.importorskip("transformers")
 
-from measure.architectures import (
-    ARCHITECTURES,
-    build_model,
-    get_architecture,
-    parameter_count,
-)
+from measure.architectures.build import build_model, parameter_count
+from measure.architectures.registry import ARCHITECTURES, get_architecture
 from measure.memory_curve.recipe import LONG_CONV_FAMILIES
 from measure.peak_memory.plan import parameter_counts
 

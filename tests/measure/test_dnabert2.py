@@ -9,7 +9,8 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")
 
-from measure.architectures import build_model, get_architecture, parameter_count  # noqa: E402
+from measure.architectures.build import build_model, parameter_count  # noqa: E402
+from measure.architectures.registry import get_architecture  # noqa: E402
 from measure.dnabert2 import alibi_bias, alibi_slopes  # noqa: E402
 from measure.peak_memory import train  # noqa: E402
 from measure.peak_memory.plan import parameter_counts  # noqa: E402

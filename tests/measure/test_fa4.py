@@ -80,7 +80,8 @@ def reference_fa4(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[dict[str, An
 
 
 def test_nt_attention_through_the_adapter_matches_sdpa(reference_fa4: list[Any]) -> None:
-    from measure.architectures import build_model, get_architecture
+    from measure.architectures.build import build_model
+    from measure.architectures.registry import get_architecture
     from measure.peak_memory.stages import register_flash_attn_4
 
     register_flash_attn_4()

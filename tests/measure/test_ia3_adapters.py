@@ -7,7 +7,8 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("peft")
 
-from measure.architectures import get_architecture, hf_config  # noqa: E402
+from measure.architectures.build import hf_config  # noqa: E402
+from measure.architectures.registry import get_architecture  # noqa: E402
 from measure.ia3.adapters import (  # noqa: E402
     backbone_matmul_parameters,
     build_ia3_classifier,

@@ -159,7 +159,7 @@ def test_mixed_precision_keeps_fp32_weights_and_states_and_checkpointing_saves_l
     """The mixed recipe's model states are fp32 (weights and AdamW moments), and with
     checkpointing the forward pass keeps fewer activations for the backward pass (bytes
     autograd saves, counted by a saved-tensors hook)."""
-    from measure.architectures import get_architecture
+    from measure.architectures.registry import get_architecture
     from measure.memory_curve.worker import _measure, _Memory, _prepare
     from measure.peak_memory import train
 
@@ -399,7 +399,8 @@ def test_embedding_passes_run_on_the_cpu_for_every_architecture(model: str) -> N
 
 
 def test_an_embedding_is_the_mean_of_the_last_hidden_states() -> None:
-    from measure.architectures import build_model, get_architecture
+    from measure.architectures.build import build_model
+    from measure.architectures.registry import get_architecture
     from measure.memory_curve.worker import embed
 
     for key in ("tiny-esm", "tiny-dnabert-2", "tiny-mixtral", "tiny-llama"):

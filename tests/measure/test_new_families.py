@@ -16,7 +16,8 @@ torch = pytest.importorskip("torch", reason="the models need torch (CPU build is
 pytest.importorskip("transformers", reason="NT v2 is built on transformers' ESM")
 
 from measure import caduceus  # noqa: E402
-from measure.architectures import build_model, get_architecture, parameter_count  # noqa: E402
+from measure.architectures.build import build_model, parameter_count  # noqa: E402
+from measure.architectures.registry import get_architecture  # noqa: E402
 
 
 def _sequential_scan(u, delta, a, b, c, d):  # type: ignore[no-untyped-def]
