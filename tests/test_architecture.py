@@ -382,8 +382,6 @@ a reader sees: how many builders each function holds, and why they may stay."""
 READER_TEXT_NOT_YET_MOVED: dict[str, tuple[int, str]] = {
     "fits:measurement": (4, "why a point is left off a curve (the fits page lists them)"),
     "fits:family_base_pairs": (1, "several stated tokenisers joined with ' / '"),
-    "overlaps:task_links": (1, "a same-task link's evidence ('Same files: ...')"),
-    "overlaps:not_comparable": (3, "why two results cannot be ranked ('split differs')"),
     "table_board:_model": (
         4,
         "a board model's title (label and settings; its two keys are ids) and key",

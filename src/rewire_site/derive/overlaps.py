@@ -29,9 +29,12 @@ class TaskLink:
     first: str
     second: str
     evidence: str
-    """What the record states: for the same task, the files and split evidence; for a
-    related dataset, its note."""
+    """What the record states for a related dataset: its note ('' for the same task)."""
     same: bool
+    files: str = ""
+    """For the same task: the record's evidence of the same files."""
+    split: str = ""
+    """For the same task: the record's evidence of the same split."""
     """True: the same files and split (the datasets are one task); False: related only,
     kept apart."""
 
@@ -41,8 +44,7 @@ def task_links(catalogue: Catalogue) -> tuple[TaskLink, ...]:
     links: list[TaskLink] = []
     for dataset in catalogue.of_kind(Dataset):
         for same in dataset.same_task:
-            evidence = f"Same files: {same.files} Same split: {same.split}"
-            links.append(TaskLink(dataset.id, same.dataset, evidence, True))
+            links.append(TaskLink(dataset.id, same.dataset, "", True, same.files, same.split))
         for related in dataset.related:
             links.append(TaskLink(dataset.id, related.dataset, related.note, False))
     return tuple(links)
@@ -119,39 +121,52 @@ def columns_for(ids: Iterable[str], catalogue: Catalogue) -> list[SameColumn]:
     ]
 
 
-def _text(value: str | None) -> str:
-    return value.strip() if value and value.strip() else "not stated"
+def _stated(value: str | None) -> str | None:
+    return value.strip() if value and value.strip() else None
+
+
+UnlikeKind = Literal["protocol", "adaptation", "split", "metric", "hardware", "no_value"]
+
+
+@dataclass(frozen=True, slots=True)
+class Unlike:
+    """One reason two results cannot be ranked together: what differs and, for a stated
+    condition (adaptation, split, metric), the two values (None: not stated)."""
+
+    kind: UnlikeKind
+    first: str | None = None
+    second: str | None = None
 
 
 def not_comparable(
     first: tuple[Evaluation, Result, Protocol],
     second: tuple[Evaluation, Result, Protocol],
-) -> list[str]:
+) -> list[Unlike]:
     """Why two results cannot be ranked together; empty when they can (same protocol and
     column, both with a value, matching adaptation and split)."""
     (e1, r1, p1), (e2, r2, p2) = first, second
-    reasons: list[str] = []
+    reasons: list[Unlike] = []
     if p1.id != p2.id:
-        reasons.append("different protocols")
-    a1, a2 = _text(e1.comparison.adaptation), _text(e2.comparison.adaptation)
+        reasons.append(Unlike("protocol"))
+    a1, a2 = _stated(e1.comparison.adaptation), _stated(e2.comparison.adaptation)
     if a1 != a2:
-        reasons.append(f"adaptation differs ({a1} / {a2})")
-    s1, s2 = _text(e1.comparison.split), _text(e2.comparison.split)
+        reasons.append(Unlike("adaptation", a1, a2))
+    s1, s2 = _stated(e1.comparison.split), _stated(e2.comparison.split)
     if s1 != s2:
-        reasons.append(f"split differs ({s1} / {s2})")
+        reasons.append(Unlike("split", s1, s2))
     m1 = metric_of(p1, r1.column)
     m2 = metric_of(p2, r2.column)
     if m1 != m2:
-        reasons.append(f"metric differs ({m1} / {m2})")
+        reasons.append(Unlike("metric", m1, m2))
     for protocol in {p1.id: p1, p2.id: p2}.values():
         dependence = protocol.hardware_dependence
         if dependence is not None and dependence.depends:
             h1, h2 = e1.training_hardware, e2.training_hardware
             if not h1 or not h2 or h1 != h2:
-                reasons.append("a hardware-dependent metric on hardware not stated alike")
+                reasons.append(Unlike("hardware"))
                 break
     if r1.value is None or r2.value is None:
-        reasons.append("a result without a value")
+        reasons.append(Unlike("no_value"))
     return reasons
 
 

@@ -38,6 +38,7 @@ from ..page import Link, page_header
 from ..pool import DataFile
 from ..present.flags import flag_label
 from ..present.numbers import plural
+from ..present.unlike import unlike_text
 from ..present.values import result_value
 from ..urls import page_of
 from .contexts import (
@@ -150,7 +151,7 @@ def _overlaps(
                         right_group=f"{right_name}: {_title(catalogue, b[0].configuration)}",
                         verdict="Comparable"
                         if not reasons
-                        else "Not comparable: " + "; ".join(reasons),
+                        else "Not comparable: " + "; ".join(unlike_text(u) for u in reasons),
                     )
                 )
     return rows
@@ -348,7 +349,9 @@ def _link_text(link: TaskLink, catalogue: Catalogue) -> str:
     """One line of a task page on a dataset link: the same task with its evidence, or a
     related dataset kept apart with the note."""
     if link.same:
-        return f"Same task (same files and split): {link.evidence}"
+        return (
+            f"Same task (same files and split): Same files: {link.files} Same split: {link.split}"
+        )
     first, second = (catalogue.by_id.get(d) for d in (link.first, link.second))
     names = " and ".join(
         r.title if r is not None else d for r, d in ((first, link.first), (second, link.second))
