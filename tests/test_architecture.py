@@ -380,8 +380,6 @@ KEY_BUILDERS: dict[str, tuple[int, str]] = {
 a reader sees: how many builders each function holds, and why they may stay."""
 
 READER_TEXT_NOT_YET_MOVED: dict[str, tuple[int, str]] = {
-    "fits:measurement": (4, "why a point is left off a curve (the fits page lists them)"),
-    "fits:family_base_pairs": (1, "several stated tokenisers joined with ' / '"),
     "table_board:_model": (
         4,
         "a board model's title (label and settings; its two keys are ids) and key",

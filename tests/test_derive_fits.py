@@ -297,7 +297,7 @@ def test_base_pairs_of_a_kmer_tokeniser_from_the_cited_fact() -> None:
     """Nucleotide Transformer's checkpoints cite a 6-mer tokeniser: 6 bp per token after
     the CLS token, so 1,000 tokens hold 5,994 bp."""
     nt = family_base_pairs(_family("gfm-guide-20261014-family-nucleotide-transformer"))
-    assert (nt.tokeniser, nt.per_token, nt.special_tokens) == ("6-mer", 6, 1)
+    assert (nt.tokenisers, nt.per_token, nt.special_tokens) == (("6-mer",), 6, 1)
     assert nt.source_id == "evidence-20261130-source-nt-docs-nucleotide-transformer"
     assert nt.base_pairs(1000) == 5994
     assert nt.base_pairs(64) == 378
@@ -308,10 +308,14 @@ def test_base_pairs_of_a_single_nucleotide_tokeniser() -> None:
     """HyenaDNA cites a single-nucleotide tokeniser: one base pair per token after one
     special token, so 262,144 tokens hold 262,143 bp (never more than the tokens)."""
     hyena = family_base_pairs(_family("evidence-20261130-family-hyenadna"))
-    assert (hyena.tokeniser, hyena.per_token, hyena.special_tokens) == ("single nucleotide", 1, 1)
+    assert (hyena.tokenisers, hyena.per_token, hyena.special_tokens) == (
+        ("single nucleotide",),
+        1,
+        1,
+    )
     assert hyena.base_pairs(262_144) == 262_143
     assert hyena.base_pairs(1) is None
-    assert BasePairs("singlebase", 1, 1, "s").base_pairs(1024) == 1023
+    assert BasePairs(("singlebase",), 1, 1, "s").base_pairs(1024) == 1023
 
 
 @pytest.mark.parametrize(
@@ -320,7 +324,7 @@ def test_base_pairs_of_a_single_nucleotide_tokeniser() -> None:
 def test_bpe_gives_no_base_pairs(name: str) -> None:
     """DNABERT-2 and GENA-LM cite a BPE tokeniser and no fixed ratio: no base pairs."""
     bpe = family_base_pairs(_family(name))
-    assert (bpe.tokeniser, bpe.per_token) == ("BPE", None)
+    assert (bpe.tokenisers, bpe.per_token) == (("BPE",), None)
     assert bpe.base_pairs(512) is None
 
 
@@ -334,15 +338,15 @@ def test_disagreeing_or_missing_tokeniser_facts_give_no_base_pairs() -> None:
     )
     mixed = nt.model_copy(update={"checkpoints": [changed, *nt.checkpoints[1:]]})
     assert family_base_pairs(mixed).per_token is None
-    assert family_base_pairs(mixed).tokeniser == "3-mer / 6-mer"
+    assert family_base_pairs(mixed).tokenisers == ("3-mer", "6-mer")
     none = nt.model_copy(update={"checkpoints": []})
-    assert family_base_pairs(none) == BasePairs("", None, 0, None)
+    assert family_base_pairs(none) == BasePairs((), None, 0, None)
 
 
 def test_length_count_converts_tokens_by_the_cited_tokeniser_only() -> None:
-    six_mer = BasePairs("6-mer", 6, 1, "source")
+    six_mer = BasePairs(("6-mer",), 6, 1, "source")
     assert length_count(1000.0, "token", six_mer) == LengthCount(1000.0, 5994.0, True, 6)
-    bpe = BasePairs("BPE", None, 0, "source")
+    bpe = BasePairs(("BPE",), None, 0, "source")
     found = length_count(512.0, "token", bpe)
     assert (found.tokens, found.base_pairs, found.converted) == (512.0, None, False)
     stated = length_count(12000.0, "base-pair", six_mer)

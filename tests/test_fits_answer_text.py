@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from rewire_site.derive.fits import Answer, largest_batch, longest_length
-from rewire_site.render.fits.answers import answer_text, cell
+from rewire_site.derive.fits import Answer, BasePairs, Skipped, largest_batch, longest_length
+from rewire_site.render.fits.answers import answer_text, cell, skipped_text, tokeniser_text
 
 
 @pytest.mark.parametrize(
@@ -59,3 +59,15 @@ def test_a_cell_links_the_record_behind_the_answer() -> None:
 def test_answers_of_no_points_read_as_not_measured() -> None:
     assert answer_text(longest_length([], 80)) == "not measured"
     assert answer_text(largest_batch([], 80, 512)) == "not measured at 512 tokens"
+
+
+def test_a_skipped_record_says_why_it_is_no_curve_point() -> None:
+    assert skipped_text(Skipped("e", "results", "2")) == "2 results (a curve point has one)"
+    assert skipped_text(Skipped("e", "unit", "percent")) == (
+        "unit 'percent' (the curves are in gigabyte)"
+    )
+    assert skipped_text(Skipped("e", "tokens")) == "no setting tokens_per_sequence"
+
+
+def test_disagreeing_tokenisers_read_side_by_side() -> None:
+    assert tokeniser_text(BasePairs(("3-mer", "6-mer"), None, 0, None)) == "3-mer / 6-mer"

@@ -172,12 +172,21 @@ class Point:
         return True
 
 
+SkipReason = Literal["results", "column", "tokens", "configuration", "unit"]
+"""Why an evaluation is no curve point: not one result, a column not
+'<method>-batch-<batch>', no tokens_per_sequence setting, its configuration not found,
+a unit other than gigabyte."""
+
+
 @dataclass(frozen=True)
 class Skipped:
     """An evaluation under a curve protocol that is not a readable curve point."""
 
     evaluation_id: str
-    reason: str
+    reason: SkipReason
+    value: str | None = None
+    """The recorded value that makes it no point (the number of results, the column id,
+    the configuration id, the unit); None for a missing setting."""
 
 
 @dataclass(frozen=True)
@@ -330,19 +339,19 @@ def measurement(evaluation: Evaluation, catalogue: Catalogue) -> Measurement | S
     """The curve point an evaluation records, or why it is none."""
     e = evaluation
     if len(e.results) != 1:
-        return Skipped(e.id, f"{len(e.results)} results (a curve point has one)")
+        return Skipped(e.id, "results", str(len(e.results)))
     result = e.results[0]
     match = _COLUMN.match(result.column)
     if match is None:
-        return Skipped(e.id, f"column {result.column!r} is not '<method>-batch-<batch>'")
+        return Skipped(e.id, "column", result.column)
     tokens = e.settings.get("tokens_per_sequence", "")
     if not tokens.isdigit() or int(tokens) < 1:
-        return Skipped(e.id, "no setting tokens_per_sequence")
+        return Skipped(e.id, "tokens")
     configuration = catalogue.by_id.get(e.configuration)
     if not isinstance(configuration, Configuration):
-        return Skipped(e.id, f"configuration {e.configuration!r} not found")
+        return Skipped(e.id, "configuration", e.configuration)
     if result.unit not in (None, "gigabyte"):
-        return Skipped(e.id, f"unit {result.unit!r} (the curves are in gigabyte)")
+        return Skipped(e.id, "unit", result.unit)
     observed = {o.name: o for o in result.observations if o.unit == "gigabyte"}
     reserved = [observed[COMPARED]] if COMPARED in observed else []
     fresh_reserved = observed.get(FRESH_RESERVED)
@@ -500,9 +509,9 @@ class BasePairs:
     """How one family's tokens convert to base pairs, from its checkpoints' cited
     tokeniser facts."""
 
-    tokeniser: str
-    """The tokeniser as the facts state it ('6-mer', 'BPE'); '' when no checkpoint of
-    the family states one."""
+    tokenisers: tuple[str, ...]
+    """The tokeniser as the facts state it (('6-mer',), ('BPE',)), sorted; several where
+    the checkpoints' facts disagree, none where no checkpoint of the family states one."""
     per_token: int | None
     """Base pairs per token: k for a k-mer tokeniser (non-overlapping k-mers); None when
     the facts give no fixed ratio (BPE: a varying number of bases per token), or when the
@@ -567,11 +576,11 @@ def family_base_pairs(family: ModelFamily) -> BasePairs:
         if fact is not None and isinstance(fact.value, str):
             stated.setdefault(fact.value.strip(), fact.citation.source)
     if len(stated) != 1:
-        return BasePairs(" / ".join(sorted(stated)), None, 0, None)
+        return BasePairs(tuple(sorted(stated)), None, 0, None)
     ((tokeniser, source),) = stated.items()
     if tokeniser.lower() in SINGLE_NUCLEOTIDE:
-        return BasePairs(tokeniser, 1, 1, source)
+        return BasePairs((tokeniser,), 1, 1, source)
     kmer = _KMER.match(tokeniser)
     if kmer is None:
-        return BasePairs(tokeniser, None, 0, source)
-    return BasePairs(tokeniser, int(kmer.group("k")), 1, source)
+        return BasePairs((tokeniser,), None, 0, source)
+    return BasePairs((tokeniser,), int(kmer.group("k")), 1, source)

@@ -13,6 +13,7 @@ from ...derive.fits import (
     Answer,
     BasePairs,
     Curves,
+    Skipped,
     family_base_pairs,
     largest_batch,
     longest_length,
@@ -103,16 +104,35 @@ def bases_text(answer: Answer, conversion: BasePairs) -> str:
     return NOT_STATED if bases is None else f"{bases:,} bp"
 
 
+def skipped_text(skipped: Skipped) -> str:
+    """Why an evaluation under a curve protocol is no curve point, as the page lists it."""
+    value = skipped.value
+    if skipped.reason == "results":
+        return f"{value} results (a curve point has one)"
+    if skipped.reason == "column":
+        return f"column {value!r} is not '<method>-batch-<batch>'"
+    if skipped.reason == "tokens":
+        return "no setting tokens_per_sequence"
+    if skipped.reason == "configuration":
+        return f"configuration {value!r} not found"
+    return f"unit {value!r} (the curves are in gigabyte)"
+
+
+def tokeniser_text(conversion: BasePairs) -> str:
+    """'6-mer'; '3-mer / 6-mer' where the checkpoints' facts disagree."""
+    return " / ".join(conversion.tokenisers)
+
+
 def conversion_text(family: ModelFamily, conversion: BasePairs) -> str:
     """How one family's tokens read as base pairs, from its cited tokeniser fact."""
     if conversion.per_token is not None:
         return (
-            f"{family.title}: {conversion.tokeniser} tokeniser as its sources state it, "
+            f"{family.title}: {tokeniser_text(conversion)} tokeniser as its sources state it, "
             f"{conversion.per_token} bp per token after the first (CLS) token."
         )
-    if conversion.tokeniser:
+    if conversion.tokenisers:
         return (
-            f"{family.title}: {conversion.tokeniser} tokeniser as its sources state it, "
+            f"{family.title}: {tokeniser_text(conversion)} tokeniser as its sources state it, "
             "a varying number of bases per token; no cited ratio, so lengths are in tokens "
             "only."
         )

@@ -33,6 +33,7 @@ from .answers import (
     method_label,
     recipe_note,
     size_answers,
+    skipped_text,
 )
 from .chart import curve_chart
 from .contexts import (
@@ -335,7 +336,7 @@ def curve_notes(found: Curves, typical_tokens: int = TYPICAL_TOKENS) -> CurveNot
         limitations=tuple(
             dict.fromkeys(text for protocol in found.protocols for text in protocol.limitations)
         ),
-        skipped=tuple(f"{s.evaluation_id}: {s.reason}" for s in found.skipped),
+        skipped=tuple(f"{s.evaluation_id}: {skipped_text(s)}" for s in found.skipped),
     )
 
 
