@@ -412,3 +412,102 @@ def test_derive_builds_no_reader_text() -> None:
         "list a key builder in KEY_BUILDERS with its reason; shrink a list when a "
         f"builder goes): found {dict(sorted(counts.items()))}"
     )
+
+
+_PHRASE = re.compile(r"^[A-Za-z][a-z]*( [a-z(][\w(),'.-]*)+$")
+"""Two or more words, the first perhaps capitalised: 'no better than a trivial answer'."""
+
+
+def phrases_in(source: str) -> list[tuple[str, int]]:
+    """(scope, line) of each string literal in `source` that reads as words (`_PHRASE`),
+    leaving out docstrings, exception messages, patterns handed to `re` and f-strings
+    (`string_builders_in` counts those)."""
+    tree = ast.parse(source)
+    skip: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            skip.update(
+                id(statement.value)
+                for statement in node.body
+                if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant)
+            )
+        if isinstance(node, ast.Raise | ast.JoinedStr) or (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Name)
+            and node.func.value.id == "re"
+        ):
+            skip.update(id(inner) for inner in ast.walk(node))
+    found: list[tuple[str, int]] = []
+
+    def visit(node: ast.AST, scope: str) -> None:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            scope = f"{scope}.{node.name}" if scope else node.name
+        if (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and id(node) not in skip
+            and _PHRASE.match(node.value)
+        ):
+            found.append((scope or "<module>", node.lineno))
+        for child in ast.iter_child_nodes(node):
+            visit(child, scope)
+
+    visit(tree, "")
+    return found
+
+
+def test_phrase_finder_finds_labels() -> None:
+    sample = (
+        '"""A module docstring, not a label."""\n'
+        'TRIVIAL_LABEL = "no better than a trivial answer"\n'
+        "def kind(x):\n"
+        "    if x is None:\n"
+        "        raise ValueError('no kind given')\n"
+        "    return 'Splice sites' if re.search(r'splice site', x) else 'other'\n"
+    )
+    assert phrases_in(sample) == [("<module>", 2), ("kind", 6)]
+
+
+RECORD_WORDS: dict[str, tuple[int, str]] = {
+    "comparability:<module>": (
+        2,
+        "what records write for an inapplicable or unstated condition, matched in them",
+    ),
+    "fits:<module>": (1, "a tokeniser fact's words for one base per token, matched"),
+    "table_facts:<module>": (2, "setting names that mark a repeat (seed, replicate), matched"),
+}
+"""Phrases in derive/ that are the records' own vocabulary, compared with what records
+write, never written on a page from here."""
+
+READER_WORDS_NOT_YET_MOVED: dict[str, tuple[int, str]] = {
+    "comparability:Conditions.unstated": (1, "an unstated condition's name ('length unit')"),
+    "cross_source:_scaled": (1, "a value's scale when none is recorded ('as recorded')"),
+    "related:<module>": (16, "relation labels of related records ('uses data')"),
+    "scales:canonical_value": (1, "a correlation's unit name ('correlation coefficient')"),
+    "task_families:<module>": (11, "task family names ('Splice sites')"),
+}
+"""Reader words derive/ still holds as literals (issue 26): each should move to render/
+(derive returning a key or an enum) and leave this list; a new entry is a step back."""
+
+
+def test_derive_holds_no_reader_phrases() -> None:
+    """derive/ returns facts (issue 26): a string literal in it that reads as words
+    ('no better than a trivial answer') is the records' own vocabulary (`RECORD_WORDS`)
+    or reader words not moved yet (`READER_WORDS_NOT_YET_MOVED`); anywhere else, or one
+    more in a listed scope, fails: return a key or an enum and word it in render/. A
+    listed scope that holds fewer fails too, so that the lists shrink with the code."""
+    counts: dict[str, int] = {}
+    for path in sorted((SRC / "rewire_site" / "derive").rglob("*.py")):
+        for scope, _line in phrases_in(path.read_text(encoding="utf-8")):
+            name = f"{path.stem}:{scope}"
+            counts[name] = counts.get(name, 0) + 1
+    allowed = {
+        name: count
+        for name, (count, _why) in {**RECORD_WORDS, **READER_WORDS_NOT_YET_MOVED}.items()
+    }
+    assert not RECORD_WORDS.keys() & READER_WORDS_NOT_YET_MOVED.keys()
+    assert counts == allowed, (
+        "derive/ holds reader phrases outside its allowlists (word them in render/): "
+        f"found {dict(sorted(counts.items()))}"
+    )
