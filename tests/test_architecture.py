@@ -485,7 +485,6 @@ READER_WORDS_NOT_YET_MOVED: dict[str, tuple[int, str]] = {
     "cross_source:_scaled": (1, "a value's scale when none is recorded ('as recorded')"),
     "related:<module>": (16, "relation labels of related records ('uses data')"),
     "scales:canonical_value": (1, "a correlation's unit name ('correlation coefficient')"),
-    "task_families:<module>": (11, "task family names ('Splice sites')"),
 }
 """Reader words derive/ still holds as literals (issue 26): each should move to render/
 (derive returning a key or an enum) and leave this list; a new entry is a step back."""

@@ -23,6 +23,7 @@ from rewire_site.derive.task_families import (
 from rewire_site.link import Catalogue
 from rewire_site.models import Dataset, Evaluation, Protocol
 from rewire_site.render.home import family_view, nice_step, results_chart
+from rewire_site.render.present.task_families import TASK_FAMILY_LABELS, by_results
 
 
 @pytest.mark.parametrize(
@@ -156,7 +157,16 @@ def test_home_links_to_findings_and_findings_keep_the_protocol_headlines(
 def test_family_counts_group_thousands_as_the_chart_does() -> None:
     """The task finder read '18800 results' beside the chart's '18,800' (live home page)."""
     tasks = (TaskRef(("a",), "A", 18_000), TaskRef(("b",), "B", 800))
-    family = family_view(TaskFamily("promoters", "Promoters", tasks))
+    family = family_view(TaskFamily("promoters", tasks))
     assert family.counts_text == "2 tasks · 18,800 results"
-    one = family_view(TaskFamily("promoters", "Promoters", (TaskRef(("a",), "A", 1),)))
+    one = family_view(TaskFamily("promoters", (TaskRef(("a",), "A", 1),)))
     assert one.counts_text == "1 task · 1 result"
+
+
+def test_families_with_as_many_results_are_listed_by_name() -> None:
+    """derive orders ties by key ('species_origin' after 'dna_methylation'); the page by
+    the names readers see ('Coding and species origin' before 'DNA methylation')."""
+    one = (TaskRef(("a",), "A", 5),)
+    families = (TaskFamily("dna_methylation", one), TaskFamily("species_origin", one))
+    names = [TASK_FAMILY_LABELS[f.key] for f in by_results(families)]
+    assert names == ["Coding and species origin", "DNA methylation"]

@@ -124,7 +124,7 @@ class TaskFamilyResults:
         return sum(c.count for c in self.classes)
 
 
-_FAMILY_ORDER = {key: i for i, (key, _, _) in enumerate(FAMILY_RULES)} | {
+_FAMILY_ORDER = {key: i for i, (key, _) in enumerate(FAMILY_RULES)} | {
     SUITE: len(FAMILY_RULES),
     OTHER: len(FAMILY_RULES) + 1,
     RESOURCES: len(FAMILY_RULES) + 2,

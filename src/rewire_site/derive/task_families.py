@@ -28,31 +28,26 @@ from .scales import is_resource_metric
 OTHER = "other"
 SUITE = "suites"
 
-FAMILY_RULES: tuple[tuple[str, str, str], ...] = (
-    ("promoters", "Promoters", r"promoters?|prom|tata|nontata"),
-    ("enhancers", "Enhancers", r"enhancers?"),
-    ("splice_sites", "Splice sites", r"splice|splicing|acceptors?|donors?"),
-    ("histone_marks", "Histone marks", r"h3|h4|h3k\w+|h4ac|histone"),
-    ("dna_methylation", "DNA methylation", r"4mc|5mc|6mc|methylation"),
-    ("chromatin_accessibility", "Chromatin accessibility", r"ocr|dnase|accessibility|atac"),
-    ("transcription_factors", "Transcription factor binding", r"tf|tfbs|transcription"),
-    ("regulatory_activity", "Regulatory activity (MPRA)", r"mpra|lentimpra"),
-    ("regulatory_elements", "Regulatory elements", r"regulatory"),
-    ("variant_effect", "Variant effect", r"variants?|snvs?|snps?|eqtls?"),
-    ("genome_annotation", "Genome annotation", r"segmentation|segmentnt|utr|element"),
-    ("species_origin", "Coding and species origin", r"coding|intergenomic|worm"),
+FAMILY_RULES: tuple[tuple[str, str], ...] = (
+    ("promoters", r"promoters?|prom|tata|nontata"),
+    ("enhancers", r"enhancers?"),
+    ("splice_sites", r"splice|splicing|acceptors?|donors?"),
+    ("histone_marks", r"h3|h4|h3k\w+|h4ac|histone"),
+    ("dna_methylation", r"4mc|5mc|6mc|methylation"),
+    ("chromatin_accessibility", r"ocr|dnase|accessibility|atac"),
+    ("transcription_factors", r"tf|tfbs|transcription"),
+    ("regulatory_activity", r"mpra|lentimpra"),
+    ("regulatory_elements", r"regulatory"),
+    ("variant_effect", r"variants?|snvs?|snps?|eqtls?"),
+    ("genome_annotation", r"segmentation|segmentnt|utr|element"),
+    ("species_origin", r"coding|intergenomic|worm"),
 )
-"""(key, label, pattern): the first rule whose pattern matches a whole word of a task's
-dataset titles names its family. Order matters: 'prom_300_tata' is a promoter task."""
+"""(key, pattern): the first rule whose pattern matches a whole word of a task's dataset
+titles names its family (render/present/task_families.py names the families). Order
+matters: 'prom_300_tata' is a promoter task."""
 
-_RULES = tuple(
-    (key, label, re.compile(rf"^(?:{pattern})$")) for key, label, pattern in FAMILY_RULES
-)
+_RULES = tuple((key, re.compile(rf"^(?:{pattern})$")) for key, pattern in FAMILY_RULES)
 _PRE_TRAINING = re.compile(r"pre-?training", re.IGNORECASE)
-LABELS: dict[str, str] = {key: label for key, label, _ in FAMILY_RULES} | {
-    SUITE: "Benchmark suites",
-    OTHER: "Other tasks",
-}
 
 
 def words(title: str) -> tuple[str, ...]:
@@ -71,7 +66,7 @@ def family_of(titles: tuple[str, ...]) -> str:
     """The family key of a task whose datasets carry `titles`: the first rule matching a
     word of any title, else OTHER."""
     found = [w for title in titles for w in words(title)]
-    for key, _, pattern in _RULES:
+    for key, pattern in _RULES:
         if any(pattern.match(w) for w in found):
             return key
     return OTHER
@@ -89,7 +84,7 @@ class TaskRef:
 @dataclass(frozen=True)
 class TaskFamily:
     key: str
-    label: str
+    """A `FAMILY_RULES` key, SUITE or OTHER."""
     tasks: tuple[TaskRef, ...]
     """The family's tasks that hold at least one result, by title."""
 
@@ -100,7 +95,7 @@ class TaskFamily:
 
 def task_families(catalogue: Catalogue) -> tuple[TaskFamily, ...]:
     """Every family with at least one task holding a result, most results first (then by
-    label); suites and OTHER last."""
+    key: a page orders ties by name); suites and OTHER last."""
     results: Counter[str] = Counter()
     for evaluation in catalogue.of_kind(Evaluation):
         if not is_resource_metric(catalogue.get(evaluation.protocol, Protocol)):
@@ -129,10 +124,8 @@ def task_families(catalogue: Catalogue) -> tuple[TaskFamily, ...]:
         key = SUITE if any(len(d.tasks) > 1 for d in datasets) else family_of(titles)
         found.setdefault(key, []).append(TaskRef(group, titles[0], count))
     families = [
-        TaskFamily(key, LABELS[key], tuple(sorted(tasks, key=lambda t: t.title.lower())))
+        TaskFamily(key, tuple(sorted(tasks, key=lambda t: t.title.lower())))
         for key, tasks in found.items()
     ]
     last = (SUITE, OTHER)
-    return tuple(
-        sorted(families, key=lambda f: (f.key in last, f.key == OTHER, -f.results, f.label))
-    )
+    return tuple(sorted(families, key=lambda f: (f.key in last, f.key == OTHER, -f.results, f.key)))

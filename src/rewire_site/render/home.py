@@ -14,6 +14,7 @@ from .chooser.pages import task_path
 from .contexts import Link, Page, SiteFacts, page_header
 from .coverage import catalogue_counts
 from .present.numbers import plural
+from .present.task_families import TASK_FAMILY_LABELS, by_results
 from .urls import CHOOSER, FINDINGS, FITS, HOME
 
 CHART_WIDTH = 480
@@ -114,7 +115,7 @@ def results_chart(families: tuple[TaskFamily, ...]) -> BarChart | None:
         width = span * family.results / axis_max
         bars.append(
             Bar(
-                label=family.label,
+                label=TASK_FAMILY_LABELS[family.key],
                 value_text=f"{family.results:,}",
                 y=y,
                 width=round(width, 1),
@@ -142,7 +143,7 @@ def results_chart(families: tuple[TaskFamily, ...]) -> BarChart | None:
         source_note=f"Source: the evaluation records of this release ({_results(total)}"
         " on real, non-synthetic task data; memory and run-time results are not counted). "
         "A result is one published or measured value.",
-        description="; ".join(f"{f.label}: {f.results:,}" for f in families),
+        description="; ".join(f"{TASK_FAMILY_LABELS[f.key]}: {f.results:,}" for f in families),
     )
 
 
@@ -153,7 +154,7 @@ def _results(count: int) -> str:
 
 def family_view(family: TaskFamily) -> FamilyView:
     return FamilyView(
-        label=family.label,
+        label=TASK_FAMILY_LABELS[family.key],
         counts_text=f"{plural(len(family.tasks), 'task')} · {_results(family.results)}",
         tasks=tuple(Link(t.title, task_path(t.dataset_ids[0])) for t in family.tasks),
     )
@@ -162,7 +163,7 @@ def family_view(family: TaskFamily) -> FamilyView:
 def home_page(catalogue: Catalogue, facts: SiteFacts, models_href: str | None) -> HomePage:
     """The home page of `catalogue`; `models_href`: the model directory's path when the
     site has one."""
-    families = task_families(catalogue)
+    families = by_results(task_families(catalogue))
     counts = catalogue_counts(catalogue)
     return HomePage(
         **page_header(

@@ -11,7 +11,6 @@ from dataclasses import dataclass
 
 from ..derive.model_compare import ModelPair
 from ..derive.model_results import RESOURCES, ModelResult, TableResult, TaskFamilyResults
-from ..derive.task_families import LABELS as TASK_LABELS
 from .model_directory import (
     NOT_IN_SOURCES,
     CheckpointEntry,
@@ -31,6 +30,7 @@ from .models import (
 from .page import Link
 from .present.labels import ORIGIN_LABELS
 from .present.numbers import plural
+from .present.task_families import TASK_FAMILY_LABELS as TASK_LABELS
 from .present.values import result_value, scale_unit
 from .urls import record_path
 
