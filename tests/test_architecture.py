@@ -483,7 +483,6 @@ write, never written on a page from here."""
 READER_WORDS_NOT_YET_MOVED: dict[str, tuple[int, str]] = {
     "comparability:Conditions.unstated": (1, "an unstated condition's name ('length unit')"),
     "cross_source:_scaled": (1, "a value's scale when none is recorded ('as recorded')"),
-    "related:<module>": (16, "relation labels of related records ('uses data')"),
     "scales:canonical_value": (1, "a correlation's unit name ('correlation coefficient')"),
 }
 """Reader words derive/ still holds as literals (issue 26): each should move to render/

@@ -43,9 +43,9 @@ def test_both_pages_name_the_other_and_the_recipe_note_points_there(project: Pat
     assert "related protocol" in runtime.missing_metadata["recipe"].note.lower()  # type: ignore[union-attr]
     assert catalogue.get(SPEEDUP, Protocol).recipe is not None, "the related one is measured"
     out = [(r.relation, r.record_id, r.direction) for r in related(runtime, catalogue)]
-    assert ("related protocol", SPEEDUP, "out") in out
+    assert ("related_protocol", SPEEDUP, "out") in out
     back = related(catalogue.get(SPEEDUP, Protocol), catalogue)
-    assert ("related protocol", RUNTIME, "in") in [
+    assert ("related_protocol", RUNTIME, "in") in [
         (r.relation, r.record_id, r.direction) for r in back
     ]
 

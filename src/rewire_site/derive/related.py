@@ -1,5 +1,7 @@
-"""Related records in both directions, with relation labels as the seed pages read
-("uses data", "assessment", "configuration of", "system", "assessed by")."""
+"""Related records in both directions, each with its relation as a key ('uses_data',
+'assessment', 'configuration_of', 'system', 'assessed_by'; render/present/relations.py
+names them as the seed pages read), or the referring field's name for a field no
+relation names."""
 
 from __future__ import annotations
 
@@ -9,27 +11,29 @@ from typing import Literal
 from ..link import Catalogue, Reference, references
 from ..models import RecordBase, kind_of
 
-# (kind of the referring record, field) -> (label seen from it, label seen from the target)
+# (kind of the referring record, field) -> (relation seen from it, seen from the target):
+# keys; render/present/relations.py names them
 RELATIONS: dict[tuple[str, str], tuple[str, str]] = {
-    ("protocol", "datasets"): ("uses data", "used by"),
-    ("protocol", "baselines"): ("baseline measurement", "baseline of"),
-    ("protocol", "related"): ("related protocol", "related protocol"),
+    ("protocol", "datasets"): ("uses_data", "used_by"),
+    ("protocol", "baselines"): ("baseline_measurement", "baseline_of"),
+    ("protocol", "related"): ("related_protocol", "related_protocol"),
     ("evaluation", "protocol"): ("protocol", "assessment"),
-    ("evaluation", "configuration"): ("tested configuration", "system"),
-    ("evaluation", "dataset"): ("uses data", "assessment"),
-    ("evaluation", "reproduces"): ("reproduces", "reproduced by"),
-    ("configuration", "family"): ("configuration of", "configuration"),
-    ("model_family", "papers"): ("introduced in", "introduces"),
-    ("question", "protocols"): ("bears on", "assessed by"),
-    ("question", "evaluations"): ("bears on", "assessed by"),
+    ("evaluation", "configuration"): ("tested_configuration", "system"),
+    ("evaluation", "dataset"): ("uses_data", "assessment"),
+    ("evaluation", "reproduces"): ("reproduces", "reproduced_by"),
+    ("configuration", "family"): ("configuration_of", "configuration"),
+    ("model_family", "papers"): ("introduced_in", "introduces"),
+    ("question", "protocols"): ("bears_on", "assessed_by"),
+    ("question", "evaluations"): ("bears_on", "assessed_by"),
 }
-CITED_BY = "cited by"
+CITED_BY = "cited_by"
 _CITATION_FIELDS = {"citations", "results", "concerns"}
 
 
 @dataclass(frozen=True)
 class Related:
     relation: str
+    """A `RELATIONS` key, CITED_BY, or the referring field's name."""
     record_id: str
     kind: str
     title: str
@@ -54,7 +58,7 @@ def related(record: RecordBase, catalogue: Catalogue) -> tuple[Related, ...]:
         name = _field(ref)
         if name in _CITATION_FIELDS:
             continue
-        label = RELATIONS.get((kind, name), (name.replace("_", " "), ""))[0]
+        label = RELATIONS.get((kind, name), (name, ""))[0]
         target = catalogue.by_id.get(ref.target_id)
         if target is None or (label, target.id) in seen:
             continue
@@ -69,7 +73,7 @@ def related(record: RecordBase, catalogue: Catalogue) -> tuple[Related, ...]:
         if name in _CITATION_FIELDS:
             label = CITED_BY
         else:
-            label = RELATIONS.get((kind_of(source), name), ("", name.replace("_", " ")))[1]
+            label = RELATIONS.get((kind_of(source), name), ("", name))[1]
         if (label, source.id) in seen:
             continue
         seen.add((label, source.id))

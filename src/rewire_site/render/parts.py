@@ -40,6 +40,7 @@ from .present.labels import ORIGIN_LABELS
 from .present.metrics import result_header
 from .present.missing import missing_text
 from .present.numbers import plural
+from .present.relations import relation_label
 from .present.review import review_label
 from .present.values import result_value, scale_unit
 from .sections import correction_url, evidence_view, facet_values_of, results_table
@@ -273,7 +274,7 @@ def record_fields(
             "metadata": technical_metadata(record, lambda i: title_of(catalogue, i)),
             "concerns": record_concerns(record, catalogue),
             "related": tuple(
-                RelatedLink(r.relation, r.title, record_path(r.kind, r.record_id))
+                RelatedLink(relation_label(r.relation), r.title, record_path(r.kind, r.record_id))
                 for r in related_records
             ),
             "correction_url": correction_url(record),
