@@ -481,7 +481,6 @@ RECORD_WORDS: dict[str, tuple[int, str]] = {
 write, never written on a page from here."""
 
 READER_WORDS_NOT_YET_MOVED: dict[str, tuple[int, str]] = {
-    "comparability:Conditions.unstated": (1, "an unstated condition's name ('length unit')"),
     "cross_source:_scaled": (1, "a value's scale when none is recorded ('as recorded')"),
     "scales:canonical_value": (1, "a correlation's unit name ('correlation coefficient')"),
 }

@@ -72,7 +72,7 @@ def test_unstated_conditions_and_excluded_results_are_shown_not_ranked() -> None
     states = [s.state for s in ranking.standings]
     assert states == ["alone", "excluded", "unstated", "no_value"]
     assert ranking.standings[1].excluded_by == ("Evidence concern",)
-    assert ranking.standings[2].unstated == ("length unit",)
+    assert ranking.standings[2].unstated == ("length_unit",)
 
 
 def test_lower_is_better_picks_the_smallest() -> None:

@@ -40,6 +40,9 @@ from ..models import Configuration, Evaluation, Protocol, Result
 from ..models.protocol import Metric
 from ..models.scales import on_metric_scale, to_scale
 
+Condition = Literal["adaptation", "split", "length_unit", "hardware"]
+"""A condition a result may leave unstated (`Conditions.unstated`)."""
+
 StandingState = Literal["best", "tied", "ranked", "alone", "unstated", "excluded", "no_value"]
 
 
@@ -180,12 +183,12 @@ class Conditions:
     (the protocol's own length then applies to every result alike)."""
 
     @property
-    def unstated(self) -> tuple[str, ...]:
-        """Names of the conditions not stated, in a fixed order."""
-        names = (
+    def unstated(self) -> tuple[Condition, ...]:
+        """The conditions not stated, in a fixed order."""
+        names: tuple[tuple[Condition, object], ...] = (
             ("adaptation", self.adaptation),
             ("split", self.split),
-            ("length unit", self.length_unit),
+            ("length_unit", self.length_unit),
             ("hardware", self.hardware),
         )
         return tuple(name for name, value in names if value is None)
@@ -377,8 +380,8 @@ class Standing:
     group: int | None
     """Index of its comparable group (in `Ranking.groups`), for ranked results."""
     group_size: int
-    unstated: tuple[str, ...] = ()
-    """State 'unstated': the conditions not stated ('length unit')."""
+    unstated: tuple[Condition, ...] = ()
+    """State 'unstated': the conditions not stated ('length_unit')."""
     excluded_by: tuple[str, ...] = ()
     """State 'excluded': what takes it out of comparisons (`Entry.excluded_by`)."""
 

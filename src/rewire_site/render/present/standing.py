@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ...derive.comparability import Standing
+from ...derive.comparability import Condition, Standing
+
+CONDITION_NAMES: dict[Condition, str] = {
+    "adaptation": "adaptation",
+    "split": "split",
+    "length_unit": "length unit",
+    "hardware": "hardware",
+}
+"""How a cell names a condition its result leaves unstated."""
 
 STANDING_LABELS: dict[str, str] = {
     "best": "best of {n} comparable",
@@ -24,7 +32,7 @@ def standing_text(standing: Standing, excluded_by: Sequence[str] | None = None) 
     result out of comparisons (default: the standing's own `excluded_by`)."""
     why = ""
     if standing.state == "unstated":
-        why = ", ".join(standing.unstated) + " not stated"
+        why = ", ".join(CONDITION_NAMES[c] for c in standing.unstated) + " not stated"
     elif standing.state == "excluded":
         why = "; ".join(standing.excluded_by if excluded_by is None else excluded_by)
     return STANDING_LABELS[standing.state].format(n=standing.group_size, why=why)
