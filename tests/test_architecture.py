@@ -469,42 +469,42 @@ def test_phrase_finder_finds_labels() -> None:
     assert phrases_in(sample) == [("<module>", 2), ("kind", 6)]
 
 
-RECORD_WORDS: dict[str, tuple[int, str]] = {
+DATA_WORDS: dict[str, tuple[int, str]] = {
     "comparability:<module>": (
         2,
         "what records write for an inapplicable or unstated condition, matched in them",
     ),
     "fits:<module>": (1, "a tokeniser fact's words for one base per token, matched"),
     "table_facts:<module>": (2, "setting names that mark a repeat (seed, replicate), matched"),
+    "cross_source:_scaled": (
+        1,
+        "the scale key of values kept as recorded ('as recorded', beside 'fraction'), a "
+        "value of the cross-source download's scale column",
+    ),
+    "scales:canonical_value": (
+        1,
+        "the unit exports write for a correlation ('correlation coefficient', beside "
+        "'percent' and 'fraction'), a value of the downloads' unit column",
+    ),
 }
-"""Phrases in derive/ that are the records' own vocabulary, compared with what records
-write, never written on a page from here."""
-
-READER_WORDS_NOT_YET_MOVED: dict[str, tuple[int, str]] = {
-    "cross_source:_scaled": (1, "a value's scale when none is recorded ('as recorded')"),
-    "scales:canonical_value": (1, "a correlation's unit name ('correlation coefficient')"),
-}
-"""Reader words derive/ still holds as literals (issue 26): each should move to render/
-(derive returning a key or an enum) and leave this list; a new entry is a step back."""
+"""Phrases in derive/ that are data, not a page's words: the records' own vocabulary,
+matched in what records write, and the values downloads write in a column. A page that
+shows one words it in render/."""
 
 
 def test_derive_holds_no_reader_phrases() -> None:
     """derive/ returns facts (issue 26): a string literal in it that reads as words
-    ('no better than a trivial answer') is the records' own vocabulary (`RECORD_WORDS`)
-    or reader words not moved yet (`READER_WORDS_NOT_YET_MOVED`); anywhere else, or one
-    more in a listed scope, fails: return a key or an enum and word it in render/. A
-    listed scope that holds fewer fails too, so that the lists shrink with the code."""
+    ('no better than a trivial answer') is data (`DATA_WORDS`, with its reason); anywhere
+    else, or one more in a listed scope, fails: return a key or an enum and word it in
+    render/ (`render/present/`). A listed scope that holds fewer fails too, so that the
+    list shrinks with the code."""
     counts: dict[str, int] = {}
     for path in sorted((SRC / "rewire_site" / "derive").rglob("*.py")):
         for scope, _line in phrases_in(path.read_text(encoding="utf-8")):
             name = f"{path.stem}:{scope}"
             counts[name] = counts.get(name, 0) + 1
-    allowed = {
-        name: count
-        for name, (count, _why) in {**RECORD_WORDS, **READER_WORDS_NOT_YET_MOVED}.items()
-    }
-    assert not RECORD_WORDS.keys() & READER_WORDS_NOT_YET_MOVED.keys()
+    allowed = {name: count for name, (count, _why) in DATA_WORDS.items()}
     assert counts == allowed, (
-        "derive/ holds reader phrases outside its allowlists (word them in render/): "
-        f"found {dict(sorted(counts.items()))}"
+        "derive/ holds reader phrases (word them in render/, or list data in DATA_WORDS "
+        f"with its reason): found {dict(sorted(counts.items()))}"
     )
