@@ -217,6 +217,12 @@ def write_records(records: Sequence[dict[str, Any]], root: Path) -> list[Path]:
     return written
 
 
+def write_new(records: Sequence[dict[str, Any]], root: Path) -> list[Path]:
+    """`write_records` where a run has new records; none written (an empty list) where it
+    has none."""
+    return write_records(records, root) if records else []
+
+
 def resolve_commit(recorded: str, given: str | None) -> tuple[str, str | None]:
     """The commit a record names, and a note when it is not the one the log read.
 

@@ -100,9 +100,10 @@ class HyenaProtocolRecipe(Recipe):
             code = self._execute(recipe, plan, todo, run_dir, options)
         if not options.write_records:
             return code
-        from measure.hyenadna.records import write_run_records
+        from measure.hyenadna.records import build_run_records
+        from measure.records import write_new
 
-        written = write_run_records(
+        records = build_run_records(
             recipe,
             plan,
             [log_dir / f"{i.key}.json" for i in items],
@@ -110,6 +111,7 @@ class HyenaProtocolRecipe(Recipe):
             git_commit=options.extra.get("git_commit"),
             note=options.extra.get("note"),
         )
+        written = write_new(records, options.root)
         console.print(f"{len(written)} record file(s) written")
         return code
 

@@ -29,6 +29,7 @@ from measure.hyenadna.recipe import (  # noqa: E402
     run_spec,
 )
 from measure.hyenadna.worker import run_spec as run_worker  # noqa: E402
+from measure.records import write_new  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 TINY = Path(__file__).parent / "fixtures" / "hyenadna_tiny.yaml"
@@ -268,7 +269,7 @@ def test_records_derive_each_verdict_from_the_values(
     built: dict[str, list[dict[str, Any]]] = {}
     for key, plan in recipe.protocols.items():
         records = hyena_records.build_run_records(recipe, plan, paths[key], tmp_path)
-        hyena_records.write_records(records, tmp_path)  # validated against the catalogue
+        write_new(records, tmp_path)  # validated against the catalogue
         built[key] = [r for r in records if r["kind"] == "evaluation"]
     large = next(r for r in built["colab-fit"] if r["id"].endswith("colab-fit-large-1m"))
     assert (
