@@ -244,6 +244,16 @@ def _memory_results(
     return results, lines
 
 
+def _memory_run(
+    run: Run, keys: list[str], column_of: Callable[[dict[str, Any]], str]
+) -> tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]], list[str]]:
+    """The first of `keys`' logs, its environment as the record states it, and the logs'
+    peak-memory results and summary lines (see `_memory_results`)."""
+    first = run.logs[keys[0]]
+    environment = _environment(first, run.git_commit, run.note)
+    return (first, environment, *_memory_results(run.logs, keys, column_of))
+
+
 def _memory_comparison(log: dict[str, Any], inputs: str, adaptation: str) -> dict[str, str]:
     s = log["settings"]
     return synthetic_comparison(
@@ -373,21 +383,19 @@ Builder = Callable[[Run], list[dict[str, Any]]]
 
 
 def _colab_fit(run: Run) -> list[dict[str, Any]]:
-    recipe, plan, logs, paths, root, git_commit, note = run.parts()
+    recipe, plan, logs, paths, root = run.parts()[:5]
     records: list[dict[str, Any]] = []
     by_model: dict[str, list[str]] = {}
     for key, log in logs.items():
         by_model.setdefault(log["settings"]["model"], []).append(key)
     for model, keys in by_model.items():
         keys.sort(key=lambda k: 0 if logs[k]["settings"]["method"] == "inference" else 1)
-        first = logs[keys[0]]
-        run_id, s = first["run_id"], first["settings"]
-        environment = _environment(first, git_commit, note)
-        results, lines = _memory_results(
-            logs,
+        first, environment, results, lines = _memory_run(
+            run,
             keys,
             lambda log: "inference" if log["settings"]["method"] == "inference" else "fine-tuning",
         )
+        run_id, s = first["run_id"], first["settings"]
         texts = Texts(
             f"HyenaDNA {model} at {s['length']:,} tokens, batch 1, fp32 (Rewire measurement "
             f"{run_id})",
@@ -501,18 +509,16 @@ def _checkpointing(run: Run) -> list[dict[str, Any]]:
 
 
 def _train_1m(run: Run) -> list[dict[str, Any]]:
-    recipe, plan, logs, paths, root, git_commit, note = run.parts()
+    recipe, plan, logs, paths, root = run.parts()[:5]
     if not logs:
         return []
     keys = sorted(logs, key=lambda k: logs[k]["settings"]["checkpointing"])
-    first = logs[keys[0]]
-    run_id, s = first["run_id"], first["settings"]
-    environment = _environment(first, git_commit, note)
-    results, lines = _memory_results(
-        logs,
+    first, environment, results, lines = _memory_run(
+        run,
         keys,
         lambda log: "checkpointing" if log["settings"]["checkpointing"] else "no-checkpointing",
     )
+    run_id, s = first["run_id"], first["settings"]
     texts = Texts(
         f"HyenaDNA 1M architecture, training step at {s['length']:,} tokens "
         f"(Rewire measurement {run_id})",

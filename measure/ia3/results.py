@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from measure.builder import measured_result
+
 from .catalogue import COLUMN
 from .evidence import NotConfirmed, RunLog, RunTime, run_time
 from .observations import LossCheck, observations
@@ -32,17 +34,16 @@ def run_time_result(
     confirmed_by: str | None,
     checks: Sequence[LossCheck] = (),
 ) -> dict[str, Any]:
-    result: dict[str, Any] = {
-        "column": COLUMN,
-        "value": round(time.minutes, 3) if time is not None else None,
-        "unit": "minute",
-        "direction": "lower",
-        "uncertainty": None,
-        "coverage": None,
-        "observations": observations(log, checks),
-    }
+    result = measured_result(
+        COLUMN,
+        "incomplete" if time is None else None,  # a complete run's result states no status
+        "minute",
+        "lower",
+        value=round(time.minutes, 3) if time is not None else None,
+        observations=observations(log, checks),
+    )
     if time is None:
-        return {"column": COLUMN, "status": "incomplete", **result, "note": incomplete_note(log)}
+        return result | {"note": incomplete_note(log)}
     if time.extrapolated and time.confirmation is not None:
         result["extrapolation"] = {
             "measured_steps": time.measured_steps,

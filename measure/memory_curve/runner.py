@@ -15,6 +15,7 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -132,16 +133,20 @@ class MemoryCurves(Recipe):
         return 0
 
     def write(self, recipe: CurveRecipe, logs: list[Path], options: RunOptions) -> list[Path]:
-        """The records of the run's finished points (memory curves and throughput)."""
-        from measure.memory_curve.records import write_run_records
-
-        return write_run_records(
+        """The records of the run's finished points, by this runner's writer."""
+        return self.writer()(
             recipe,
             logs,
             options.root,
             git_commit=options.extra.get("git_commit"),
             note=options.extra.get("note"),
         )
+
+    def writer(self) -> Callable[..., list[Path]]:
+        """Memory curves and throughput: a configuration and an evaluation per point."""
+        from measure.memory_curve.records import write_run_records
+
+        return write_run_records
 
     def _execute(
         self,
@@ -239,17 +244,11 @@ class PublishedClaim(MemoryCurves):
         recipe = load_recipe(recipe_file)
         self.id, self.protocol_id, self.title = recipe.id, recipe.protocol, recipe.title
 
-    def write(self, recipe: CurveRecipe, logs: list[Path], options: RunOptions) -> list[Path]:
+    def writer(self) -> Callable[..., list[Path]]:
         """The claim's records: configurations and one evaluation per claim value."""
         from measure.memory_curve.claim_records import write_claim_records
 
-        return write_claim_records(
-            recipe,
-            logs,
-            options.root,
-            git_commit=options.extra.get("git_commit"),
-            note=options.extra.get("note"),
-        )
+        return write_claim_records
 
 
 def claim_recipes(folder: Path = CLAIMS_DIR) -> list[PublishedClaim]:
