@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from scenarios import load_scenario
 
+from rewire_site.derive.names import RowName, order_text
 from rewire_site.derive.tables import (
     ComparedRow,
     Comparison,
@@ -15,7 +16,7 @@ from rewire_site.derive.tables import (
     protocol_comparisons,
     row_order,
     setup_key,
-    setup_title,
+    setup_name,
 )
 from rewire_site.models import Configuration, Evaluation, Protocol
 from rewire_site.models.evaluation import Origin
@@ -123,7 +124,10 @@ def test_protocol_comparisons_split_reported_evidence_from_measurements() -> Non
     assert [r.evaluation_ids for r in published.rows] == [("eval-nt-published",)]
     assert published.setup_keys == () and measured.setup_keys == ("precision", "update")
     fp32 = measured.rows[1]
-    assert fp32.configuration_title == "NT 2.5B (precision fp32-autocast, update full)"
+    assert fp32.name == RowName(
+        "NT 2.5B", (("precision", "fp32-autocast"), ("update", "full")), form="setup"
+    )
+    assert fp32.order == "NT 2.5B (precision fp32-autocast, update full)"
     assert fp32.configuration_ids == ("config-nt-rewire-fp32-ckpt", "config-nt-rewire-fp32-ds")
     # The protocol declares peak memory independent of the accelerator: the table holds
     # results from another accelerator, ranked with the protocol's.
@@ -150,12 +154,18 @@ def test_two_evaluations_of_one_configuration_and_column_get_two_rows() -> None:
 
 def test_rows_of_configurations_sharing_a_title_name_their_configuration() -> None:
     rows = [
-        ComparedRow("config-a", "NT 500M on 1 x H200", ("e1",), ()),
-        ComparedRow("config-b", "NT 500M on 1 x H200", ("e2",), ()),
-        ComparedRow("config-b", "NT 500M on 1 x H200", ("e3",), ()),
-        ComparedRow("config-c", "NT 2.5B on 1 x H200", ("e4",), ()),
+        ComparedRow("config-a", RowName("NT 500M on 1 x H200"), ("e1",), ()),
+        ComparedRow("config-b", RowName("NT 500M on 1 x H200"), ("e2",), ()),
+        ComparedRow("config-b", RowName("NT 500M on 1 x H200"), ("e3",), ()),
+        ComparedRow("config-c", RowName("NT 2.5B on 1 x H200"), ("e4",), ()),
     ]
-    assert [r.configuration_title for r in distinct_titles(rows)] == [
+    assert [r.name.configuration_id for r in distinct_titles(rows)] == [
+        "config-a",
+        "config-b",
+        "config-b",
+        None,
+    ]
+    assert [r.order for r in distinct_titles(rows)] == [
         "NT 500M on 1 x H200 (config-a)",
         "NT 500M on 1 x H200 (config-b)",
         "NT 500M on 1 x H200 (config-b)",
@@ -173,9 +183,9 @@ def test_a_setup_key_older_records_lack_reads_as_its_default() -> None:
     key = setup_key(configuration, keys, {"deepspeed_communication": "ds-default"})
     assert key is not None and key[-1] == "ds-default"
     defaults = {"deepspeed_communication": "ds-default"}
-    assert setup_title("NT 2.5B", keys, key[2:], defaults) == (
+    assert order_text(setup_name("NT 2.5B", keys, key[2:], defaults)) == (
         "NT 2.5B (precision bf16, update full)"
     )
-    assert setup_title("NT 2.5B", keys, ("bf16", "full", "overlap"), defaults) == (
+    assert order_text(setup_name("NT 2.5B", keys, ("bf16", "full", "overlap"), defaults)) == (
         "NT 2.5B (precision bf16, update full, deepspeed_communication overlap)"
     )

@@ -19,6 +19,7 @@ from rewire_site.derive.leaderboard import task_boards_of
 from rewire_site.link import Catalogue
 from rewire_site.models import Evaluation
 from rewire_site.render.leaderboard import leaderboard
+from rewire_site.render.present.names import row_title
 
 ROOT = Path(__file__).resolve().parents[1]
 RECORDS = ROOT / "records"
@@ -227,7 +228,7 @@ def test_result_table_rows_make_a_board_of_their_own(tmp_path: Path) -> None:
         "rt-protocol",
     )
     assert [c.label for c in board.columns] == ["MCC", "Accuracy"]
-    titles = [r.model.title for r in board.rows]
+    titles = [row_title(r.model.name) for r in board.rows]
     assert titles == ["FixBERT", "FixBERT-small", "Mystery-LM"]
     fix, small, mystery = board.rows
     mcc = fix.values[0]
@@ -251,7 +252,8 @@ def test_a_lead_within_the_spread_over_seeds_is_a_tie(tmp_path: Path) -> None:
     )
     found = task_boards_of(catalogue, flags_by_evaluation(catalogue), ("rt-task-h3",))
     board = found.boards[0]
-    assert {board.rows[i].model.title for i in board.top(0)} == {"FixBERT", "FixBERT-small"}
+    top = {row_title(board.rows[i].model.name) for i in board.top(0)}
+    assert top == {"FixBERT", "FixBERT-small"}
     assert found.answers[0].state == "tied"
 
 

@@ -19,6 +19,7 @@ from ..models.family import Checkpoint, Fact
 from ..models.printed import parse_printed
 from .concerns import Flag
 from .fits import BasePairs, family_base_pairs, length_count
+from .names import RowName, order_text
 
 AdaptationClass = Literal["fine_tuned", "parameter_efficient", "frozen_probe", "zero_shot", "other"]
 CLASSES: tuple[AdaptationClass, ...] = (
@@ -115,7 +116,8 @@ class BoardModel:
 
     key: str
     """Configuration id (or a result table's model key)."""
-    title: str
+    name: RowName
+    """The row's name as parts (`render/present/names.row_title` words it)."""
     family_id: str | None
     parameters: float | None
     """Parameter count of the pinned checkpoint, where the records state it."""
@@ -296,7 +298,7 @@ class ModelFacts:
             entry = self._checkpoints(configuration.family).get(name)
         return BoardModel(
             configuration.id,
-            configuration.title,
+            RowName(configuration.title),
             configuration.family,
             entry.parameters if entry is not None else None,
             entry.context_bp if entry is not None else None,
@@ -316,12 +318,16 @@ STANDINGS: frozenset[str] = frozenset({"best", "tied", "ranked", "alone", "unsta
 
 def sort_rows(rows: Sequence[BoardRow], columns: Sequence[BoardColumn]) -> list[BoardRow]:
     """Rows by the first column holding a value, best first in its direction; rows without
-    a value there last (by title)."""
+    a value there last (by name, `names.order_text`)."""
     index = next((i for i in range(len(columns)) if any(r.values[i] is not None for r in rows)), 0)
     sign = -1.0 if columns and columns[index].direction != "lower" else 1.0
 
     def key(row: BoardRow) -> tuple[bool, float, str]:
         value = row.values[index] if columns else None
-        return (value is None, sign * value.value if value else 0.0, row.model.title.lower())
+        return (
+            value is None,
+            sign * value.value if value else 0.0,
+            order_text(row.model.name).lower(),
+        )
 
     return sorted(rows, key=key)

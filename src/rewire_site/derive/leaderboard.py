@@ -41,6 +41,7 @@ from .boards import (
     publication,
     sort_rows,
 )
+from .names import order_text
 from .overlaps import columns_for
 from .scales import is_resource_metric
 from .table_board import table_boards
@@ -113,11 +114,11 @@ def _board(
             model = (
                 facts.model(configuration)
                 if isinstance(configuration, Configuration)
-                else BoardModel(row.configuration_id, row.configuration_title, None, None, None)
+                else BoardModel(row.configuration_id, row.name, None, None, None)
             )
-            if model.title != row.configuration_title:  # distinct_titles made it unique
+            if order_text(model.name) != row.order:  # a setup's name, or distinct_titles'
                 model = BoardModel(
-                    model.key, row.configuration_title, model.family_id, model.parameters,
+                    model.key, row.name, model.family_id, model.parameters,
                     model.context_bp, model.record,
                 )  # fmt: skip
             rows.append(BoardRow(model, tuple(values)))

@@ -51,6 +51,7 @@ from .comparability import (
     last_digit,
     standings,
 )
+from .names import RowName
 from .scales import is_resource_metric
 from .table_facts import repeat_positions, seed_aggregates
 from .trivial import metric_kind, trivial_results
@@ -236,13 +237,13 @@ def _model(
     """The source's label (with its settings), linked to the family it maps to; the
     checkpoint's size and context where the label pins a checkpoint."""
     identity = group.rows[0].model_identity
-    title = group.label + "".join(f", {name} {value}" for name, value in group.settings)
+    name = RowName(group.label, group.settings, form="table")
     if identity is None:
-        return BoardModel(f"{table.id}:{group.label}", title, None, None, None, record=None)
+        return BoardModel(f"{table.id}:{group.label}", name, None, None, None, record=None)
     checkpoint = facts.checkpoint(identity.family, identity.checkpoint)
     return BoardModel(
         f"{identity.family}:{identity.checkpoint or group.label}",
-        title,
+        name,
         identity.family,
         checkpoint.parameters if checkpoint else None,
         checkpoint.context_bp if checkpoint else None,

@@ -31,6 +31,7 @@ from .comparability import (
     value_margin,
 )
 from .concerns import Flag, excluded, flags_by_evaluation
+from .names import RowName, order_text
 from .scales import column_metrics
 
 CellStatus = Literal["value", "not_reported", "out_of_memory", "incomplete"]
@@ -103,7 +104,8 @@ class ComparedRow:
     """A configuration's results under the protocol."""
 
     configuration_id: str
-    configuration_title: str
+    name: RowName
+    """The row's name as parts (`render/present/names.row_title` words it)."""
     evaluation_ids: tuple[str, ...]
     cells: tuple[ComparedCell, ...]
     """One per table column, in column order."""
@@ -112,6 +114,11 @@ class ComparedRow:
     model family they share; `configuration_id` is then the first of them."""
     configuration_ids: tuple[str, ...] = ()
     """Every configuration whose results the row holds."""
+
+    @property
+    def order(self) -> str:
+        """The key rows sort on after their values: the name's text (`names.order_text`)."""
+        return order_text(self.name)
 
 
 @dataclass(frozen=True)
@@ -221,7 +228,7 @@ def comparison(
     groups: dict[str, list[dict[str, ComparedCell]]] = {}
     evaluation_ids: dict[tuple[str, int], list[str]] = {}
     configurations: dict[str, list[str]] = {}
-    setups: dict[str, tuple[str, str]] = {}
+    setups: dict[str, tuple[str, RowName]] = {}
     flagged: list[tuple[Flag, bool]] = []
     result_count = 0
     for evaluation in chosen:
@@ -232,7 +239,7 @@ def comparison(
             key = "setup:" + "\x1f".join(setup)
             setups[key] = (
                 setup[0],
-                setup_title(setup[1], setup_keys, setup[2:], setup_defaults),
+                setup_name(setup[1], setup_keys, setup[2:], setup_defaults),
             )
         members = configurations.setdefault(key, [])
         if evaluation.configuration not in members:
@@ -287,18 +294,18 @@ def comparison(
     for key, rows in groups.items():
         configuration_id = configurations[key][0]
         configuration = catalogue.by_id.get(configuration_id)
-        title = (
+        name = RowName(
             configuration.title if isinstance(configuration, Configuration) else configuration_id
         )
         family_id = None
         if key in setups:
-            family_id, title = setups[key]
+            family_id, name = setups[key]
         for index, row in enumerate(rows):
             shown = [row.get(column_id) or _empty(column_id) for column_id in column_ids]
             table_rows.append(
                 ComparedRow(
                     configuration_id,
-                    title,
+                    name,
                     tuple(evaluation_ids[(key, index)]),
                     tuple(shown),
                     family_id,
@@ -307,7 +314,7 @@ def comparison(
             )
 
     table_rows = distinct_titles(table_rows)
-    table_rows.sort(key=lambda r: (r.configuration_title, r.configuration_id))
+    table_rows.sort(key=lambda r: (r.order, r.configuration_id))
     sort_column = sort_by or default_sort_column(column_ids, table_rows)
     if sort_column is not None:
         table_rows = [table_rows[i] for i in row_order(table_rows, columns, sort_column)]
@@ -370,7 +377,7 @@ class _Row(Shape):
     @property
     def cells(self) -> Sequence[_Cell]: ...
     @property
-    def configuration_title(self) -> str: ...
+    def order(self) -> str: ...
     @property
     def configuration_id(self) -> str: ...
 
@@ -398,7 +405,7 @@ def default_sort_column(column_ids: Sequence[str], rows: Iterable[_Row]) -> str 
 def row_order(rows: Sequence[_Row], columns: Sequence[_Column], sort_by: str) -> list[int]:
     """The positions of `rows` sorted by column `sort_by` in its metric's direction:
     comparable values first, then values that left comparisons, then out of memory, then
-    incomplete runs, then rows without a value (ties by configuration title). Reads a
+    incomplete runs, then rows without a value (ties by name, `order`). Reads a
     table's facts and its rows in words alike (their cells hold the same values)."""
     column_ids = [c.id for c in columns]
     if sort_by not in column_ids:
@@ -413,9 +420,9 @@ def row_order(rows: Sequence[_Row], columns: Sequence[_Column], sort_by: str) ->
             ranked = cell.rank_value if cell.rank_value is not None else cell.value
             value = ranked if lower else -ranked
             group = 1 if cell.excluded else 0
-            return (group, value, row.configuration_title, row.configuration_id)
+            return (group, value, row.order, row.configuration_id)
         group = {"out_of_memory": 2, "incomplete": 3}.get(cell.status, 4)
-        return (group, 0.0, row.configuration_title, row.configuration_id)
+        return (group, 0.0, row.order, row.configuration_id)
 
     return sorted(range(len(rows)), key=key)
 
@@ -495,13 +502,14 @@ def _select(
 
 
 def distinct_titles(rows: Sequence[ComparedRow]) -> list[ComparedRow]:
-    """Rows whose configurations share a title (the same setup measured in two runs, say)
-    get their configuration id after the title, so that no two rows read the same."""
-    counts = Counter(r.configuration_title for r in rows)
-    ids = Counter((r.configuration_title, r.configuration_id) for r in rows)
+    """Rows whose configurations share a name (the same setup measured in two runs, say)
+    get their configuration id in the name (`RowName.configuration_id`: a page reads it
+    after the title), so that no two rows read the same."""
+    counts = Counter(r.order for r in rows)
+    ids = Counter((r.order, r.configuration_id) for r in rows)
     return [
-        replace(r, configuration_title=f"{r.configuration_title} ({r.configuration_id})")
-        if counts[r.configuration_title] > ids[(r.configuration_title, r.configuration_id)]
+        replace(r, name=replace(r.name, configuration_id=r.configuration_id))
+        if counts[r.order] > ids[(r.order, r.configuration_id)]
         else r
         for r in rows
     ]
@@ -525,18 +533,19 @@ def setup_key(
     return (configuration.family, configuration.reported_name, *values)
 
 
-def setup_title(
+def setup_name(
     reported_name: str,
     setup_keys: Sequence[str],
     values: Sequence[str],
     defaults: Mapping[str, str] | None = None,
-) -> str:
-    """'NT 2.5B (precision bf16, update full, length 1000nt)': a setting at the recipe's
-    default is left out (it names the default setup)."""
-    settings = ", ".join(
-        f"{k} {v}" for k, v in zip(setup_keys, values, strict=True) if (defaults or {}).get(k) != v
+) -> RowName:
+    """A setup row's name: the reported name and its settings, a setting at the recipe's
+    default left out (it names the default setup); a page reads it 'NT 2.5B (precision
+    bf16, update full, length 1000nt)'."""
+    settings = tuple(
+        (k, v) for k, v in zip(setup_keys, values, strict=True) if (defaults or {}).get(k) != v
     )
-    return f"{reported_name} ({settings})"
+    return RowName(reported_name, settings, form="setup")
 
 
 def _title(catalogue: Catalogue, record_id: str) -> str:

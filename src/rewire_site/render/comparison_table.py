@@ -23,6 +23,7 @@ from .present.metrics import (
     per_column,
     result_header,
 )
+from .present.names import row_title
 from .present.numbers import NOT_REPORTED, plural, result_display, unit_text
 from .present.standing import standing_text
 from .reproduction import printed_display
@@ -111,6 +112,12 @@ class TableRow:
     they share; `configuration_id` is then the first of them."""
     configuration_ids: tuple[str, ...] = ()
     """Every configuration whose results the row holds."""
+
+    @property
+    def order(self) -> str:
+        """What `derive.tables.row_order` breaks ties on: the row's name as it reads (the
+        words of `derive.names.order_text`)."""
+        return self.configuration_title
 
 
 @dataclass(frozen=True)
@@ -235,7 +242,7 @@ def table_view(table: derived.Comparison, catalogue: Catalogue) -> ComparisonTab
         rows=tuple(
             TableRow(
                 r.configuration_id,
-                r.configuration_title,
+                row_title(r.name),
                 r.evaluation_ids,
                 tuple(_cell(c, catalogue) for c in r.cells),
                 r.family_id,

@@ -23,6 +23,7 @@ from ..link import Catalogue
 from ..models import Metric, Protocol
 from .contexts import Link
 from .present.flags import flag_label
+from .present.names import row_title
 from .present.numbers import display_number, plural
 from .present.values import scale_unit, scaled_value
 from .result_table import row_anchor
@@ -286,7 +287,8 @@ def _standing_note(value: BoardValue, rivals: int) -> str:
 
 def _model_link(model: BoardModel, catalogue: Catalogue) -> Link:
     record = catalogue.by_id.get(model.record) if model.record else None
-    title = model.title if model.pinned else f"{model.title} (checkpoint not pinned)"
+    title = row_title(model.name)
+    title = title if model.pinned else f"{title} (checkpoint not pinned)"
     return Link(title, page_of(record) if record is not None else "")
 
 
@@ -486,15 +488,15 @@ def answer_text(
     if answer.state == "best" and not answer.beyond:
         return (
             f"{opening}, the {word} {column.label} is {text} for "
-            f"{top.model.title} ({source}); {counts}"
+            f"{row_title(top.model.name)} ({source}); {counts}"
         )
     if answer.state == "best":
         return (
             f"{opening}, the best {column.label} of the comparable results is {text} for "
-            f"{top.model.title} ({source}); {plural(answer.beyond, 'better value')} "
+            f"{row_title(top.model.name)} ({source}); {plural(answer.beyond, 'better value')} "
             f"{'is' if answer.beyond == 1 else 'are'} not ranked (see the table); {counts}"
         )
-    names = [board.rows[i].model.title for i in answer.rows]
+    names = [row_title(board.rows[i].model.name) for i in answer.rows]
     return (
         f"{opening}, no single model leads on {column.label}: "
         f"{plural(len(names), 'model')} are within the margin of the top value {text} "

@@ -1,0 +1,20 @@
+"""A row's name in words (issue 26): a configuration's title, a setup's reported name with
+the settings that set it apart ('NT 2.5B (precision bf16, update full)'), a result table's
+model label with its settings ('DNABERT-2, layer 6'), and the configuration id where two
+rows would otherwise read the same."""
+
+from __future__ import annotations
+
+from ...derive.names import RowName
+
+
+def row_title(name: RowName) -> str:
+    """The words of a row name (`derive.names.RowName`)."""
+    if name.form == "setup":
+        settings = ", ".join(f"{k} {v}" for k, v in name.settings)
+        words = f"{name.label} ({settings})"
+    elif name.form == "table":
+        words = name.label + "".join(f", {k} {v}" for k, v in name.settings)
+    else:
+        words = name.label
+    return words if name.configuration_id is None else f"{words} ({name.configuration_id})"
