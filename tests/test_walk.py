@@ -39,13 +39,16 @@ def test_the_walk_runs_from_the_page_job_to_the_writer() -> None:
     assert walk.stays[-1] == "rewire_site.write"
 
 
-STAYS, MODULES, RETURNS = 487, 32, 455
+STAYS, MODULES, RETURNS = 497, 33, 464
 """One evaluation's walk as it stands (the reproduction fixture's measurement page): a
 ratchet, lower them when the walk gets shorter. The aim (issue 26) is 9 modules and 5
 returns. Raised once, from 529 stays in 28 modules and 501 returns, when derive/display.py
 (101 stays in one module) was split by job into render/present/ (numbers, metrics,
 missing, agreement, flags, durations, review): a helper calling another module's helper
-(an agreement's percent rounds through `present.numbers`) is a stay and a return more."""
+(an agreement's percent rounds through `present.numbers`) is a stay and a return more.
+Raised again, from 487 stays in 32 modules and 455 returns, when the relation labels left
+derive/related.py for render/present/relations.py (issue 26: derive/ holds no words; the
+page words each relation there: 5 stays, 1 module)."""
 
 DERIVE_STILL_ENTERED = frozenset({"scales", "readiness"})
 """derive/ modules the page job still enters: a metric's scale and the hash of a
