@@ -42,24 +42,8 @@ packer=$!
 
 till() { echo $(( ($1 < DEADLINE_S ? $1 : DEADLINE_S) - SECONDS )); }
 
-# measure LIMIT ARGS...: one runner in a session of its own, its process group stopped at
-# LIMIT seconds (GNU timeout would signal the runner only, leaving its workers on the GPU).
-measure() {
-  local limit=$1
-  shift
-  if [ "$limit" -le 5 ]; then echo "no time left for: $*" >&2; return 0; fi
-  setsid python3 -c 'from measure.cli import app; app()' run "$@" &
-  local pid=$!
-  ( trap 'kill "$s" 2>/dev/null; exit 0' TERM; sleep "$limit" & s=$!; wait "$s"
-    echo "stage limit ${limit} s: stopping" >&2
-    kill -TERM -- "-$pid" 2>/dev/null; sleep 2; kill -KILL -- "-$pid" 2>/dev/null ) &
-  local watcher=$!
-  wait "$pid"
-  local rc=$?
-  kill "$watcher" 2>/dev/null
-  wait "$watcher" 2>/dev/null
-  return $rc
-}
+STAGE_KILL_GRACE=2
+. "$(dirname "$0")/stage_limit.sh"  # measure LIMIT ARGS...: a stage stopped at its limit
 CURVES=rewire-20261130-protocol-gpu-memory-curves
 EMBED=rewire-20261202-protocol-embedding-throughput
 common=(--runs-dir "$R" --no-records)

@@ -29,25 +29,7 @@ nvidia-smi --query-gpu=index,name,memory.total,driver_version,clocks.max.sm --fo
 python3 -c "import torch, transformers, peft; print('torch', torch.__version__, 'transformers', \
 transformers.__version__, 'peft', peft.__version__)" 2>&1 | tee "$R/versions.txt"
 t0=$SECONDS
-# Each stage is stopped at its limit (seconds) with its worker processes: the runner starts
-# in a session of its own (setsid) and the whole process group is signalled (GNU timeout
-# would signal the runner only, leaving its workers on the GPU). Finished points keep their
-# logs; a later call with the same RUN resumes.
-measure() {
-  local limit=$1
-  shift
-  setsid python3 -c 'from measure.cli import app; app()' run "$@" &
-  local pid=$!
-  ( trap 'kill "$s" 2>/dev/null; exit 0' TERM; sleep "$limit" & s=$!; wait "$s"
-    echo "stage limit ${limit} s: stopping" >&2
-    kill -TERM -- "-$pid" 2>/dev/null; sleep 5; kill -KILL -- "-$pid" 2>/dev/null ) &
-  local watcher=$!
-  wait "$pid"
-  local rc=$?
-  kill "$watcher" 2>/dev/null
-  wait "$watcher" 2>/dev/null
-  return $rc
-}
+. "$(dirname "$0")/stage_limit.sh"  # measure LIMIT ARGS...: a stage stopped at its limit
 measure "${CURVES_LIMIT:-265}" rewire-20261130-protocol-gpu-memory-curves --models "$MODELS" --run-id "$RUN-curves" \
   --runs-dir "$R" --gpus "${GPUS:-0,0,0}" --no-records --time-budget "${CURVES_BUDGET:-235}" \
   > "$R/curves.txt" 2>&1
