@@ -15,40 +15,27 @@
 # 4. GENERator's mixed precision with activation checkpointing, with whatever time is left.
 # Points are run shortest first and each log is written as its point ends; every few
 # seconds the run folders are packed into $OUT/runs.tar.gz, so a stop keeps the points that
-# finished. Records are written afterwards where the catalogue lives:
-# `rewire measure run PROTOCOL --run-id RUN_ID-curves --runs-dir DIR --records-only`.
+# finished (measure/device_common.sh). Records are written afterwards where the catalogue
+# lives: `rewire measure run PROTOCOL --run-id RUN_ID-curves --runs-dir DIR --records-only`.
+# DRY_RUN=1 WHEELS= R=DIR OUT=DIR plans every stage on a CPU.
 set -uo pipefail
 RUN=${1:?run id}
-R=/tmp/curves
+R=${R:-/tmp/curves}
 OUT=${OUT:-/tmp/out}
 DEADLINE_S=${DEADLINE_S:-150}
 END1=${END1:-60}   # the stages' latest ends, seconds after the start (a stage that ends
 END2=${END2:-100}  # sooner leaves its time to the next)
 GPUS=${GPUS:-0}
-mkdir -p "$OUT" "$R"
-python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
-  --target /tmp/site .whl/*.whl || exit 1
-export PYTHONUNBUFFERED=1 PYTHONPATH=/tmp/site:$PWD/src:$PWD${PYTHONPATH:+:$PYTHONPATH}
-nvidia-smi --query-gpu=index,name,memory.total,driver_version,clocks.max.sm --format=csv \
-  > "$R/nvidia-smi.csv" 2>&1
-cat "$R/nvidia-smi.csv"
+here=$(dirname "$0")
+. "$here/device_common.sh"  # device_setup, start_packing, till, stage, status_counts
+device_setup || exit 1
 grep -c "generator-eukaryote-1-2b" measure/memory_curve/recipe.yaml > "$R/recipe-check.txt"
-
-pack() {  # the run folders as they stand, replaced atomically
-  tar czf "$OUT/runs.tar.gz.part" -C /tmp curves 2>/dev/null && mv "$OUT/runs.tar.gz.part" "$OUT/runs.tar.gz"
-}
-( while true; do sleep 4; pack; done ) &
-packer=$!
-
-till() { echo $(( ($1 < DEADLINE_S ? $1 : DEADLINE_S) - SECONDS )); }
-
+start_packing
 STAGE_KILL_GRACE=2
-. "$(dirname "$0")/stage_limit.sh"  # measure LIMIT ARGS...: a stage stopped at its limit
+. "$here/stage_limit.sh"  # measure LIMIT ARGS...: a stage stopped at its limit
 CURVES=rewire-20261130-protocol-gpu-memory-curves
 EMBED=rewire-20261202-protocol-embedding-throughput
-common=(--runs-dir "$R" --no-records)
 
-stage() { echo "$1 at $SECONDS s" | tee -a "$R/timing.txt"; }
 stage "1 start"
 measure "$(till "$END1")" $CURVES --models grover --run-id "$RUN-curves" "${common[@]}" \
   --gpus "$GPUS,$GPUS,$GPUS,$GPUS,$GPUS" > "$R/curves-grover.txt" 2>&1 &
@@ -67,12 +54,7 @@ stage "4 start"
 measure "$(till "$DEADLINE_S")" $CURVES --models generator-eukaryote-1-2b --stages full-mixed-ckpt \
   --run-id "$RUN-curves" "${common[@]}" --gpus "$GPUS" > "$R/curves-generator-ckpt.txt" 2>&1
 stage "end"
-kill "$packer" 2>/dev/null
-wait "$packer" 2>/dev/null
-pack
-for run in "$RUN-curves" "$RUN-embed"; do
-  python3 -c "import json, glob, collections; print('$run', collections.Counter(json.load(open(p))['status'] \
-for p in glob.glob('$R/$run/logs/*.json')))"
-done
+stop_packing
+status_counts "$RUN-curves" "$RUN-embed"
 cat "$R/timing.txt"
 ls -la "$OUT"

@@ -1,4 +1,5 @@
-# Sourced by the device scripts (measure/h200_new_families.sh, h100_grover_generator.sh).
+# Sourced by the device scripts (measure/h200_new_families.sh, h100_grover_generator.sh,
+# h100_generator_rest.sh).
 #
 # measure LIMIT ARGS...: `rewire measure run ARGS...` stopped at LIMIT seconds with its
 # worker processes. The runner starts in a session of its own (setsid) and the whole
