@@ -1,12 +1,15 @@
 """The record builder of measure/: the configuration and the evaluation record of one
 Rewire measurement, from the values a recipe measured and the words it chose. Every recipe
 calls these two (peak_memory, memory_curve, hyenadna, ia3): a new protocol adds a recipe
-and a worker, not a record writer. What is the same for every measurement (areas,
-contexts, kind, origin, the hardware line, the checkpoint left out) is written here once,
-in the order the records hold their fields."""
+and a worker, not a record writer. What both records of a measurement state (its
+environment, settings, day and hardware) is one `Measured` value; what is the same for
+every measurement (areas, contexts, kind, origin, the hardware line, the checkpoint left
+out, the results' missing interval and coverage) is written here once, in the order the
+records hold their fields."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from measure.records import AREAS, CONTEXTS, GB
@@ -77,6 +80,14 @@ def peak_status(log: dict[str, Any]) -> str:
     return "out_of_memory" if log["status"] == "out_of_memory" else "value"
 
 
+def peak_result(column: str, log: dict[str, Any], note: str, **after: Any) -> dict[str, Any]:
+    """The peak-memory result of a worker log in `column` (GB, lower is better): its status
+    (`peak_status`), then `after` (estimates, observations), then its value and `note` or
+    the out-of-memory note (`peak_value`)."""
+    result = measured_result(column, peak_status(log), "gigabyte", "lower", **after)
+    return peak_value(result, log, note)
+
+
 def synthetic_comparison(
     *,
     steps: str,
@@ -121,7 +132,38 @@ def result_gaps(
     return gaps
 
 
+@dataclass(frozen=True)
+class Measured:
+    """What the configuration and the evaluation of one measurement both state: its run,
+    its environment (as `measure.records.measurement_environment` gives it), its settings,
+    the day its records are added, and the GPUs and machine as `gpu_line` takes them."""
+
+    run_id: str
+    environment: dict[str, Any]
+    settings: dict[str, str]
+    added: str
+    gpus: int = 1
+    machine: str | None = None
+
+    @property
+    def hardware(self) -> str:
+        """The hardware in words (`gpu_line`)."""
+        return gpu_line(self.environment, self.gpus, self.machine)
+
+
+@dataclass(frozen=True)
+class ResultGaps:
+    """Why the results of a measurement state no interval (`uncertainty`, for `reason`:
+    unknown, one run) and no coverage (`coverage`: no samples scored); `result_gaps`
+    words them for each result."""
+
+    uncertainty: str
+    coverage: str
+    reason: str = "unknown"
+
+
 def configuration_record(
+    measured: Measured,
     *,
     config_id: str,
     title: str,
@@ -129,20 +171,18 @@ def configuration_record(
     reported_name: str,
     family: str,
     parameters: str | None,
-    environment: dict[str, Any],
     fine_tuning: str | None,
     training_setting: str,
     version: str,
-    settings: dict[str, str],
     provenance_note: str,
-    missing_metadata: dict[str, Any],
-    added: str,
+    checkpoint_note: str,
+    missing_metadata: dict[str, Any] | None = None,
     citations: list[dict[str, Any]] | None = None,
-    gpus: int = 1,
-    machine: str | None = None,
 ) -> dict[str, Any]:
-    """The configuration record of a measured model (random weights: no checkpoint);
-    `parameters` None leaves the field out; `gpus` and `machine` as `gpu_line` takes them."""
+    """The configuration record of a measured model: random weights, so no checkpoint
+    (`checkpoint_note` says why that does not matter; other `missing_metadata` follows);
+    `parameters` None leaves the field out."""
+    environment = measured.environment
     record: dict[str, Any] = {
         "id": config_id,
         "kind": "configuration",
@@ -155,27 +195,31 @@ def configuration_record(
         "method_types": ["foundation_model"],
         "parameters": parameters,
         "hardware": {
-            "description": gpu_line(environment, gpus, machine),
+            "description": measured.hardware,
             "accelerator": "CPU" if on_cpu(environment) else str(environment["gpu"]),
-            "count": gpus,
+            "count": measured.gpus,
         },
         "fine_tuning": fine_tuning,
         "training_setting": training_setting,
         "checkpoint": None,
         "version": version,
-        "settings": settings,
+        "settings": measured.settings,
         "provenance_note": provenance_note,
     }
     if parameters is None:
         del record["parameters"]
     if citations is not None:
         record["citations"] = citations
-    record["missing_metadata"] = missing_metadata
-    record["added"] = added
+    record["missing_metadata"] = {
+        "checkpoint": {"reason": "inapplicable", "note": checkpoint_note},
+        **(missing_metadata or {}),
+    }
+    record["added"] = measured.added
     return record
 
 
 def evaluation_record(
+    measured: Measured,
     *,
     eval_id: str,
     config_id: str,
@@ -183,25 +227,20 @@ def evaluation_record(
     summary: str,
     protocol: str,
     dataset: str,
-    run_id: str,
     comparison: dict[str, str],
     results: list[dict[str, Any]],
     artifacts: list[dict[str, Any]],
-    environment: dict[str, Any],
-    settings: dict[str, str],
-    missing_metadata: dict[str, Any],
+    gaps: ResultGaps,
     limitations: list[str],
-    added: str,
     reproduces: str | None = None,
     reproduces_last: bool = False,
     version: str | None = None,
-    gpus: int = 1,
-    machine: str | None = None,
 ) -> dict[str, Any]:
-    """The evaluation record of one measurement (origin rewire_measurement). `reproduces`,
-    the published evaluation it reproduces, stands after the hardware, or last where
-    `reproduces_last` (the place the peak-memory records have always held it). `version`:
-    'Rewire measurement run <run_id>' unless given; `gpus` and `machine` as `gpu_line`."""
+    """The evaluation record of one measurement (origin rewire_measurement), its missing
+    metadata the `gaps` of each result. `reproduces`, the published evaluation it
+    reproduces, stands after the hardware, or last where `reproduces_last` (the place the
+    peak-memory records have always held it). `version`: 'Rewire measurement run <run_id>'
+    unless given."""
     record: dict[str, Any] = {
         "id": eval_id,
         "kind": "evaluation",
@@ -213,20 +252,22 @@ def evaluation_record(
         "protocol": protocol,
         "dataset": dataset,
         "origin": "rewire_measurement",
-        "version": version or f"Rewire measurement run {run_id}",
+        "version": version or f"Rewire measurement run {measured.run_id}",
         "comparison": comparison,
         "results": results,
         "artifacts": artifacts,
-        "training_hardware": gpu_line(environment, gpus, machine),
+        "training_hardware": measured.hardware,
     }
     if reproduces is not None and not reproduces_last:
         record["reproduces"] = reproduces
     record |= {
-        "settings": settings,
-        "environment": environment,
-        "missing_metadata": missing_metadata,
+        "settings": measured.settings,
+        "environment": measured.environment,
+        "missing_metadata": result_gaps(
+            gaps.uncertainty, gaps.coverage, count=len(results), uncertainty_reason=gaps.reason
+        ),
         "limitations": limitations,
-        "added": added,
+        "added": measured.added,
     }
     if reproduces is not None and reproduces_last:
         record["reproduces"] = reproduces
@@ -234,11 +275,14 @@ def evaluation_record(
 
 
 __all__ = [
+    "Measured",
+    "ResultGaps",
     "configuration_record",
     "evaluation_record",
     "gpu_line",
     "measured_result",
     "on_cpu",
+    "peak_result",
     "peak_status",
     "peak_value",
     "result_gaps",

@@ -10,10 +10,11 @@ path that already exists. Raw logs become artifacts under `artifacts/measurement
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -26,6 +27,8 @@ from rewire_site.models import RECORD_ADAPTER
 from rewire_site.problems import Problem, RecordsInvalid
 
 MEASUREMENTS_DIR = "measurements"
+FINISHED = ("value", "out_of_memory")
+"""The statuses of a worker log whose item finished: a value, or out of memory."""
 
 
 class RecordExists(FileExistsError):
@@ -221,6 +224,34 @@ def write_new(records: Sequence[dict[str, Any]], root: Path) -> list[Path]:
     """`write_records` where a run has new records; none written (an empty list) where it
     has none."""
     return write_records(records, root) if records else []
+
+
+def finished_logs(paths: Iterable[Path]) -> Iterator[tuple[Path, dict[str, Any]]]:
+    """Each readable worker log of `paths` whose item finished (`FINISHED`), with its path;
+    a missing or unreadable file is passed over (its item has not run)."""
+    for path in paths:
+        try:
+            log = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(log, dict) and log.get("status") in FINISHED:
+            yield path, log
+
+
+def recorded(root: Path, record_id: str) -> bool:
+    """Whether the catalogue under `root` holds a record of this id already."""
+    return (root / RECORDS_DIR / f"{record_id}.yaml").exists()
+
+
+def write_finished(
+    paths: Iterable[Path],
+    root: Path,
+    build: Callable[[Path, dict[str, Any]], list[dict[str, Any]]],
+) -> list[Path]:
+    """The records of a run's finished logs (`finished_logs`): `build` makes those of one
+    log from its path and contents (none where the catalogue holds them or the log gives
+    none); then all are validated and written as new files (`write_new`)."""
+    return write_new([r for path, log in finished_logs(paths) for r in build(path, log)], root)
 
 
 def resolve_commit(recorded: str, given: str | None) -> tuple[str, str | None]:

@@ -12,7 +12,6 @@ values (which GPU a peak fits, the ratio against the printed factor), never type
 
 from __future__ import annotations
 
-import json
 import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -20,9 +19,10 @@ from pathlib import Path
 from typing import Any
 
 from measure.builder import (
+    Measured,
+    ResultGaps,
     configuration_record,
     evaluation_record,
-    result_gaps,
     synthetic_comparison,
 )
 from measure.hyenadna.recipe import CARDS, HyenaRecipe, ProtocolPlan
@@ -30,11 +30,12 @@ from measure.records import (
     GB,
     added_on,
     cite_artifact,
+    finished_logs,
     measurement_environment,
     record_ids,
+    recorded,
 )
 
-FINISHED = ("value", "out_of_memory")
 MODEL_SOURCE = "evidence-20261130-source-hyenadna-standalone-py"
 CUDA_CONTEXT_GB = 0.5
 """Allowance for the CUDA context and kernels when deciding whether a peak fits a card."""
@@ -111,22 +112,6 @@ def _ratio(numerator: float, denominator: float) -> float:
     return float(f"{numerator / denominator:.4g}")
 
 
-def _environment(log: dict[str, Any], git_commit: str | None, note: str | None) -> dict[str, Any]:
-    return measurement_environment(
-        log["environment"], git_commit, log["environment"].get("note"), note
-    )
-
-
-def _artifact(path: Path, root: Path, run_id: str) -> dict[str, Any]:
-    return cite_artifact(
-        path,
-        root,
-        run_id,
-        path.name,
-        "Raw JSON log of one item: settings, allocator statistics, times and environment",
-    )
-
-
 STEP_TEXT = (
     "full fine-tuning step: fp32 weights, mean-pooled 2-class head, cross-entropy, AdamW (fp32 "
     "states); without, then with checkpoint_mixer and checkpoint_mlp"
@@ -144,89 +129,7 @@ class Texts:
     fine_tuning: str | None
     title: str
     summary: str
-
-
-def _pair(
-    recipe: HyenaRecipe,
-    plan: ProtocolPlan,
-    item: str,
-    log: dict[str, Any],
-    environment: dict[str, Any],
-    settings: dict[str, str],
-    texts: Texts,
-    comparison: dict[str, str],
-    results: list[dict[str, Any]],
-    artifacts: list[dict[str, Any]],
-    limitations: list[str],
-) -> list[dict[str, Any]]:
-    """The configuration and the evaluation of one measurement (`item` names both ids)."""
-    config_id, eval_id = record_ids(log["run_id"], item)
-    s, added = log["settings"], added_on(log["ended_at"])
-    missing: dict[str, Any] = {
-        "checkpoint": {
-            "reason": "inapplicable",
-            "note": "Random weights from the checkpoint's dimensions: memory and time do "
-            "not depend on trained weights.",
-        }
-    }
-    if texts.fine_tuning is None:
-        missing["fine_tuning"] = {
-            "reason": "inapplicable",
-            "note": "Timed passes only; no optimizer step updates the weights.",
-        }
-    configuration = configuration_record(
-        config_id=config_id,
-        title=texts.config_title,
-        summary=texts.config_summary,
-        reported_name=f"HyenaDNA {s['model']} ({s['n_layer']} layers, width {s['d_model']})",
-        family=recipe.family,
-        parameters=f"{log['parameters']:,} (counted)" if log.get("parameters") else None,
-        environment=environment,
-        fine_tuning=texts.fine_tuning,
-        training_setting=texts.training_setting,
-        version=f"measure/hyenadna/model.py (from {log['source']}), torch "
-        f"{environment['packages'].get('torch', '?')}",
-        settings=settings,
-        provenance_note="Implemented and measured by Rewire (`measure/hyenadna`): a typed "
-        "transcription of the authors' standalone model with random weights; dimensions: "
-        f"{s['dims_source']}.",
-        citations=[
-            {
-                "source": MODEL_SOURCE,
-                "locator": "HyenaOperator, Block, LMBackbone",
-                "role": "context_only",
-                "supports": ["version"],
-            }
-        ],
-        missing_metadata=missing,
-        added=added,
-    )
-    for result in results:
-        result.setdefault("uncertainty", None)
-        result.setdefault("coverage", None)
-    evaluation = evaluation_record(
-        eval_id=eval_id,
-        config_id=config_id,
-        title=texts.title,
-        summary=texts.summary,
-        protocol=plan.protocol,
-        dataset=recipe.dataset,
-        run_id=log["run_id"],
-        comparison=comparison,
-        results=results,
-        artifacts=artifacts,
-        environment=environment,
-        reproduces=plan.reproduces,
-        settings=settings,
-        missing_metadata=result_gaps(
-            "One run; the repeats behind a time are its observations.",
-            "No samples are scored.",
-            count=len(results),
-        ),
-        limitations=limitations,
-        added=added,
-    )
-    return [configuration, evaluation]
+    limitations: list[str]
 
 
 def _memory_results(
@@ -250,8 +153,7 @@ def _memory_run(
     """The first of `keys`' logs, its environment as the record states it, and the logs'
     peak-memory results and summary lines (see `_memory_results`)."""
     first = run.logs[keys[0]]
-    environment = _environment(first, run.git_commit, run.note)
-    return (first, environment, *_memory_results(run.logs, keys, column_of))
+    return (first, run.environment(first), *_memory_results(run.logs, keys, column_of))
 
 
 def _memory_comparison(log: dict[str, Any], inputs: str, adaptation: str) -> dict[str, str]:
@@ -365,25 +267,102 @@ class Run:
     git_commit: str | None
     note: str | None
 
-    def parts(
-        self,
-    ) -> tuple[HyenaRecipe, ProtocolPlan, Logs, dict[str, Path], Path, str | None, str | None]:
-        return (
-            self.recipe,
-            self.plan,
-            self.logs,
-            self.paths,
-            self.root,
-            self.git_commit,
-            self.note,
+    def environment(self, log: dict[str, Any]) -> dict[str, Any]:
+        """A log's environment as the records state it (with the run's commit and note)."""
+        return measurement_environment(
+            log["environment"], self.git_commit, log["environment"].get("note"), self.note
         )
+
+    def pair(
+        self,
+        item: str,
+        log: dict[str, Any],
+        environment: dict[str, Any],
+        settings: dict[str, str],
+        texts: Texts,
+        comparison: dict[str, str],
+        results: list[dict[str, Any]],
+        keys: list[str],
+    ) -> list[dict[str, Any]]:
+        """The configuration and the evaluation of one measurement (`item` names both ids),
+        the logs of `keys` stored and cited as its artifacts."""
+        run_id = log["run_id"]
+        config_id, eval_id = record_ids(run_id, item)
+        s = log["settings"]
+        measured = Measured(run_id, environment, settings, added_on(log["ended_at"]))
+        configuration = configuration_record(
+            measured,
+            config_id=config_id,
+            title=texts.config_title,
+            summary=texts.config_summary,
+            reported_name=f"HyenaDNA {s['model']} ({s['n_layer']} layers, width {s['d_model']})",
+            family=self.recipe.family,
+            parameters=f"{log['parameters']:,} (counted)" if log.get("parameters") else None,
+            fine_tuning=texts.fine_tuning,
+            training_setting=texts.training_setting,
+            version=f"measure/hyenadna/model.py (from {log['source']}), torch "
+            f"{environment['packages'].get('torch', '?')}",
+            provenance_note="Implemented and measured by Rewire (`measure/hyenadna`): a typed "
+            "transcription of the authors' standalone model with random weights; dimensions: "
+            f"{s['dims_source']}.",
+            citations=[
+                {
+                    "source": MODEL_SOURCE,
+                    "locator": "HyenaOperator, Block, LMBackbone",
+                    "role": "context_only",
+                    "supports": ["version"],
+                }
+            ],
+            checkpoint_note="Random weights from the checkpoint's dimensions: memory and time "
+            "do not depend on trained weights.",
+            missing_metadata=None
+            if texts.fine_tuning is not None
+            else {
+                "fine_tuning": {
+                    "reason": "inapplicable",
+                    "note": "Timed passes only; no optimizer step updates the weights.",
+                }
+            },
+        )
+        for result in results:
+            result.setdefault("uncertainty", None)
+            result.setdefault("coverage", None)
+        artifacts = [
+            cite_artifact(
+                self.paths[key],
+                self.root,
+                run_id,
+                self.paths[key].name,
+                "Raw JSON log of one item: settings, allocator statistics, times and environment",
+            )
+            for key in keys
+        ]
+        evaluation = evaluation_record(
+            measured,
+            eval_id=eval_id,
+            config_id=config_id,
+            title=texts.title,
+            summary=texts.summary,
+            protocol=self.plan.protocol,
+            dataset=self.recipe.dataset,
+            comparison=comparison,
+            results=results,
+            artifacts=artifacts,
+            reproduces=self.plan.reproduces,
+            gaps=ResultGaps(
+                "One run; the repeats behind a time are its observations.",
+                "No samples are scored.",
+            ),
+            limitations=texts.limitations,
+        )
+        return [configuration, evaluation]
 
 
 Builder = Callable[[Run], list[dict[str, Any]]]
 
 
 def _colab_fit(run: Run) -> list[dict[str, Any]]:
-    recipe, plan, logs, paths, root = run.parts()[:5]
+    logs = run.logs
     records: list[dict[str, Any]] = []
     by_model: dict[str, list[str]] = {}
     for key, log in logs.items():
@@ -405,31 +384,23 @@ def _colab_fit(run: Run) -> list[dict[str, Any]]:
             _method_text({**s, "method": "finetune"}),
             f"HyenaDNA {model} peak GPU memory at {s['length']:,} tokens: inference and "
             "fine-tuning (Rewire measurement)",
-            _summary(environment, lines, claim_checks(plan, [logs[k] for k in keys])),
+            _summary(environment, lines, claim_checks(run.plan, [logs[k] for k in keys])),
+            LIMITATIONS_MEMORY,
         )
         comparison = _memory_comparison(
             first,
             TOKENS_TEXT.format(seed=first["seed"]),
             "Inference (frozen, fp32) and a full fine-tuning step (fp32, AdamW)",
         )
-        records += _pair(
-            recipe,
-            plan,
-            f"colab-fit-{model}",
-            first,
-            environment,
-            _settings(first, methods="inference, fine-tuning"),
-            texts,
-            comparison,
-            results,
-            [_artifact(paths[k], root, run_id) for k in keys],
-            LIMITATIONS_MEMORY,
+        settings = _settings(first, methods="inference, fine-tuning")
+        records += run.pair(
+            f"colab-fit-{model}", first, environment, settings, texts, comparison, results, keys
         )
     return records
 
 
 def _checkpointing(run: Run) -> list[dict[str, Any]]:
-    recipe, plan, logs, paths, root, git_commit, note = run.parts()
+    logs = run.logs
     records: list[dict[str, Any]] = []
     pairs: dict[int, dict[bool, str]] = {}
     for key, log in logs.items():
@@ -441,7 +412,7 @@ def _checkpointing(run: Run) -> list[dict[str, Any]]:
         if off["status"] != "value" or on["status"] != "value":
             continue  # a ratio needs both peaks
         run_id = off["run_id"]
-        environment = _environment(off, git_commit, note)
+        environment = run.environment(off)
         peak_off = _gb(off["memory"]["peak_allocated_bytes"])
         peak_on = _gb(on["memory"]["peak_allocated_bytes"])
         ratio = _ratio(peak_off, peak_on)
@@ -491,25 +462,20 @@ def _checkpointing(run: Run) -> list[dict[str, Any]]:
             f"On {environment['gpu']}, a training step of the 1M architecture at "
             f"{length:,} tokens peaks at {peak_off:.2f} GB without checkpointing and "
             f"{peak_on:.2f} GB with the flags: {ratio:.2f}x less memory.",
-        )
-        records += _pair(
-            recipe,
-            plan,
-            f"checkpointing-{length}",
-            off,
-            environment,
-            settings,
-            texts,
-            _memory_comparison(off, TOKENS_TEXT.format(seed=off["seed"]), CHECKPOINTING_TEXT),
-            [result],
-            [_artifact(paths[pair[flag]], root, run_id) for flag in (False, True)],
             LIMITATIONS_MEMORY,
+        )
+        comparison = _memory_comparison(
+            off, TOKENS_TEXT.format(seed=off["seed"]), CHECKPOINTING_TEXT
+        )
+        keys = [pair[False], pair[True]]
+        records += run.pair(
+            f"checkpointing-{length}", off, environment, settings, texts, comparison, [result], keys
         )
     return records
 
 
 def _train_1m(run: Run) -> list[dict[str, Any]]:
-    recipe, plan, logs, paths, root = run.parts()[:5]
+    logs = run.logs
     if not logs:
         return []
     keys = sorted(logs, key=lambda k: logs[k]["settings"]["checkpointing"])
@@ -528,25 +494,18 @@ def _train_1m(run: Run) -> list[dict[str, Any]]:
         STEP_TEXT,
         f"HyenaDNA 1M architecture, peak memory of a training step at {s['length']:,} "
         "tokens (Rewire measurement)",
-        _summary(environment, lines, claim_checks(plan, [logs[k] for k in keys])),
-    )
-    return _pair(
-        recipe,
-        plan,
-        "train-1m",
-        first,
-        environment,
-        _settings(first, checkpointing="compared: no and yes"),
-        texts,
-        _memory_comparison(first, TOKENS_TEXT.format(seed=first["seed"]), CHECKPOINTING_TEXT),
-        results,
-        [_artifact(paths[k], root, run_id) for k in keys],
+        _summary(environment, lines, claim_checks(run.plan, [logs[k] for k in keys])),
         LIMITATIONS_MEMORY,
     )
+    comparison = _memory_comparison(
+        first, TOKENS_TEXT.format(seed=first["seed"]), CHECKPOINTING_TEXT
+    )
+    settings = _settings(first, checkpointing="compared: no and yes")
+    return run.pair("train-1m", first, environment, settings, texts, comparison, results, keys)
 
 
 def _speedup(run: Run) -> list[dict[str, Any]]:
-    recipe, plan, logs, paths, root, git_commit, note = run.parts()
+    logs = run.logs
     sides: dict[int, dict[str, str]] = {}
     for key, log in logs.items():
         if log["status"] == "value":
@@ -556,7 +515,7 @@ def _speedup(run: Run) -> list[dict[str, Any]]:
         return []
     first = logs[sides[lengths[0]]["hyena"]]
     run_id = first["run_id"]
-    environment = _environment(first, git_commit, note)
+    environment = run.environment(first)
     environment["attention_backend"] = logs[sides[lengths[0]]["attention"]]["environment"][
         "attention_backend"
     ]
@@ -623,6 +582,13 @@ def _speedup(run: Run) -> list[dict[str, Any]]:
         "(Rewire measurement)",
         f"On {environment['gpu']}: " + "; ".join(lines) + " (Transformer time / HyenaDNA "
         "time, synchronised).",
+        [
+            "Random weights: valid for time, not for accuracy.",
+            "HyenaDNA's long convolution runs through torch.fft in float32, not the "
+            "repository's fused fftconv kernel; the Transformer uses PyTorch's "
+            "FlashAttention backend of scaled_dot_product_attention, not the flash-attn "
+            "package.",
+        ],
     )
     comparison = synthetic_comparison(
         steps="passes",
@@ -636,27 +602,7 @@ def _speedup(run: Run) -> list[dict[str, Any]]:
         metric_implementation="time.perf_counter() between torch.cuda.synchronize() "
         "calls in measure/hyenadna/worker.py",
     )
-    limitations = [
-        "Random weights: valid for time, not for accuracy.",
-        "HyenaDNA's long convolution runs through torch.fft in float32, not the "
-        "repository's fused fftconv kernel; the Transformer uses PyTorch's "
-        "FlashAttention backend of scaled_dot_product_attention, not the flash-attn "
-        "package.",
-    ]
-    artifacts = [_artifact(paths[k], root, run_id) for k in keys]
-    return _pair(
-        recipe,
-        plan,
-        "speedup",
-        first,
-        environment,
-        settings,
-        texts,
-        comparison,
-        results,
-        artifacts,
-        limitations,
-    )
+    return run.pair("speedup", first, environment, settings, texts, comparison, results, keys)
 
 
 BUILDERS: dict[str, Builder] = {
@@ -679,13 +625,9 @@ def build_run_records(
     """The records of a protocol's finished GPU logs that have none yet (artifacts stored)."""
     loaded: Logs = {}
     paths: dict[str, Path] = {}
-    for path in logs:
-        try:
-            log = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            continue
-        if log.get("status") not in FINISHED or log["memory"].get("device_total_bytes") is None:
-            continue  # unfinished, or not run on a GPU
+    for path, log in finished_logs(logs):
+        if log["memory"].get("device_total_bytes") is None:
+            continue  # not run on a GPU
         loaded[log["item"]] = log
         paths[log["item"]] = path
     if not loaded:
@@ -694,4 +636,4 @@ def build_run_records(
     if builder is None:
         raise KeyError(f"no record builder for protocol {plan.key!r}")
     records = builder(Run(recipe, plan, loaded, paths, root, git_commit, note))
-    return [r for r in records if not (root / "records" / f"{r['id']}.yaml").exists()]
+    return [r for r in records if not recorded(root, r["id"])]

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from measure.builder import configuration_record, evaluation_record, result_gaps
+from measure.builder import Measured, ResultGaps, configuration_record, evaluation_record
 from measure.records import measurement_environment, resolve_commit
 
 from .catalogue import (
@@ -118,15 +118,33 @@ def _environment(
     return measurement_environment(env, git_commit, f"Machine: {machine}.", *overlapping, note)
 
 
-def _configuration(
-    log: RunLog, time: RunTime | None, config_id: str, machine: str
-) -> dict[str, Any]:
+def _measured(
+    log: RunLog,
+    logs: Sequence[RunLog],
+    time: RunTime | None,
+    machine: str,
+    note: str | None,
+    git_commit: str | None,
+) -> Measured:
+    """What both records of a setup state: its run, environment, settings, day and GPUs."""
+    return Measured(
+        log.path.stem,
+        _environment(log, logs, machine, note, git_commit),
+        _settings(log, time),
+        log.interval[1].date().isoformat(),
+        gpus=log.gpus,
+        machine=machine,
+    )
+
+
+def _configuration(log: RunLog, measured: Measured, config_id: str) -> dict[str, Any]:
     env = log.data["environment"]
     params = log.data["parameters"]
     arch = log.data["architecture"]
     name = NAMES.get(log.arch, log.arch)
     packages = env["packages"]
     return configuration_record(
+        measured,
         config_id=config_id,
         title=f"{name} dimensions, IA3 fine-tuning, {log.gpus} x {env['gpu']} (Rewire)",
         summary=f"{name} architecture with random weights, IA3 adapters on keys, values and "
@@ -137,9 +155,6 @@ def _configuration(
         parameters=f"{params['total'] / 1e6:.1f}M counted (backbone {arch['layers']} "
         f"layers x hidden {arch['hidden']}, ffn {arch['ffn']}; head included); "
         f"{params['trainable']:,} trainable",
-        environment=env,
-        gpus=log.gpus,
-        machine=machine,
         fine_tuning="IA3 (peft): rescaling vectors on the key and value projections' "
         "outputs and the feed-forward output layer's input, classification head trainable "
         "(peft modules_to_save), backbone and embeddings frozen; Adam lr 3e-3, global batch 8.",
@@ -148,17 +163,10 @@ def _configuration(
         "evaluation states how many ran)",
         version=f"torch {packages.get('torch')}, transformers {packages.get('transformers')}"
         f", peft {packages.get('peft')}",
-        settings=_settings(log, time),
         provenance_note="Implemented and measured by Rewire (`measure/ia3`); the "
         "published runs' software, precision and task list are not stated.",
-        missing_metadata={
-            "checkpoint": {
-                "reason": "inapplicable",
-                "note": "Random weights built from the architecture config; run time does "
-                "not depend on the weights' values.",
-            }
-        },
-        added=log.interval[1].date().isoformat(),
+        checkpoint_note="Random weights built from the architecture config; run time does "
+        "not depend on the weights' values.",
     )
 
 
@@ -198,12 +206,11 @@ def build_records(
         time = times[setup]
         full = time.confirmed_by if time is not None else None
         confirmed_by = eval_ids[id(full)] if full is not None else None
-        records.append(_configuration(log, time, config_id, machine))
+        measured = _measured(log, logs, time, machine, note, git_commit)
+        records.append(_configuration(log, measured, config_id))
         ids = (eval_id, config_id, confirmed_by)
         checks = [c for label, other in loss_checks if (c := loss_check(log, other, label))]
-        records.append(
-            _evaluation(log, logs, time, ids, artifacts, machine, note, git_commit, checks)
-        )
+        records.append(_evaluation(log, logs, measured, time, ids, artifacts, git_commit, checks))
     return records
 
 
@@ -231,11 +238,10 @@ def _title_and_summary(log: RunLog, time: RunTime | None) -> tuple[str, str]:
 def _evaluation(
     log: RunLog,
     logs: Sequence[RunLog],
+    measured: Measured,
     time: RunTime | None,
     ids: tuple[str, str, str | None],
     artifacts: dict[Path, dict[str, Any]],
-    machine: str,
-    note: str | None,
     git_commit: str | None,
     checks: Sequence[LossCheck] = (),
 ) -> dict[str, Any]:
@@ -253,13 +259,13 @@ def _evaluation(
         else f"{time.target_steps:,} steps"
     )
     return evaluation_record(
+        measured,
         eval_id=eval_id,
         config_id=config_id,
         title=title,
         summary=summary,
         protocol=PROTOCOL,
         dataset=DATASET,
-        run_id=log.path.stem,
         version=f"Rewire measurement run {log.path.stem}, measure/ia3 at {commit}",
         comparison={
             "split": f"Synthetic training fold: {s['rows']:,} sequences "
@@ -280,11 +286,7 @@ def _evaluation(
         },
         results=[run_time_result(log, time, confirmed_by, checks)],
         artifacts=files,
-        environment=_environment(log, logs, machine, note, git_commit),
-        gpus=log.gpus,
-        machine=machine,
         reproduces=PUBLISHED.get(log.arch),
-        settings=_settings(log, time),
         limitations=LIMITATIONS
         if time is not None
         else [
@@ -293,14 +295,13 @@ def _evaluation(
             "run and no full-length run confirmed an extrapolation, so no run time is "
             "claimed; the observations are those of the shorter run.",
         ],
-        missing_metadata=result_gaps(
+        gaps=ResultGaps(
             "One run per setup, so no spread of the run time; the step-time spread is given "
             "in the observations."
             if time is not None
             else "An incomplete run claims no run time, so there is no spread to give; the "
             "step-time spread is given in the observations.",
             "A run-time measurement scores no samples.",
-            uncertainty_reason="unknown" if time is not None else "inapplicable",
+            "unknown" if time is not None else "inapplicable",
         ),
-        added=log.interval[1].date().isoformat(),
     )

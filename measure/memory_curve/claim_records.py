@@ -16,20 +16,22 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from measure.builder import evaluation_record, measured_result, result_gaps, synthetic_comparison
+from measure.builder import ResultGaps, evaluation_record, measured_result, synthetic_comparison
 from measure.memory_curve.recipe import CurveRecipe
 from measure.memory_curve.records import (
-    build_records,
-    finished_points,
-    point_artifact,
-    point_configuration,
+    MEMORY_GAPS,
+    MEMORY_LIMITATIONS,
+    MeasuredPoint,
+    memory_comparison,
+    point_observations,
+    stored_point,
 )
 from measure.recipe_file import RecipeError, require
-from measure.records import GB, added_on, write_new
+from measure.records import GB, finished_logs, write_new
 from measure.records import record_ids as measurement_ids
 
 KINDS = ("card-memory", "time-ratio")
@@ -96,19 +98,12 @@ def median_pass_seconds(log: Mapping[str, Any]) -> float:
     return float(statistics.median(timed))
 
 
-def _card_memory(
-    recipe: CurveRecipe,
-    claim: Claim,
-    log: dict[str, Any],
-    artifact: dict[str, Any],
-    records: list[dict[str, Any]],
-) -> dict[str, Any]:
-    config, curve = records
-    environment = curve["environment"]
-    model, batch, tokens = log["model"], log["batch"], log["tokens"]
+def _card_memory(claim: Claim, point: MeasuredPoint) -> dict[str, Any]:
+    """The memory a card needs for a point: the reserved peak plus the CUDA context."""
+    log = point.log
     # the status stands after the observations in these records: added below
     result = measured_result(
-        claim.column, None, "gigabyte", "lower", observations=curve["results"][0]["observations"]
+        claim.column, None, "gigabyte", "lower", observations=point_observations(log, None)
     )
     if log["status"] == "out_of_memory":
         result |= {"status": "out_of_memory", "note": str(log["error"]).split(":")[0]}
@@ -130,28 +125,20 @@ def _card_memory(
             },
             *result["observations"],
         ]
-    label = f"batch {batch}, {tokens} tokens"
-    return evaluation_record(
-        eval_id=curve["id"],
-        config_id=config["id"],
-        title=f"{model['name']}: GPU memory its training step needs, {label} (Rewire measurement)",
-        summary=f"Memory a card needs for {model['name']}'s step ({log['method_text']}), {label}:"
-        f" the reserved peak plus the CUDA context. Measured by Rewire on {environment['gpu']}.",
-        protocol=recipe.protocol,
-        dataset=recipe.dataset,
-        run_id=log["run_id"],
+    name, label = log["model"]["name"], point.label
+    return point.evaluation(
+        title=f"{name}: GPU memory its training step needs, {label} (Rewire measurement)",
+        summary=f"Memory a card needs for {name}'s step ({log['method_text']}), {label}:"
+        " the reserved peak plus the CUDA context. Measured by Rewire on "
+        f"{point.measured.environment['gpu']}.",
         comparison={
-            **curve["comparison"],
+            **memory_comparison(point),
             "metric_implementation": "torch.cuda.max_memory_"
             "reserved() + CUDA context, measure/memory_curve/worker.py",
         },
         results=[result],
-        artifacts=[artifact],
-        environment=environment,
-        settings=curve["settings"],
-        missing_metadata=curve["missing_metadata"],
-        limitations=curve["limitations"][:1],
-        added=curve["added"],
+        gaps=MEMORY_GAPS,
+        limitations=MEMORY_LIMITATIONS[:1],
         reproduces=claim.reproduces,
     )
 
@@ -161,20 +148,18 @@ def _time_ratio(
     claim: Claim,
     model: str,
     label: str,
-    logs: Mapping[tuple[str, int], tuple[dict[str, Any], dict[str, Any]]],
-    configs: Mapping[str, str],
-    git_commit: str | None,
-    note: str | None,
+    points: Mapping[tuple[str, int], MeasuredPoint],
 ) -> dict[str, Any] | None:
+    """A model's median pass time over the reference model's at one reading."""
     reading = claim.readings[label]
-    mine_found = logs.get((model, reading[model]))
-    ref_found = logs.get((claim.reference, reading[claim.reference]))
+    mine_found = points.get((model, reading[model]))
+    ref_found = points.get((claim.reference, reading[claim.reference]))
     if mine_found is None or ref_found is None:
         return None
-    (log, artifact), (ref, ref_artifact) = mine_found, ref_found
+    log, ref = mine_found.log, ref_found.log
     mine, theirs = median_pass_seconds(log), median_pass_seconds(ref)
     column, reproduces = claim.columns[model]
-    environment = point_configuration(log, "", git_commit=git_commit, note=note)[1]
+    environment = mine_found.measured.environment
     name, ref_name = log["model"]["name"], ref["model"]["name"]
     where = "on the CPU" if environment["gpu"].startswith("none") else f"on {environment['gpu']}"
     batch = log["batch"]
@@ -203,15 +188,15 @@ def _time_ratio(
         log["run_id"], f"{model}-{log['tokens']}tok-to-{claim.reference}-{ref['tokens']}tok"
     )
     return evaluation_record(
+        replace(mine_found.measured, settings=settings),
         eval_id=eval_id,
-        config_id=configs[log["item"]],
+        config_id=mine_found.configuration["id"],
         title=f"{name} embedding time relative to {ref_name}, {claim.setting.replace('_', ' ')} "
         f"{label} (Rewire measurement)",
         summary=f"{name} takes {mine / theirs:.3g} times {ref_name}'s time to embed a batch of "
         f"{batch} ({log['tokens']} and {ref['tokens']} tokens), both timed {where} in one run.",
         protocol=recipe.protocol,
         dataset=recipe.dataset,
-        run_id=log["run_id"],
         comparison=synthetic_comparison(
             steps="passes",
             population=f"A batch of {batch} sequences of random tokens per model",
@@ -234,10 +219,8 @@ def _time_ratio(
                 observations=observations,
             )
         ],
-        artifacts=[artifact, ref_artifact],
-        environment=environment,
-        settings=settings,
-        missing_metadata=result_gaps(
+        artifacts=[mine_found.artifact, ref_found.artifact],
+        gaps=ResultGaps(
             "One process per model; the timed passes are not an interval.",
             "No samples are scored.",
         ),
@@ -245,7 +228,6 @@ def _time_ratio(
             "Random weights and synthetic tokens: valid for time, not for accuracy.",
             "Tokenisation is not timed.",
         ],
-        added=added_on(log["ended_at"]),
         reproduces=reproduces,
     )
 
@@ -261,30 +243,23 @@ def write_claim_records(
     """Configurations and claim evaluations for a run's finished points; none is
     overwritten (write_records refuses an existing file)."""
     claim = parse_claim(recipe)
-    families = {m.key: m.family for m in recipe.models}
     records: list[dict[str, Any]] = []
-    logs: dict[tuple[str, int], tuple[dict[str, Any], dict[str, Any]]] = {}
-    configs: dict[str, str] = {}
-    for path, log in finished_points(log_paths):
-        artifact = point_artifact(path, root, log)
-        family = families[log["model"]["key"]]
+    points: dict[tuple[str, int], MeasuredPoint] = {}
+    for path, log in finished_logs(log_paths):
+        point = stored_point(recipe, path, log, root, git_commit=git_commit, note=note)
         if claim.kind == "card-memory":
-            both = build_records(recipe, log, artifact, family, git_commit=git_commit, note=note)
-            records += [both[0], _card_memory(recipe, claim, log, artifact, both)]
+            records += [point.configuration, _card_memory(claim, point)]
             continue
         if log["status"] != "value":
             continue
-        logs[(log["model"]["key"], int(log["tokens"]))] = (log, artifact)
-        if log["model"]["key"] == claim.reference:
+        points[(log["model"]["key"], int(log["tokens"]))] = point
+        if log["model"]["key"] != claim.reference:
             # the reference's log is an artifact of each quotient; no evaluation names a
             # configuration of it (an unreferenced configuration fails strict validation)
-            continue
-        config = point_configuration(log, family, git_commit=git_commit, note=note)[0]
-        configs[log["item"]] = config["id"]
-        records.append(config)
+            records.append(point.configuration)
     for model in claim.columns:
         for label in claim.readings:
-            made = _time_ratio(recipe, claim, model, label, logs, configs, git_commit, note)
+            made = _time_ratio(recipe, claim, model, label, points)
             if made is not None:
                 records.append(made)
     return write_new(records, root)

@@ -1,48 +1,131 @@
 """Records of a memory-curve run: one configuration and one evaluation (origin
 rewire_measurement) per finished point, the raw log as an artifact; validated, then
-written as new files. The result column is the method and batch; the length is a setting."""
+written as new files. The result column is the method and batch; the length is a setting.
+A finished point (`MeasuredPoint`) is what every evaluation of a point is built from: the
+memory and throughput evaluations here, the claim evaluations in `claim_records`."""
 
 from __future__ import annotations
 
 import json
 import statistics
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from measure.architectures.registry import get_architecture
 from measure.builder import (
+    Measured,
+    ResultGaps,
     configuration_record,
     evaluation_record,
     measured_result,
+    peak_result,
     peak_status,
-    peak_value,
-    result_gaps,
     synthetic_comparison,
 )
 from measure.memory_curve.recipe import LONG_CONV_FAMILIES, CurveRecipe
 from measure.peak_flops import peak_for
-from measure.peak_memory.plan import FINISHED
 from measure.records import (
     GB,
     added_on,
     cite_artifact,
     measurement_environment,
     memory_observations,
-    write_new,
+    recorded,
+    write_finished,
 )
 from measure.records import item_record_ids as record_ids
 
+MEMORY_GAPS = ResultGaps(
+    "One run per point; identical programs give identical allocator peaks.",
+    "No samples are scored: the metric is memory.",
+)
+MEMORY_LIMITATIONS = [
+    "Random weights and synthetic tokens: valid for memory, not for accuracy.",
+    "The allocator peak; the process also holds the CUDA context and the caching "
+    "allocator's reserve (observation peak-reserved-memory), so a card needs more "
+    "than the peak to run it.",
+]
 
-def point_configuration(
+
+@dataclass(frozen=True)
+class MeasuredPoint:
+    """One finished point of a curve run: its log, its raw log cited, its configuration
+    record, and what every evaluation of it states with the configuration (`measured`)."""
+
+    recipe: CurveRecipe
+    log: dict[str, Any]
+    artifact: dict[str, Any]
+    configuration: dict[str, Any]
+    measured: Measured
+
+    @property
+    def label(self) -> str:
+        """'batch B, T tokens'."""
+        return f"batch {self.log['batch']}, {self.log['tokens']} tokens"
+
+    def comparison(
+        self, *, steps: str, inputs: str, aggregation: str, budget: str, metric: str
+    ) -> dict[str, str]:
+        """The comparison of a point's evaluation: one batch of random tokens regenerated
+        from the log's seed, the log's method, `aggregation` with how the point shared its
+        process."""
+        log = self.log
+        return synthetic_comparison(
+            steps=steps,
+            population=f"A batch of {log['batch']} sequences of {log['tokens']} random tokens",
+            inputs=inputs,
+            adaptation=log["method_text"],
+            aggregation=aggregation + _process_text(log),
+            budget=budget,
+            seed=log["seed"],
+            metric_implementation=metric,
+        )
+
+    def evaluation(
+        self,
+        *,
+        title: str,
+        summary: str,
+        comparison: dict[str, str],
+        results: list[dict[str, Any]],
+        gaps: ResultGaps,
+        limitations: list[str],
+        artifacts: list[dict[str, Any]] | None = None,
+        reproduces: str | None = None,
+    ) -> dict[str, Any]:
+        """The point's evaluation in the recipe's protocol, naming its configuration; its
+        artifact the point's raw log unless `artifacts` are given."""
+        config_id, eval_id = record_ids(self.log["run_id"], self.log["item"])
+        return evaluation_record(
+            self.measured,
+            eval_id=eval_id,
+            config_id=config_id,
+            title=title,
+            summary=summary,
+            protocol=self.recipe.protocol,
+            dataset=self.recipe.dataset,
+            comparison=comparison,
+            results=results,
+            artifacts=[self.artifact] if artifacts is None else artifacts,
+            gaps=gaps,
+            limitations=limitations,
+            reproduces=reproduces,
+        )
+
+
+def make_point(
+    recipe: CurveRecipe,
     log: dict[str, Any],
+    artifact: dict[str, Any],
     family: str,
     *,
     git_commit: str | None = None,
     note: str | None = None,
-) -> tuple[dict[str, Any], dict[str, Any], dict[str, str]]:
-    """The configuration record of one point's log, with the environment and settings the
-    point's evaluation states."""
+) -> MeasuredPoint:
+    """One finished point's log with its cited raw log: the configuration record, and the
+    environment and settings its evaluations state."""
     run_id, item = log["run_id"], log["item"]
     config_id, _ = record_ids(run_id, item)
     logged = str(log["environment"].get("note") or "")
@@ -51,7 +134,6 @@ def point_configuration(
         logged = logged.replace("One process per point ", "One process per model and method ")
     environment = measurement_environment(log["environment"], git_commit, logged, note)
     model, method, batch, tokens = log["model"], log["method"], log["batch"], log["tokens"]
-    added = added_on(log["ended_at"])
     settings = {
         "method": method,
         "batch_size": str(batch),
@@ -65,8 +147,10 @@ def point_configuration(
         ),
         "attention": environment.get("attention_backend", "sdpa"),
     }
+    measured = Measured(run_id, environment, settings, added_on(log["ended_at"]))
     label = f"{method}, batch {batch}, {tokens} tokens"
     configuration = configuration_record(
+        measured,
         config_id=config_id,
         title=f"{model['name']}, {label} (Rewire measurement {run_id})",
         summary=f"{model['name']} built from its architecture config with random weights: "
@@ -75,12 +159,10 @@ def point_configuration(
         family=family,
         parameters=f"{model.get('parameters_total', 0):,} (counted; "
         f"{model.get('parameters_trainable', 0):,} trainable)",
-        environment=environment,
         fine_tuning=log["method_text"],
         training_setting=f"Memory curve point: {label}",
         version=f"transformers {environment['packages'].get('transformers', '?')} "
         f"{model.get('class', '')}".strip(),
-        settings=settings,
         provenance_note=" ".join(
             [
                 "Implemented and measured by Rewire (`measure/memory_curve`); dimensions "
@@ -88,89 +170,84 @@ def point_configuration(
                 *get_architecture(model["key"]).notes,
             ]
         ),
-        missing_metadata={
-            "checkpoint": {
-                "reason": "inapplicable",
-                "note": "Random weights from the architecture config: memory does not "
-                "depend on trained weights.",
-            }
-        },
-        added=added,
+        checkpoint_note="Random weights from the architecture config: memory does not "
+        "depend on trained weights.",
     )
-    return configuration, environment, settings
+    return MeasuredPoint(recipe, log, artifact, configuration, measured)
 
 
-def build_records(
+def stored_point(
     recipe: CurveRecipe,
+    path: Path,
     log: dict[str, Any],
-    artifact: dict[str, Any],
-    family: str,
+    root: Path,
     *,
     git_commit: str | None = None,
     note: str | None = None,
-    check: tuple[dict[str, Any], dict[str, Any]] | None = None,
+) -> MeasuredPoint:
+    """`make_point` of a run's finished log, its raw log stored under artifacts/ and cited,
+    its family the recipe's for its model."""
+    artifact = cite_artifact(
+        path,
+        root,
+        log["run_id"],
+        path.name,
+        "Raw JSON log of the point's process: settings, allocator statistics, step times "
+        "and environment",
+    )
+    family = next(m.family for m in recipe.models if m.key == log["model"]["key"])
+    return make_point(recipe, log, artifact, family, git_commit=git_commit, note=note)
+
+
+def point_records(
+    point: MeasuredPoint, check: tuple[dict[str, Any], dict[str, Any]] | None = None
 ) -> list[dict[str, Any]]:
-    """The configuration and evaluation records of one finished point's log; `check`, the
-    log and artifact of the same point re-run in a fresh process, when there is one."""
-    check_log = check[0] if check else None
-    configuration, environment, settings = point_configuration(
-        log, family, git_commit=git_commit, note=note
+    """The configuration and the memory (or, for an embedding point, throughput) evaluation
+    of a point; `check`, the log and artifact of the same point re-run in a fresh process,
+    when there is one."""
+    if point.log["method"] == "embed":
+        return [point.configuration, _embed_evaluation(point)]
+    return [point.configuration, _memory_evaluation(point, check)]
+
+
+def memory_comparison(point: MeasuredPoint) -> dict[str, str]:
+    """The comparison of a point's peak memory (its metric the allocated peak)."""
+    log = point.log
+    return point.comparison(
+        steps="steps",
+        inputs="Token ids drawn uniformly from the model's sequence vocabulary (k-mers "
+        "for NT, BPE ids for GENA-LM and DNABERT-2) with its special tokens, regenerated "
+        f"from seed {log['seed']}",
+        aggregation=f"Peak over {log['steps']} steps after reset_peak_memory_stats() "
+        "once the model (and optimizer) existed",
+        budget=f"{log['tokens']} tokens, batch {log['batch']}, {log['steps']} steps",
+        metric="torch.cuda.max_memory_allocated() in measure/memory_curve/worker.py",
     )
-    run_id, (config_id, eval_id) = log["run_id"], record_ids(log["run_id"], log["item"])
-    model, method, batch, tokens = log["model"], log["method"], log["batch"], log["tokens"]
-    added = configuration["added"]
-    label = f"{method}, batch {batch}, {tokens} tokens"
-    if method == "embed":
-        return [configuration, _embed_evaluation(recipe, log, artifact, environment, eval_id,
-                                                 config_id, settings, added)]  # fmt: skip
-    result = measured_result(
+
+
+def _memory_evaluation(
+    point: MeasuredPoint, check: tuple[dict[str, Any], dict[str, Any]] | None
+) -> dict[str, Any]:
+    """The evaluation of one memory point: the allocated peak (or out of memory)."""
+    log = point.log
+    model, method, batch = log["model"], log["method"], log["batch"]
+    result = peak_result(
         f"{method}-batch-{batch}",
-        peak_status(log),
-        "gigabyte",
-        "lower",
-        observations=_observations(log, check_log),
+        log,
+        "torch.cuda.max_memory_allocated() over the measured steps",
+        observations=point_observations(log, check[0] if check else None),
     )
-    peak_value(result, log, "torch.cuda.max_memory_allocated() over the measured steps")
-    evaluation = evaluation_record(
-        eval_id=eval_id,
-        config_id=config_id,
+    label = f"{method}, {point.label}"
+    return point.evaluation(
         title=f"{model['name']} peak GPU memory, {label} (Rewire measurement)",
         summary=f"Peak allocated GPU memory of {model['name']}, {label}. Measured by Rewire "
-        f"on {environment['gpu']}.",
-        protocol=recipe.protocol,
-        dataset=recipe.dataset,
-        run_id=run_id,
-        comparison=synthetic_comparison(
-            steps="steps",
-            population=f"A batch of {batch} sequences of {tokens} random tokens",
-            inputs="Token ids drawn uniformly from the model's sequence vocabulary (k-mers "
-            "for NT, BPE ids for GENA-LM and DNABERT-2) with its special tokens, regenerated "
-            f"from seed {log['seed']}",
-            adaptation=log["method_text"],
-            aggregation=f"Peak over {log['steps']} steps after reset_peak_memory_stats() "
-            "once the model (and optimizer) existed" + _process_text(log),
-            budget=f"{tokens} tokens, batch {batch}, {log['steps']} steps",
-            seed=log["seed"],
-            metric_implementation="torch.cuda.max_memory_allocated() in "
-            "measure/memory_curve/worker.py",
-        ),
+        f"on {point.measured.environment['gpu']}.",
+        comparison=memory_comparison(point),
         results=[result],
-        artifacts=[artifact, *([check[1]] if check else [])],
-        environment=environment,
-        settings=settings,
-        missing_metadata=result_gaps(
-            "One run per point; identical programs give identical allocator peaks.",
-            "No samples are scored: the metric is memory.",
-        ),
-        limitations=[
-            "Random weights and synthetic tokens: valid for memory, not for accuracy.",
-            "The allocator peak; the process also holds the CUDA context and the caching "
-            "allocator's reserve (observation peak-reserved-memory), so a card needs more "
-            "than the peak to run it.",
-        ],
-        added=added,
+        artifacts=[point.artifact, *([check[1]] if check else [])],
+        gaps=MEMORY_GAPS,
+        limitations=MEMORY_LIMITATIONS,
     )
-    return [configuration, evaluation]
 
 
 def throughput(log: dict[str, Any]) -> dict[str, float]:
@@ -204,21 +281,12 @@ def _sig(value: float) -> float:
     return float(f"{value:.4g}")
 
 
-def _embed_evaluation(
-    recipe: CurveRecipe,
-    log: dict[str, Any],
-    artifact: dict[str, Any],
-    environment: dict[str, Any],
-    eval_id: str,
-    config_id: str,
-    settings: dict[str, str],
-    added: str,
-) -> dict[str, Any]:
+def _embed_evaluation(point: MeasuredPoint) -> dict[str, Any]:
     """The evaluation of one throughput point: sequences per second (median of the timed
     passes), with tokens and nucleotides per second, utilisation and peak memory beside it."""
-    model, batch, tokens, run_id = log["model"], log["batch"], log["tokens"], log["run_id"]
+    log = point.log
+    model, batch, tokens = log["model"], log["batch"], log["tokens"]
     arch = get_architecture(model["key"])
-    label = f"batch {batch}, {tokens} tokens"
     result = measured_result(
         f"embed-batch-{batch}", peak_status(log), "sequence per second", "higher"
     )
@@ -261,33 +329,22 @@ def _embed_evaluation(
                 f"token ({kind}: {arch.tokenisation})",
             })  # fmt: skip
         result["observations"] = observations
-    return evaluation_record(
-        eval_id=eval_id,
-        config_id=config_id,
-        title=f"{model['name']} embedding throughput, {label} (Rewire measurement)",
-        summary=f"Sequence embeddings per second of {model['name']} (frozen, bf16), {label}. "
-        f"Measured by Rewire on {environment['gpu']}.",
-        protocol=recipe.protocol,
-        dataset=recipe.dataset,
-        run_id=run_id,
-        comparison=synthetic_comparison(
+    return point.evaluation(
+        title=f"{model['name']} embedding throughput, {point.label} (Rewire measurement)",
+        summary=f"Sequence embeddings per second of {model['name']} (frozen, bf16), "
+        f"{point.label}. Measured by Rewire on {point.measured.environment['gpu']}.",
+        comparison=point.comparison(
             steps="passes",
-            population=f"A batch of {batch} sequences of {tokens} random tokens",
             inputs="Token ids drawn uniformly from the model's sequence vocabulary with its "
             f"special tokens, regenerated from seed {log['seed']}",
-            adaptation=log["method_text"],
             aggregation=f"Median of {log['steps'] - int(log.get('warmup', 0))} timed passes "
-            f"after {log.get('warmup', 0)} warm-up passes" + _process_text(log),
+            f"after {log.get('warmup', 0)} warm-up passes",
             budget=f"{tokens} tokens, batch {batch}, {log['steps']} passes",
-            seed=log["seed"],
-            metric_implementation="time.perf_counter() between torch.cuda.synchronize() "
+            metric="time.perf_counter() between torch.cuda.synchronize() "
             "calls around each pass in measure/memory_curve/worker.py",
         ),
         results=[result],
-        artifacts=[artifact],
-        environment=environment,
-        settings=settings,
-        missing_metadata=result_gaps(
+        gaps=ResultGaps(
             "One process per point; the range of the timed passes is an observation, not an "
             "interval.",
             "No samples are scored: the metric is speed.",
@@ -296,7 +353,6 @@ def _embed_evaluation(
             "Random weights and synthetic tokens: valid for speed, not for accuracy.",
             "Sequences of equal length, no padding, one GPU; tokenisation on the CPU is not timed.",
         ],
-        added=added,
     )
 
 
@@ -313,7 +369,9 @@ def _process_text(log: dict[str, Any]) -> str:
     )
 
 
-def _observations(log: dict[str, Any], check: dict[str, Any] | None) -> list[dict[str, Any]]:
+def point_observations(log: dict[str, Any], check: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """A memory point's observations: the reserved peak, the memory allocated before its
+    first step and, from `check` (the point re-run in a fresh process), its two peaks."""
     shared = int((log.get("process") or {}).get("points", 1)) > 1
     out = memory_observations(
         log["memory"],
@@ -367,29 +425,6 @@ def _check(log_path: Path, root: Path, run_id: str) -> tuple[dict[str, Any], dic
     return log, artifact
 
 
-def finished_points(paths: Sequence[Path]) -> Iterator[tuple[Path, dict[str, Any]]]:
-    """Each readable point log of `paths` whose point finished (a value or out of memory)."""
-    for path in paths:
-        try:
-            log = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            continue
-        if log.get("status") in FINISHED:
-            yield path, log
-
-
-def point_artifact(path: Path, root: Path, log: dict[str, Any]) -> dict[str, Any]:
-    """The point's raw log, stored under artifacts/ and cited."""
-    return cite_artifact(
-        path,
-        root,
-        log["run_id"],
-        path.name,
-        "Raw JSON log of the point's process: settings, allocator statistics, step times "
-        "and environment",
-    )
-
-
 def write_run_records(
     recipe: CurveRecipe,
     logs: Sequence[Path],
@@ -399,19 +434,13 @@ def write_run_records(
     note: str | None = None,
 ) -> list[Path]:
     """Records for every finished GPU point log that has none yet."""
-    families = {m.key: m.family for m in recipe.models}
-    records: list[dict[str, Any]] = []
-    for path, log in finished_points(logs):
+
+    def build(path: Path, log: dict[str, Any]) -> list[dict[str, Any]]:
         if log["memory"].get("peak_allocated_bytes") is None:
-            continue
-        if (root / "records" / f"{record_ids(log['run_id'], log['item'])[1]}.yaml").exists():
-            continue
-        artifact = point_artifact(path, root, log)
-        family = families[log["model"]["key"]]
-        check = _check(path, root, log["run_id"])
-        records.extend(
-            build_records(
-                recipe, log, artifact, family, git_commit=git_commit, note=note, check=check
-            )
-        )
-    return write_new(records, root)
+            return []
+        if recorded(root, record_ids(log["run_id"], log["item"])[1]):
+            return []
+        point = stored_point(recipe, path, log, root, git_commit=git_commit, note=note)
+        return point_records(point, _check(path, root, log["run_id"]))
+
+    return write_finished(logs, root, build)

@@ -11,15 +11,14 @@ from typing import Any
 from rich.console import Console
 
 from measure.builder import (
+    Measured,
+    ResultGaps,
     configuration_record,
     evaluation_record,
-    measured_result,
-    peak_status,
-    peak_value,
-    result_gaps,
+    peak_result,
     synthetic_comparison,
 )
-from measure.peak_memory.plan import FINISHED, Planned
+from measure.peak_memory.plan import Planned
 from measure.peak_memory.published import Published, published_values
 from measure.peak_memory.recipe import (
     ATTENTION,
@@ -33,7 +32,8 @@ from measure.records import (
     cite_artifact,
     measurement_environment,
     memory_observations,
-    write_new,
+    recorded,
+    write_finished,
 )
 from measure.records import item_record_ids as record_ids
 
@@ -117,14 +117,14 @@ def build_records(
         log["environment"], git_commit, log["environment"].get("note"), note
     )
     environment["note"] = environment["note"] or None
+    measured = Measured(run_id, environment, _setting_text(recipe, log), added_on(log["ended_at"]))
     model, stage, setting = log["model"], log["stage"], log["setting"]
-    settings = _setting_text(recipe, log)
     describe = recipe.describe_values(setting, zero2=bool(log["features"]["zero2_offload"]))
-    added = added_on(log["ended_at"])
     tokens = f"{log['tokens']} tokens"
     if log.get("nucleotides"):
         tokens = f"{log['nucleotides']} nucleotides ({log['tokens']} tokens)"
     configuration = configuration_record(
+        measured,
         config_id=config_id,
         title=f"{model['name']}, training {stage['label']}, {setting_label(setting)} "
         f"(Rewire measurement {run_id})",
@@ -134,36 +134,27 @@ def build_records(
         family=family,
         parameters=f"{model.get('parameters_total', 0):,} (counted; "
         f"{model.get('parameters_trainable', 0):,} trainable)",
-        environment=environment,
         fine_tuning=describe,
         training_setting=f"Figure 3 stage: {stage['label']}",
         version=f"transformers {environment['packages'].get('transformers', '?')} "
         f"{model.get('class', '')}".strip(),
-        settings=settings,
         provenance_note="Implemented and measured by Rewire (`rewire measure`); "
         f"dimensions from the config.json of {model['checkpoint']}.",
-        missing_metadata={
-            "checkpoint": {
-                "reason": "inapplicable",
-                "note": "Random weights from the architecture config: memory and time do "
-                "not depend on trained weights.",
-            }
-        },
-        added=added,
+        checkpoint_note="Random weights from the architecture config: memory and time do "
+        "not depend on trained weights.",
     )
-    result = measured_result(
+    result = peak_result(
         stage["id"],
-        peak_status(log),
-        "gigabyte",
-        "lower",
+        log,
+        "torch.cuda.max_memory_allocated() over the measured region",
         estimates=[
             {"label": e["label"], "value": round(e["value_gb"], 4), "method": e["method"]}
             for e in log["estimates"]
         ],
         observations=_observations(log),
     )
-    peak_value(result, log, "torch.cuda.max_memory_allocated() over the measured region")
     evaluation = evaluation_record(
+        measured,
         eval_id=eval_id,
         config_id=config_id,
         title=f"{model['name']} training peak memory, {stage['label']}, "
@@ -173,7 +164,6 @@ def build_records(
         f"Measured by Rewire on {environment['gpu']}.",
         protocol=recipe.protocol,
         dataset=recipe.dataset,
-        run_id=run_id,
         comparison=synthetic_comparison(
             steps="training steps",
             population=f"Training batches of {log['batch']} synthetic sequences of {tokens}",
@@ -190,9 +180,7 @@ def build_records(
         ),
         results=[result],
         artifacts=[artifact],
-        environment=environment,
-        settings=settings,
-        missing_metadata=result_gaps(
+        gaps=ResultGaps(
             "One run per setting; replicates were not made.",
             "No samples are scored: the metric is memory of a training step.",
         ),
@@ -202,7 +190,6 @@ def build_records(
             "follow from the program, not the card, while it fits; that they match on an H100 "
             "was not checked.",
         ],
-        added=added,
         reproduces=None if published is None else published.evaluation_id,
         reproduces_last=True,
     )
@@ -230,38 +217,25 @@ def write_run_records(
     """Records for every finished GPU stage log of the run that has none yet."""
     published = published_values(root, recipe.protocol)
     families = {m.key: m.family for m in recipe.models}
-    records: list[dict[str, Any]] = []
-    for p in planned:
-        try:
-            log = json.loads(p.log_path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            continue
-        if log.get("status") not in FINISHED:
-            continue
+    items = {p.log_path: p.item for p in planned}
+
+    def build(path: Path, log: dict[str, Any]) -> list[dict[str, Any]]:
+        item = items[path]
         if log["memory"].get("peak_allocated_bytes") is None and log["status"] == "value":
-            console.print(f"{p.item.key}: no GPU allocator statistics (CPU run); no record")
-            continue
-        _config_id, eval_id = record_ids(log["run_id"], log["item"])
-        if (root / "records" / f"{eval_id}.yaml").exists():
-            continue
+            console.print(f"{item.key}: no GPU allocator statistics (CPU run); no record")
+            return []
+        if recorded(root, record_ids(log["run_id"], log["item"])[1]):
+            return []
         artifact = cite_artifact(
-            p.log_path,
+            path,
             root,
             log["run_id"],
-            f"{p.item.key}.json",
+            f"{item.key}.json",
             "Raw JSON log of the stage process: settings, allocator statistics, step times, "
             "losses, estimates and environment",
         )
-        match = published.get((p.item.model.architecture.name, p.item.stage.id))
-        records.extend(
-            build_records(
-                recipe,
-                log,
-                artifact,
-                match,
-                families[p.item.model.key],
-                git_commit=git_commit,
-                note=note,
-            )
-        )
-    return write_new(records, root)
+        match = published.get((item.model.architecture.name, item.stage.id))
+        family = families[item.model.key]
+        return build_records(recipe, log, artifact, match, family, git_commit=git_commit, note=note)
+
+    return write_finished(items, root, build)

@@ -10,6 +10,8 @@ from typing import Any
 import pytest
 
 from measure.builder import (
+    Measured,
+    ResultGaps,
     configuration_record,
     evaluation_record,
     measured_result,
@@ -21,7 +23,17 @@ MEASURE = Path(__file__).resolve().parents[2] / "measure"
 ENVIRONMENT: dict[str, Any] = {"gpu": "NVIDIA H200", "gpu_memory_gb": 150.1, "packages": {}}
 
 
-def _configuration(**changes: Any) -> dict[str, Any]:
+def _measured(**changes: Any) -> Measured:
+    values: dict[str, Any] = {
+        "run_id": "r1",
+        "environment": ENVIRONMENT,
+        "settings": {"a": "b"},
+        "added": "2026-12-01",
+    }
+    return Measured(**(values | changes))
+
+
+def _configuration(measured: Measured | None = None, **changes: Any) -> dict[str, Any]:
     values: dict[str, Any] = {
         "config_id": "c",
         "title": "t",
@@ -29,19 +41,16 @@ def _configuration(**changes: Any) -> dict[str, Any]:
         "reported_name": "m",
         "family": "f",
         "parameters": "1 (counted)",
-        "environment": ENVIRONMENT,
         "fine_tuning": None,
         "training_setting": "ts",
         "version": "v",
-        "settings": {"a": "b"},
         "provenance_note": "p",
-        "missing_metadata": {},
-        "added": "2026-12-01",
+        "checkpoint_note": "random weights",
     }
-    return configuration_record(**(values | changes))
+    return configuration_record(measured or _measured(), **(values | changes))
 
 
-def _evaluation(**changes: Any) -> dict[str, Any]:
+def _evaluation(measured: Measured | None = None, **changes: Any) -> dict[str, Any]:
     values: dict[str, Any] = {
         "eval_id": "e",
         "config_id": "c",
@@ -49,17 +58,13 @@ def _evaluation(**changes: Any) -> dict[str, Any]:
         "summary": "s",
         "protocol": "p",
         "dataset": "d",
-        "run_id": "r1",
         "comparison": {},
         "results": [],
         "artifacts": [],
-        "environment": ENVIRONMENT,
-        "settings": {},
-        "missing_metadata": {},
+        "gaps": ResultGaps("one run", "no samples"),
         "limitations": [],
-        "added": "2026-12-01",
     }
-    return evaluation_record(**(values | changes))
+    return evaluation_record(measured or _measured(), **(values | changes))
 
 
 def test_a_configuration_holds_what_every_measurement_shares() -> None:
@@ -72,6 +77,12 @@ def test_a_configuration_holds_what_every_measurement_shares() -> None:
         "count": 1,
     }
     assert list(record)[-2:] == ["missing_metadata", "added"]
+    assert record["settings"] == {"a": "b"} and record["added"] == "2026-12-01"
+    assert record["missing_metadata"] == {
+        "checkpoint": {"reason": "inapplicable", "note": "random weights"}
+    }
+    more = _configuration(missing_metadata={"fine_tuning": {"reason": "inapplicable"}})
+    assert list(more["missing_metadata"]) == ["checkpoint", "fine_tuning"]
     assert "parameters" not in _configuration(parameters=None)
     cited = _configuration(citations=[{"source": "x"}])
     assert list(cited)[-3:] == ["citations", "missing_metadata", "added"]
@@ -101,30 +112,50 @@ def test_no_recipe_writes_its_own_record_skeleton() -> None:
 
 def test_a_run_over_several_gpus_names_the_count_and_the_machine() -> None:
     """IA3 runs data-parallel: the hardware line and count say how many GPUs, on what."""
-    record = _configuration(gpus=2, machine="a 2-GPU host")
+    record = _configuration(_measured(gpus=2, machine="a 2-GPU host"))
     assert record["hardware"] == {
         "description": "2 x NVIDIA H200 (150 GB) on a 2-GPU host",
         "accelerator": "NVIDIA H200",
         "count": 2,
     }
-    one = _evaluation(gpus=1, machine="a 2-GPU host", version="Rewire run r1 at abc")
+    one = _evaluation(_measured(machine="a 2-GPU host"), version="Rewire run r1 at abc")
     assert one["training_hardware"] == "1 x NVIDIA H200 (150 GB) on a 2-GPU host"
     assert one["version"] == "Rewire run r1 at abc"
     with pytest.raises(ValueError, match="name the machine"):
-        _configuration(gpus=2)
+        _configuration(_measured(gpus=2))
 
 
 def test_a_run_on_the_cpu_names_the_cpu_not_a_gpu() -> None:
     cpu = {"gpu": "none (CPU)", "gpu_memory_gb": 0.0, "host_cpu": "Xeon (16 cores available)"}
-    configuration = _configuration(environment=cpu)
+    configuration = _configuration(_measured(environment=cpu))
     assert configuration["hardware"] == {
         "description": "CPU only: Xeon (16 cores available)",
         "accelerator": "CPU",
         "count": 1,
     }
     assert (
-        _evaluation(environment=cpu)["training_hardware"] == "CPU only: Xeon (16 cores available)"
+        _evaluation(_measured(environment=cpu))["training_hardware"]
+        == "CPU only: Xeon (16 cores available)"
     )
+
+
+def test_an_evaluation_states_the_gaps_of_each_of_its_results() -> None:
+    """The missing-metadata entries follow the results: one pair per result, in order."""
+    results = [
+        measured_result("a", "value", "u", "lower"),
+        measured_result("b", "value", "u", "lower"),
+    ]
+    record = _evaluation(results=results, gaps=ResultGaps("one run", "none", "inapplicable"))
+    assert list(record["missing_metadata"]) == [
+        "results.0.uncertainty", "results.0.coverage",
+        "results.1.uncertainty", "results.1.coverage",
+    ]  # fmt: skip
+    assert record["missing_metadata"]["results.1.uncertainty"] == {
+        "reason": "inapplicable",
+        "note": "one run",
+    }
+    assert record["settings"] == {"a": "b"} and list(record)[-1] == "added"
+    assert _evaluation()["missing_metadata"] == {}
 
 
 def test_result_gaps_name_each_results_uncertainty_and_coverage() -> None:
@@ -149,6 +180,24 @@ def test_a_peak_value_is_the_allocated_peak_or_the_out_of_memory_note() -> None:
     }
     failed = {"status": "out_of_memory", "error": "did not fit in 150.1 GB: CUDA out of memory"}
     assert peak_value({}, failed, "unused") == {"note": "did not fit in 150.1 GB"}
+
+
+def test_a_peak_result_holds_status_then_the_rest_then_value_and_note() -> None:
+    """The order the peak-memory and memory-curve records hold: the value and its note
+    after the observations."""
+    from measure.builder import peak_result
+
+    fitted = {"status": "value", "memory": {"peak_allocated_bytes": 2_000_000_000}}
+    found = peak_result("c", fitted, "max allocated", observations=[])
+    assert list(found) == [
+        "column", "status", "unit", "direction", "uncertainty", "coverage", "observations",
+        "value", "note",
+    ]  # fmt: skip
+    assert (found["status"], found["value"], found["unit"]) == ("value", 2.0, "gigabyte")
+    failed = {"status": "out_of_memory", "error": "did not fit: CUDA out of memory"}
+    lost = peak_result("c", failed, "unused")
+    assert (lost["status"], lost["note"]) == ("out_of_memory", "did not fit")
+    assert "value" not in lost
 
 
 def test_a_measured_result_keeps_the_order_the_records_hold() -> None:

@@ -105,7 +105,7 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")
 pytest.importorskip("peft")
 
-from measure.memory_curve.records import build_records  # noqa: E402
+from measure.memory_curve.records import make_point, point_records  # noqa: E402
 from measure.memory_curve.runner import point_spec  # noqa: E402
 from measure.memory_curve.worker import run_point  # noqa: E402
 from measure.records import store_artifact, write_records  # noqa: E402
@@ -223,8 +223,8 @@ def test_records_of_a_point_validate(tmp_path: Path) -> None:
     path.write_text(json.dumps(log))
     stored = store_artifact(path, tmp_path, log["run_id"], "point.json")
     artifact = {"path": stored.path, "sha256": stored.sha256, "description": "raw log"}
-    records = build_records(
-        load_recipe(TINY), log, artifact, "saadat-fellay-20261015-family-gena-lm"
+    records = point_records(
+        make_point(load_recipe(TINY), log, artifact, "saadat-fellay-20261015-family-gena-lm")
     )
     written = write_records(records, tmp_path)
     evaluation = yaml.safe_load(written[1].read_text(encoding="utf-8"))
@@ -446,7 +446,7 @@ def test_throughput_records_give_sequences_per_second_and_validate(tmp_path: Pat
         path.write_text(json.dumps(log))
         stored = store_artifact(path, tmp_path, log["run_id"], f"{model}.json")
         artifact = {"path": stored.path, "sha256": stored.sha256, "description": "raw log"}
-        written = write_records(build_records(recipe, log, artifact, family), tmp_path)
+        written = write_records(point_records(make_point(recipe, log, artifact, family)), tmp_path)
         ours.update(path.name for path in written)
         evaluation = yaml.safe_load(written[1].read_text(encoding="utf-8"))
         [result] = evaluation["results"]

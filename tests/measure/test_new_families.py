@@ -200,7 +200,7 @@ def test_records_of_the_new_families_validate(model: str, tmp_path: Path) -> Non
     given only where the tokeniser's ratio is stated."""
     pytest.importorskip("peft")
     from measure.memory_curve.recipe import load_recipe, points
-    from measure.memory_curve.records import build_records
+    from measure.memory_curve.records import make_point, point_records
     from measure.memory_curve.runner import point_spec
     from measure.memory_curve.worker import run_point
     from measure.records import store_artifact, write_records
@@ -232,7 +232,9 @@ def test_records_of_the_new_families_validate(model: str, tmp_path: Path) -> Non
         path.write_text(json.dumps(log))
         stored = store_artifact(path, tmp_path, log["run_id"], f"{method}.json")
         artifact = {"path": stored.path, "sha256": stored.sha256, "description": "raw log"}
-        written = write_records(build_records(recipe, log, artifact, FAMILIES[model]), tmp_path)
+        written = write_records(
+            point_records(make_point(recipe, log, artifact, FAMILIES[model])), tmp_path
+        )
         ours.update(p.name for p in written)
         if method == "embed":
             evaluation = yaml.safe_load(written[1].read_text(encoding="utf-8"))
