@@ -132,6 +132,21 @@ def result_gaps(
     return gaps
 
 
+def counted_parameters(model: dict[str, Any]) -> str:
+    """The parameters of a model built from its architecture config, as its worker log
+    counted them: '1,234,567 (counted; 8,910 trainable)'."""
+    return (
+        f"{model.get('parameters_total', 0):,} (counted; "
+        f"{model.get('parameters_trainable', 0):,} trainable)"
+    )
+
+
+def transformers_version(environment: dict[str, Any], model: dict[str, Any]) -> str:
+    """The version of a model transformers built: 'transformers 4.57.1 BertForMaskedLM'."""
+    packages = environment["packages"]
+    return f"transformers {packages.get('transformers', '?')} {model.get('class', '')}".strip()
+
+
 @dataclass(frozen=True)
 class Measured:
     """What the configuration and the evaluation of one measurement both state: its run,
@@ -278,6 +293,7 @@ __all__ = [
     "Measured",
     "ResultGaps",
     "configuration_record",
+    "counted_parameters",
     "evaluation_record",
     "gpu_line",
     "measured_result",
@@ -287,4 +303,5 @@ __all__ = [
     "peak_value",
     "result_gaps",
     "synthetic_comparison",
+    "transformers_version",
 ]

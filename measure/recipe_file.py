@@ -1,14 +1,18 @@
-"""What every recipe file shares: its error type, the typed look-up of one field, and
-reading the YAML file (the recipes of peak_memory/, memory_curve/ and hyenadna/ each parse
-their own fields with these)."""
+"""What every recipe file shares: its error type, the typed look-up of one field, reading
+the YAML file (the recipes of peak_memory/, memory_curve/ and hyenadna/ each parse their
+own fields with these), and a model a recipe builds from its architecture (`RecipeModel`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
 import yaml
+
+from measure.architectures.registry import get_architecture
+from measure.architectures.spec import Architecture
 
 T = TypeVar("T")
 
@@ -30,6 +34,19 @@ def require(
     return value
 
 
+@dataclass(frozen=True)
+class RecipeModel:
+    """A model a recipe builds from its architecture (`key`, in measure/architectures) and
+    the catalogue family its records name; each recipe adds its own fields."""
+
+    key: str
+    family: str
+
+    @property
+    def architecture(self) -> Architecture:
+        return get_architecture(self.key)
+
+
 def read_recipe(path: Path, parse: Callable[[Any], T]) -> T:
     """The recipe in `path`, parsed by `parse`; RecipeError names the file and the field."""
     try:
@@ -42,4 +59,4 @@ def read_recipe(path: Path, parse: Callable[[Any], T]) -> T:
         raise RecipeError(f"{path}: {error}") from None
 
 
-__all__ = ["RecipeError", "read_recipe", "require"]
+__all__ = ["RecipeError", "RecipeModel", "read_recipe", "require"]

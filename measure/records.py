@@ -10,11 +10,10 @@ path that already exists. Raw logs become artifacts under `artifacts/measurement
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import shutil
 import tempfile
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -22,13 +21,12 @@ from typing import Any
 
 import yaml
 
+from measure.run_logs import finished_logs
 from rewire_site.config import ARTIFACTS_DIR, RECORDS_DIR
 from rewire_site.models import RECORD_ADAPTER
 from rewire_site.problems import Problem, RecordsInvalid
 
 MEASUREMENTS_DIR = "measurements"
-FINISHED = ("value", "out_of_memory")
-"""The statuses of a worker log whose item finished: a value, or out of memory."""
 
 
 class RecordExists(FileExistsError):
@@ -51,26 +49,30 @@ CONTEXTS = ["research"]
 """Bytes in a gigabyte as records state it (10^9, not GiB)."""
 
 
+def gigabyte_observations(
+    memory: Mapping[str, Any], named: Sequence[tuple[str, str, str]]
+) -> list[dict[str, Any]]:
+    """Observations in GB of a worker log's `memory`: for each (name, key, note) of `named`
+    whose byte count the log holds, in that order."""
+    return [
+        {"name": name, "value": round(memory[key] / GB, 4), "unit": "gigabyte", "note": note}
+        for name, key, note in named
+        if memory.get(key) is not None
+    ]
+
+
 def memory_observations(
     memory: dict[str, Any], peak_note: str, allocated_key: str, allocated_note: str
 ) -> list[dict[str, Any]]:
     """The reserved peak and the memory allocated before the first step, in GB, for
     whichever of the two a worker log holds (both recipes record them)."""
-    out: list[dict[str, Any]] = []
-    for name, key, note in (
-        ("peak-reserved-memory", "peak_reserved_bytes", peak_note),
-        ("allocated-before-first-step", allocated_key, allocated_note),
-    ):
-        if memory.get(key) is not None:
-            out.append(
-                {
-                    "name": name,
-                    "value": round(memory[key] / GB, 4),
-                    "unit": "gigabyte",
-                    "note": note,
-                }
-            )
-    return out
+    return gigabyte_observations(
+        memory,
+        [
+            ("peak-reserved-memory", "peak_reserved_bytes", peak_note),
+            ("allocated-before-first-step", allocated_key, allocated_note),
+        ],
+    )
 
 
 def sha256_file(path: Path) -> str:
@@ -226,18 +228,6 @@ def write_new(records: Sequence[dict[str, Any]], root: Path) -> list[Path]:
     return write_records(records, root) if records else []
 
 
-def finished_logs(paths: Iterable[Path]) -> Iterator[tuple[Path, dict[str, Any]]]:
-    """Each readable worker log of `paths` whose item finished (`FINISHED`), with its path;
-    a missing or unreadable file is passed over (its item has not run)."""
-    for path in paths:
-        try:
-            log = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            continue
-        if isinstance(log, dict) and log.get("status") in FINISHED:
-            yield path, log
-
-
 def recorded(root: Path, record_id: str) -> bool:
     """Whether the catalogue under `root` holds a record of this id already."""
     return (root / RECORDS_DIR / f"{record_id}.yaml").exists()
@@ -248,7 +238,7 @@ def write_finished(
     root: Path,
     build: Callable[[Path, dict[str, Any]], list[dict[str, Any]]],
 ) -> list[Path]:
-    """The records of a run's finished logs (`finished_logs`): `build` makes those of one
+    """The records of a run's finished logs (`run_logs.finished_logs`): `build` makes those of one
     log from its path and contents (none where the catalogue holds them or the log gives
     none); then all are validated and written as new files (`write_new`)."""
     return write_new([r for path, log in finished_logs(paths) for r in build(path, log)], root)

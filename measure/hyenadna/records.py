@@ -30,11 +30,11 @@ from measure.records import (
     GB,
     added_on,
     cite_artifact,
-    finished_logs,
     measurement_environment,
     record_ids,
     recorded,
 )
+from measure.run_logs import finished_logs
 
 MODEL_SOURCE = "evidence-20261130-source-hyenadna-standalone-py"
 CUDA_CONTEXT_GB = 0.5

@@ -25,16 +25,9 @@ from measure.hyenadna.recipe import (
     run_spec,
 )
 from measure.registry import PlanItem, Recipe, RunOptions
+from measure.run_logs import FINISHED, read_status
 
-FINISHED = ("value", "out_of_memory")
 RUN_TIMEOUT_S = 540.0
-
-
-def read_status(path: Path) -> str | None:
-    try:
-        return str(json.loads(path.read_text(encoding="utf-8"))["status"])
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
 
 
 def select(plan: ProtocolPlan, options: RunOptions) -> list[Item]:

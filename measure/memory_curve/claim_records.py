@@ -31,8 +31,9 @@ from measure.memory_curve.records import (
     stored_point,
 )
 from measure.recipe_file import RecipeError, require
-from measure.records import GB, finished_logs, write_new
+from measure.records import GB, write_new
 from measure.records import record_ids as measurement_ids
+from measure.run_logs import finished_logs
 
 KINDS = ("card-memory", "time-ratio")
 

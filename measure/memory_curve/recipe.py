@@ -17,7 +17,7 @@ from measure.architectures.spec import Architecture
 from measure.peak_memory import estimate
 from measure.peak_memory.plan import lora_parameters, parameter_counts
 from measure.recipe_file import RecipeError as RecipeError  # one error type, named here too
-from measure.recipe_file import read_recipe
+from measure.recipe_file import RecipeModel, read_recipe
 from measure.recipe_file import require as _require
 
 RECIPE_FILE = Path(__file__).with_name("recipe.yaml")
@@ -48,19 +48,13 @@ DEVICES = ("cuda", "cpu")
 
 
 @dataclass(frozen=True)
-class CurveModel:
-    key: str
-    family: str
+class CurveModel(RecipeModel):
     tokens: tuple[int, ...] = ()
     """Fixed input lengths in tokens (a published claim's inputs); empty: lengths double from
     the recipe's start_tokens to the model's maximum."""
     max_tokens: int | None = None
     """The longest input this recipe measures, where below the model's maximum (the time
     budget); None: the model's maximum."""
-
-    @property
-    def architecture(self) -> Architecture:
-        return get_architecture(self.key)
 
 
 @dataclass(frozen=True)

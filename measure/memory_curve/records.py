@@ -18,11 +18,13 @@ from measure.builder import (
     Measured,
     ResultGaps,
     configuration_record,
+    counted_parameters,
     evaluation_record,
     measured_result,
     peak_result,
     peak_status,
     synthetic_comparison,
+    transformers_version,
 )
 from measure.memory_curve.recipe import LONG_CONV_FAMILIES, CurveRecipe
 from measure.peak_flops import peak_for
@@ -30,6 +32,7 @@ from measure.records import (
     GB,
     added_on,
     cite_artifact,
+    gigabyte_observations,
     measurement_environment,
     memory_observations,
     recorded,
@@ -157,12 +160,10 @@ def make_point(
         f"{log['method_text']}; batch {batch} of {tokens} random tokens.",
         reported_name=model["name"],
         family=family,
-        parameters=f"{model.get('parameters_total', 0):,} (counted; "
-        f"{model.get('parameters_trainable', 0):,} trainable)",
+        parameters=counted_parameters(model),
         fine_tuning=log["method_text"],
         training_setting=f"Memory curve point: {label}",
-        version=f"transformers {environment['packages'].get('transformers', '?')} "
-        f"{model.get('class', '')}".strip(),
+        version=transformers_version(environment, model),
         provenance_note=" ".join(
             [
                 "Implemented and measured by Rewire (`measure/memory_curve`); dimensions "
@@ -384,25 +385,23 @@ def point_observations(log: dict[str, Any], check: dict[str, Any] | None) -> lis
             else ", once the model and optimizer existed"
         ),
     )
-    if check is not None and check["memory"].get("peak_allocated_bytes") is not None:
-        out.append(
-            {
-                "name": "peak-allocated-fresh-process",
-                "value": round(check["memory"]["peak_allocated_bytes"] / GB, 4),
-                "unit": "gigabyte",
-                "note": "The same point re-run alone in a fresh process (a check of the "
-                "per-point reset in the shared process; second artifact)",
-            }
-        )
-    if check is not None and check["memory"].get("peak_reserved_bytes") is not None:
-        out.append(
-            {
-                "name": "peak-reserved-fresh-process",
-                "value": round(check["memory"]["peak_reserved_bytes"] / GB, 4),
-                "unit": "gigabyte",
-                "note": "torch.cuda.max_memory_reserved() of the same point re-run alone in a "
-                "fresh process (second artifact)",
-            }
+    if check is not None:
+        out += gigabyte_observations(
+            check["memory"],
+            [
+                (
+                    "peak-allocated-fresh-process",
+                    "peak_allocated_bytes",
+                    "The same point re-run alone in a fresh process (a check of the per-point "
+                    "reset in the shared process; second artifact)",
+                ),
+                (
+                    "peak-reserved-fresh-process",
+                    "peak_reserved_bytes",
+                    "torch.cuda.max_memory_reserved() of the same point re-run alone in a "
+                    "fresh process (second artifact)",
+                ),
+            ],
         )
     return out
 

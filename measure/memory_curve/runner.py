@@ -33,8 +33,8 @@ from measure.memory_curve.recipe import (
     load_recipe,
     points,
 )
-from measure.peak_memory.plan import FINISHED  # one list of finished states
 from measure.registry import PlanItem, Recipe, RunOptions
+from measure.run_logs import FINISHED, read_status
 from measure.slots import gpu_of, run_on_slots
 
 NOT_RUN = "not run (skipped after a shorter input did not fit, or the process crashed or timed out)"
@@ -48,13 +48,6 @@ class PlannedPoint:
     plan: PlanItem
     log_path: Path
     status: str | None
-
-
-def read_status(path: Path) -> str | None:
-    try:
-        return str(json.loads(path.read_text(encoding="utf-8"))["status"])
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
 
 
 def _batches(settings: list[str]) -> list[int]:

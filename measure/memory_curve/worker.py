@@ -27,7 +27,13 @@ from measure import env
 from measure.architectures.build import build_model, count_parameters, hf_config
 from measure.architectures.registry import get_architecture
 from measure.peak_memory import train
-from measure.peak_memory.worker import _Memory, is_out_of_memory, worker_main, write_log
+from measure.peak_memory.worker import (
+    _Memory,
+    is_out_of_memory,
+    log_head,
+    worker_main,
+    write_log,
+)
 
 LOG_SCHEMA = "rewire-memory-curve-log/1"
 MIXED = {"full-mixed": False, "full-mixed-ckpt": True}
@@ -221,14 +227,8 @@ def run_point(spec: dict[str, Any]) -> dict[str, Any]:
 def _new_log(
     spec: dict[str, Any], memory: _Memory, index: int, count: int, group_started: str
 ) -> dict[str, Any]:
-    arch = get_architecture(spec["model"])
     return {
-        "schema": LOG_SCHEMA,
-        "recipe": spec["recipe"],
-        "protocol": spec["protocol"],
-        "run_id": spec["run_id"],
-        "item": spec["item"],
-        "model": {"key": arch.key, "name": arch.name, "checkpoint": arch.checkpoint},
+        **log_head(LOG_SCHEMA, spec),
         "method": spec["method"],
         "method_text": spec["method_text"],
         "precision": precision_text(spec["method"], spec.get("precision", "bf16")),

@@ -3,7 +3,6 @@ are finished already (their log in the run folder says value or out_of_memory)."
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -11,8 +10,8 @@ from typing import Any
 from measure.peak_memory import estimate
 from measure.peak_memory.recipe import PeakMemoryRecipe, WorkItem
 from measure.registry import PlanItem
+from measure.run_logs import FINISHED, read_status
 
-FINISHED = ("value", "out_of_memory")
 PROCESS_OVERHEAD_S = 15.0
 """Start of a stage process: imports, CUDA context, model construction."""
 EFFECTIVE_FLOPS = 250e12
@@ -105,14 +104,6 @@ def estimate_item(recipe: PeakMemoryRecipe, item: WorkItem) -> tuple[float, floa
     if item.stage.zero2_offload:
         seconds += 10.0 + trainable * 16 / 4e9 + recipe.steps * trainable / CPU_ADAM_PARAMS_PER_S
     return floor.value_gb + activations, seconds
-
-
-def read_status(path: Path) -> str | None:
-    """The status in a stage log, or None when there is no readable log."""
-    try:
-        return str(json.loads(path.read_text(encoding="utf-8"))["status"])
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
 
 
 def make_plan(

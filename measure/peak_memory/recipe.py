@@ -16,9 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from measure.architectures.registry import get_architecture
-from measure.architectures.spec import Architecture
 from measure.recipe_file import RecipeError as RecipeError  # one error type, named here too
-from measure.recipe_file import read_recipe
+from measure.recipe_file import RecipeModel, read_recipe
 from measure.recipe_file import require as _require
 
 RECIPE_FILE = Path(__file__).with_name("recipe.yaml")
@@ -51,16 +50,10 @@ class Stage:
 
 
 @dataclass(frozen=True)
-class ModelEntry:
-    key: str
-    family: str
+class ModelEntry(RecipeModel):
     kmer: int | None = None
     nucleotides_per_token: float | None = None
     special_tokens: int = 0
-
-    @property
-    def architecture(self) -> Architecture:
-        return get_architecture(self.key)
 
 
 @dataclass(frozen=True)

@@ -14,9 +14,11 @@ from measure.builder import (
     Measured,
     ResultGaps,
     configuration_record,
+    counted_parameters,
     evaluation_record,
     peak_result,
     synthetic_comparison,
+    transformers_version,
 )
 from measure.peak_memory.plan import Planned
 from measure.peak_memory.published import Published, published_values
@@ -132,12 +134,10 @@ def build_records(
         f"trained at {tokens} and batch {log['batch']} with {stage['label']}: {describe}.",
         reported_name=model["name"],
         family=family,
-        parameters=f"{model.get('parameters_total', 0):,} (counted; "
-        f"{model.get('parameters_trainable', 0):,} trainable)",
+        parameters=counted_parameters(model),
         fine_tuning=describe,
         training_setting=f"Figure 3 stage: {stage['label']}",
-        version=f"transformers {environment['packages'].get('transformers', '?')} "
-        f"{model.get('class', '')}".strip(),
+        version=transformers_version(environment, model),
         provenance_note="Implemented and measured by Rewire (`rewire measure`); "
         f"dimensions from the config.json of {model['checkpoint']}.",
         checkpoint_note="Random weights from the architecture config: memory and time do "

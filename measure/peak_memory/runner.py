@@ -29,10 +29,11 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from measure import env
 from measure.console import wide_console
-from measure.peak_memory.plan import Planned, make_plan, read_status
+from measure.peak_memory.plan import Planned, make_plan
 from measure.peak_memory.recipe import RECIPE_FILE, PeakMemoryRecipe, load_recipe, work_items
 from measure.peak_memory.summary import summary_table
 from measure.registry import PlanItem, Recipe, RunOptions
+from measure.run_logs import read_status
 from measure.slots import gpu_of, run_on_slots
 
 ITEM_TIMEOUT_S = 420.0

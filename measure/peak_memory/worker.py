@@ -112,6 +112,21 @@ class _Memory:
         return int(torch.cuda.get_device_properties(torch.cuda.current_device()).total_memory)
 
 
+def log_head(schema: str, spec: dict[str, Any]) -> dict[str, Any]:
+    """What the log of a model built from its architecture (a peak-memory stage, a
+    memory-curve point) starts with, as the record writers read it: its schema, recipe,
+    protocol, run, item and model (key, name, checkpoint)."""
+    arch = get_architecture(spec["model"])
+    return {
+        "schema": schema,
+        "recipe": spec["recipe"],
+        "protocol": spec["protocol"],
+        "run_id": spec["run_id"],
+        "item": spec["item"],
+        "model": {"key": arch.key, "name": arch.name, "checkpoint": arch.checkpoint},
+    }
+
+
 def run_stage(spec: dict[str, Any], *, model_hook: ModelHook | None = None) -> dict[str, Any]:
     """Run one stage as `spec` says and return its log. `model_hook`, when given, is called
     with the built model before the measured region (tests use it to plant an error)."""
@@ -130,12 +145,7 @@ def run_stage(spec: dict[str, Any], *, model_hook: ModelHook | None = None) -> d
         device = torch.device("cuda", 0)  # the one GPU CUDA_VISIBLE_DEVICES leaves visible
     memory = _Memory(device)
     log: dict[str, Any] = {
-        "schema": LOG_SCHEMA,
-        "recipe": spec["recipe"],
-        "protocol": spec["protocol"],
-        "run_id": spec["run_id"],
-        "item": spec["item"],
-        "model": {"key": arch.key, "name": arch.name, "checkpoint": arch.checkpoint},
+        **log_head(LOG_SCHEMA, spec),
         "stage": spec["stage"],
         "features": features.__dict__,
         "setting": setting,

@@ -14,8 +14,7 @@ from pathlib import Path
 import pytest
 
 from measure.memory_curve.recipe import RECIPE_FILE, THROUGHPUT_FILE, load_recipe, points
-from measure.memory_curve.runner import read_status
-from measure.peak_memory.plan import FINISHED
+from measure.run_logs import FINISHED, read_status
 
 REPO = Path(__file__).resolve().parents[2]
 COMMON = REPO / "measure" / "device_common.sh"
