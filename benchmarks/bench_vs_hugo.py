@@ -403,7 +403,7 @@ def prepare_floor(root: Path, out: Path) -> Any:
 
     from rewire_site.build import gather
     from rewire_site.render import DataFile, Renderer, templates_dir
-    from rewire_site.render.plan import plan_site
+    from rewire_site.render.derive_stage import plan_site
 
     root = root.resolve()
     shutil.rmtree(root / ".rewire-cache", ignore_errors=True)

@@ -87,8 +87,8 @@ def evaluation_walk(root: Path, evaluation_id: str | None = None) -> tuple[Walk,
     evaluation that reproduces another, else its first evaluation), and the page's path."""
     from rewire_site.build import gather
     from rewire_site.models import Evaluation
+    from rewire_site.render.derive_stage import plan_site
     from rewire_site.render.environment import Renderer
-    from rewire_site.render.plan import plan_site
     from rewire_site.write import OutputWriter
 
     catalogue = gather(root / "records", root).catalogue

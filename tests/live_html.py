@@ -13,7 +13,7 @@ import html5lib  # type: ignore[import-untyped]
 
 from rewire_site.build import render, write_files
 from rewire_site.link import Catalogue
-from rewire_site.render.plan import plan_site
+from rewire_site.render.derive_stage import plan_site
 from rewire_site.write import OutputWriter
 
 URL_ATTRIBUTES = frozenset(

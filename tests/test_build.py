@@ -230,7 +230,7 @@ def test_protocol_tables_and_chooser_pages_are_computed_once_per_build(
     reproduction groups once for the protocol pages, the home page, the evaluation matrix
     CSV and api/derived.json; the chooser pages are built once (the sitemap takes their
     paths from what the build rendered)."""
-    from rewire_site.render import downloads, export, plan, protocol
+    from rewire_site.render import derive_stage, downloads, export, plan, protocol
 
     calls: list[str] = []
 
@@ -247,7 +247,7 @@ def test_protocol_tables_and_chooser_pages_are_computed_once_per_build(
 
     for module in (protocol, downloads):
         counting(module, "protocol_tables")
-    for module in (plan, protocol, downloads):
+    for module in (derive_stage, protocol, downloads):
         counting(module, "protocol_headline")
         counting(module, "protocol_reproduction_groups")
     counting(index, "catalogue_findings")
@@ -263,7 +263,9 @@ def test_protocol_tables_and_chooser_pages_are_computed_once_per_build(
     assert calls.count("catalogue_findings") == 0  # the home page takes the headlines
     assert calls.count("chooser_pages") == 0  # the sitemap lists the pages the jobs made
     assert calls.count("chooser_index") == 1  # one job each: the index, a task, a family
-    jobs = plan.plan_site(gather(project / "records", project).catalogue, project, DAY).jobs()
+    jobs = derive_stage.plan_site(
+        gather(project / "records", project).catalogue, project, DAY
+    ).jobs()
     assert calls.count("task_files") == sum(job[0] == "task" for job in jobs) > 0
     assert calls.count("matrix_files") == sum(job[0] == "matrix" for job in jobs) > 0
     sitemap = (project / "site" / "sitemap.xml").read_text()

@@ -7,7 +7,7 @@ from __future__ import annotations
 from scenarios import load_scenario, scenario_root
 
 from rewire_site.render import index
-from rewire_site.render.plan import plan_site
+from rewire_site.render.derive_stage import plan_site
 from rewire_site.render.urls import filter_path
 
 

@@ -37,7 +37,7 @@ from rewire_site.link import Catalogue
 from rewire_site.models import Evaluation
 from rewire_site.problems import RecordsInvalid
 from rewire_site.release import RELEASE_ID, is_preview, preview_release
-from rewire_site.render.plan import plan_site
+from rewire_site.render.derive_stage import plan_site
 from rewire_site.serve import Preview, PreviewBuilder
 
 REPO = Path(__file__).resolve().parents[1]

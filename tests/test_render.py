@@ -214,7 +214,7 @@ def test_workers_refuse_a_path_another_worker_wrote_naming_both_jobs(tmp_path: P
 def synth_plan(tmp_path_factory: pytest.TempPathFactory) -> object:
     """A small synthetic catalogue, gathered and derived as `rewire build` does."""
     from rewire_site.build import gather
-    from rewire_site.render.plan import plan_site
+    from rewire_site.render.derive_stage import plan_site
     from rewire_site.synth import generate_catalogue
 
     root = tmp_path_factory.mktemp("synth")

@@ -5,7 +5,7 @@
             ids into one graph (`link.Catalogue`): `gather`;
 2. derive   facts computed once for the whole build: release id, concern flags, filter
             facets, artifact hashes, the search index, the page jobs
-            (`render.plan.plan_site`);
+            (`render.derive_stage.plan_site`);
 3. render   page contexts rendered with templates compiled once, in a pool of forked
             processes (`render.pool`); the same pool writes the gzip CSVs and the JSON
             API (one file per record), which need no template: `render`;
@@ -44,8 +44,9 @@ from .config import RECORDS_DIR, SITE_DIR
 from .link import Catalogue
 from .problems import Problem, RecordsInvalid, printable
 from .render import Renderer, RenderStats, downloads, render_jobs, templates_dir
+from .render.derive_stage import plan_site
 from .render.export import SITEMAP, sitemap_file
-from .render.plan import SITEMAP_JOBS, SitePlan, plan_site
+from .render.plan import SITEMAP_JOBS, SitePlan
 from .render.pool import PARALLEL_MIN_JOBS, Job, Tracker, default_workers
 from .render.search import search_index_json
 from .validate import validate_paths

@@ -1,5 +1,5 @@
 """Every derived fact the page of one evaluation shows, computed once per evaluation by
-the site's derive stage (`render.plan.plan_site` for a build, `incremental.derive` for
+the site's derive stage (`render.derive_stage.plan_site` for a build, `incremental.derive` for
 `rewire serve`), so that the page's context builder (`render/evaluation.py`) reads
 them and derives nothing itself."""
 

@@ -12,8 +12,8 @@ through these views adds a key to the current `Recorder`:
 - `(tag, key)` / `(tag, ANY)` for the derived facts: `flags`, `artifact`, `facet:<key>`,
   `label:<key>`, `href`, `shared`, `table`, `headline`, `reproduction`, `results`, `eee`,
   `members`, `compare`, `evaluation`;
-  `("entries",)`, `("coverage",)` and `("api", slice)` for the search entries, the
-  coverage rows and a JSON API job's slice of record ids.
+  `("entries", ANY)`, `("coverage", ANY)` and `("api", slice)` for the search entries,
+  the coverage rows and a JSON API job's slice of record ids.
 
 Only `rewire serve` builds these views (`engine.py`, `derive.py`).
 """
@@ -137,21 +137,34 @@ class TrackingCatalogue(Catalogue):
         return found
 
 
-def tracked_facts(facts: SiteFacts, recorder: Recorder) -> SiteFacts:
-    """`facts` with every mapping that changes with the records tracked (one map per facet
-    key: the facet keys themselves are fixed)."""
+def fact_maps(facts: SiteFacts) -> dict[str, Mapping[Any, Any]]:
+    """Every mapping of `facts` that changes with the records, by the tag of its keys
+    (one map per facet key: the facet keys themselves are fixed)."""
     index, labels = facts.filters.index, facts.filters.labels
-    filters = FilterIndex(
-        {key: TrackedMap(inner, f"facet:{key}", recorder) for key, inner in index.items()},
-        {key: TrackedMap(inner, f"label:{key}", recorder) for key, inner in labels.items()},
-    )
+    return {
+        "flags": facts.flags,
+        "artifact": facts.artifact_hashes,
+        "href": facts.filter_hrefs,
+        "shared": dict.fromkeys(facts.shared_titles),
+        **{f"facet:{key}": inner for key, inner in index.items()},
+        **{f"label:{key}": inner for key, inner in labels.items()},
+    }
+
+
+def tracked_facts(facts: SiteFacts, recorder: Recorder) -> SiteFacts:
+    """`facts` with every mapping of `fact_maps` tracked."""
+    maps = {tag: TrackedMap(inner, tag, recorder) for tag, inner in fact_maps(facts).items()}
+    index, labels = facts.filters.index, facts.filters.labels
     return dataclasses.replace(
         facts,
-        flags=TrackedMap(facts.flags, "flags", recorder),
-        artifact_hashes=TrackedMap(facts.artifact_hashes, "artifact", recorder),
-        filters=filters,
-        filter_hrefs=TrackedMap(facts.filter_hrefs, "href", recorder),
-        shared_titles=TrackedMap(dict.fromkeys(facts.shared_titles), "shared", recorder),  # type: ignore[arg-type]
+        flags=maps["flags"],
+        artifact_hashes=maps["artifact"],
+        filters=FilterIndex(
+            {key: maps[f"facet:{key}"] for key in index},
+            {key: maps[f"label:{key}"] for key in labels},
+        ),
+        filter_hrefs=maps["href"],
+        shared_titles=maps["shared"],  # type: ignore[arg-type]
     )
 
 
@@ -164,13 +177,13 @@ class TrackedPlan(SitePlan):
 
     def make(self, job: tuple[str, ...]) -> Any:
         if job[0] == "search":
-            self.recorder.add(("entries",))
+            self.recorder.add(("entries", ANY))
         elif job[0] == "api":
             self.recorder.add(("api", (job[1], job[2])))
         return super().make(job)
 
     def protocol_coverage(self) -> Any:
-        self.recorder.add(("coverage",))
+        self.recorder.add(("coverage", ANY))
         return super().protocol_coverage()
 
 

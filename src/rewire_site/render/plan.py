@@ -9,20 +9,13 @@ one job in `jobs` and one branch in `make` that calls its context builder.
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date
-from pathlib import Path
 from typing import Any
 
 from .. import release
-from ..derive.concerns import Flag, flags_by_evaluation
-from ..derive.evaluation_facts import evaluation_facts
-from ..derive.logs import LogFacts
 from ..derive.model_compare import family_pairs, family_triples
 from ..derive.overlaps import task_groups
-from ..derive.reproduction import protocol_reproduction_groups
 from ..link import Catalogue
 from ..models import (
     Configuration,
@@ -42,22 +35,20 @@ from .configuration import configuration_page
 from .contexts import DownloadItem, Link, SiteFacts
 from .coverage import ProtocolCoverage
 from .dataset import dataset_page
-from .evaluation import EvaluationWords, evaluation_page, evaluation_words
+from .evaluation import EvaluationWords, evaluation_page
 from .export import SITE_URL, export_files
-from .export.eee import eee_lines
 from .export.jsonld import with_json_ld
-from .family import family_compare_links, family_page
-from .filters import FilterIndex, filter_index
-from .findings import Headline, protocol_headline
+from .family import family_page
+from .findings import Headline
 from .fits.pages import fits_page
 from .model_compare import compare_links, compare_pages, triple_links, triple_page
 from .models import MODELS_PATH, models_page
 from .pool import DataFile, Job
-from .protocol import protocol_page, protocol_table, sorted_pages
+from .protocol import protocol_page, sorted_pages
 from .question import question_page
-from .reproduction import ReproductionGroup, reproduction_groups
+from .reproduction import ReproductionGroup
 from .result_table import download_path, rows_pages, table_page
-from .search import SearchEntry, search_entries
+from .search import SearchEntry
 from .source import source_page
 from .urls import api_path, kind_of
 
@@ -95,49 +86,12 @@ family's page also takes its `SitePlan.family_links`, an evaluation's its
 `SitePlan.evaluations`)."""
 
 
-def shared_titles(records: Iterable[RecordBase]) -> frozenset[str]:
-    """Titles more than one record carries (their pages' <title> adds the record id)."""
-    counts = Counter(r.title for r in records)
-    return frozenset(title for title, count in counts.items() if count > 1)
-
-
-def site_facts(catalogue: Catalogue, root: Path, release_id: str) -> SiteFacts:
-    """What every page may need, computed once: concern flags, filter facets, the
-    artifact hashes (files under `root`), download links, shared titles."""
-    hashes = release.hash_artifacts(catalogue, root)
-    return facts_of(
-        release_id,
-        flags_by_evaluation(catalogue),
-        hashes,
-        filter_index(catalogue),
-        index.filter_hrefs,
-        shared_titles(catalogue.by_id.values()),
-        release.read_logs(catalogue, root, hashes),
-    )
-
-
-def facts_of(
-    release_id: str,
-    flags: Mapping[str, tuple[Flag, ...]],
-    artifact_hashes: Mapping[str, str | None],
-    filters: FilterIndex,
-    hrefs: Callable[[FilterIndex], Mapping[tuple[str, str], str]],
-    titles: frozenset[str],
-    logs: Mapping[str, LogFacts] | None = None,
-) -> SiteFacts:
-    """`SiteFacts` from its parts."""
-    links = tuple(Link(d.label, d.path) for d in (*downloads.DOWNLOADS, *downloads.EXPORTS))
-    return SiteFacts(
-        release_id=release_id,
-        flags=flags,
-        artifact_hashes=artifact_hashes,
-        filters=filters,
-        filter_hrefs=hrefs(filters),
-        downloads=links,
-        release_download=Link(downloads.RELEASE_LINK_TEXT, downloads.RELEASE_PAGE),
-        shared_titles=titles,
-        artifact_logs=logs if logs is not None else {},
-    )
+def api_slices(record_ids: tuple[str, ...]) -> dict[tuple[str, str], tuple[str, ...]]:
+    """The record ids of each JSON API job (`('api', start, stop)`), by (start, stop)."""
+    return {
+        (str(i), str(i + API_CHUNK)): record_ids[i : i + API_CHUNK]
+        for i in range(0, len(record_ids), API_CHUNK)
+    }
 
 
 @dataclass(frozen=True)
@@ -324,62 +278,5 @@ class SitePlan:
         found += [("task", group[0]) for group in task_groups(self.catalogue)]
         found += [("matrix", f.id) for f in self.catalogue.of_kind(ModelFamily)]
         found += [("fits",), ("models",)]
-        found += [  # light jobs last: they fill the gaps at the end
-            ("api", str(i), str(i + API_CHUNK)) for i in range(0, len(self.record_ids), API_CHUNK)
-        ]
+        found += [("api", *span) for span in api_slices(self.record_ids)]  # light: last
         return found
-
-
-def plan_site(
-    catalogue: Catalogue, root: Path, release_date: date | str | None, *, preview: bool = False
-) -> SitePlan:
-    """The derive stage: the release, the site facts, the search index, every
-    protocol's comparison tables, headline and reproduction groups and every
-    evaluation's page facts of `catalogue`
-    (artifact paths relative to `root`): what the page jobs need, each computed once.
-    `preview`: the release of a preview (`release.preview_release`), no content hash."""
-    made = (
-        release.preview_release(len(catalogue.by_id), release_date)
-        if preview
-        else release.make_release(
-            catalogue.by_id.values(), release_date, rows_sha256=catalogue.result_rows.sha256()
-        )
-    )
-    facts = site_facts(catalogue, root, made.id)
-    protocols = catalogue.protocols()
-    groups = {
-        p.id: tuple(protocol_reproduction_groups(p, catalogue, flags=facts.flags))
-        for p in protocols
-    }
-    reproductions = {k: reproduction_groups(v, catalogue) for k, v in groups.items()}
-    tables = {p.id: protocol_table(p, catalogue, facts) for p in protocols}
-    return SitePlan(
-        release=made,
-        catalogue=catalogue,
-        facts=facts,
-        entries=search_entries(catalogue),
-        members=index.filter_members(facts.filters),
-        download_items=index.download_items(facts.downloads),
-        record_ids=tuple(sorted(catalogue.by_id)),
-        tables=tables,
-        headlines={p.id: protocol_headline(p, catalogue, facts.flags) for p in protocols},
-        reproductions=reproductions,
-        coverage=index.coverage_rows(catalogue, facts.flags, reproductions),
-        results={
-            p.id: downloads.protocol_derived(p.id, catalogue, facts.flags, tables, reproductions)
-            for p in protocols
-        },
-        eee_lines=eee_lines(catalogue),
-        family_links=family_compare_links(catalogue, facts.flags),
-        evaluations={
-            e.id: evaluation_words(
-                e,
-                catalogue,
-                facts.flags,
-                evaluation_facts(
-                    e, catalogue, facts.flags, facts.artifact_hashes, facts.artifact_logs, groups
-                ),
-            )
-            for e in catalogue.of_kind(Evaluation)
-        },
-    )
