@@ -1,7 +1,8 @@
 """One evaluation's walk: the modules of rewire_site that one evaluation page passes
 through, from its context builder to its written file (issue 26).
 
-    python scripts/walk.py [--root DIR] [--evaluation ID] [--show]
+    python scripts/walk.py [--root DIR] [--evaluation ID] [--show] [--modules]
+                           [--calls] [--depth N]
 
 Builds the site plan of the catalogue under DIR (default: the `reproduction` test
 scenario), then traces (`sys.setprofile`) the three steps of one evaluation page: the
@@ -17,7 +18,10 @@ the standard library stay in the module that made them). It prints:
 `--show` prints the stays in order, `--modules` the stays per module (most first). The
 aim (issue 26): at most 9 modules and at most 5 returns. Every call into another module
 and back is a return here, so the count grows with each helper call (a label, a Fact, a
-URL) as much as with each layer crossed.
+URL) as much as with each layer crossed. Two coarser views of the same walk:
+`--calls` moves the walk on calls only (a return to the caller is no stay), and
+`--depth N` on calls at most N frames of rewire_site deep (1: the page job; 2: what the
+page job calls, such as the context builder; 3: what those call).
 """
 
 from __future__ import annotations
@@ -60,14 +64,28 @@ def _module_of(frame: FrameType | None) -> str | None:
     return None
 
 
-def trace(step: Callable[[], Any]) -> tuple[Walk, Any]:
-    """The walk of `step()` (the modules it passes through) and its result."""
+def _depth(frame: FrameType | None) -> int:
+    """How many frames of rewire_site's code are on the stack up to `frame`."""
+    found = 0
+    while frame is not None:
+        found += frame.f_globals.get("__name__", "").startswith(PACKAGE)
+        frame = frame.f_back
+    return found
+
+
+def trace(
+    step: Callable[[], Any], *, calls: bool = False, depth: int | None = None
+) -> tuple[Walk, Any]:
+    """The walk of `step()` (the modules it passes through) and its result. `calls`:
+    only calls move the walk; `depth`: only calls at most `depth` project frames deep."""
     stays: list[str] = []
 
     def profile(frame: FrameType, event: str, arg: Any) -> None:
         if event == "call":
+            if depth is not None and _depth(frame) > depth:
+                return
             module = _module_of(frame)
-        elif event == "return":
+        elif event == "return" and not calls and depth is None:
             module = _module_of(frame.f_back)
         else:
             return
@@ -82,7 +100,9 @@ def trace(step: Callable[[], Any]) -> tuple[Walk, Any]:
     return Walk(tuple(stays)), result
 
 
-def evaluation_walk(root: Path, evaluation_id: str | None = None) -> tuple[Walk, str]:
+def evaluation_walk(
+    root: Path, evaluation_id: str | None = None, *, calls: bool = False, depth: int | None = None
+) -> tuple[Walk, str]:
     """The walk of one evaluation page of the catalogue under `root` (its first
     evaluation that reproduces another, else its first evaluation), and the page's path."""
     from rewire_site.build import gather
@@ -110,7 +130,7 @@ def evaluation_walk(root: Path, evaluation_id: str | None = None) -> tuple[Walk,
 
         one_page()  # the first page fills caches every later page finds full
         writer = OutputWriter(Path(folder) / "again")
-        walk, path = trace(one_page)
+        walk, path = trace(one_page, calls=calls, depth=depth)
         writer.close()
     return walk, path
 
@@ -121,8 +141,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--evaluation")
     parser.add_argument("--show", action="store_true")
     parser.add_argument("--modules", action="store_true")
+    parser.add_argument("--calls", action="store_true", help="calls only move the walk")
+    parser.add_argument("--depth", type=int, help="only calls this many frames deep")
     args = parser.parse_args(argv)
-    walk, path = evaluation_walk(args.root, args.evaluation)
+    walk, path = evaluation_walk(args.root, args.evaluation, calls=args.calls, depth=args.depth)
     if args.show:
         for module in walk.stays:
             print("  " + module)

@@ -77,3 +77,16 @@ def test_the_page_job_derives_nothing() -> None:
     entered = {m.removeprefix(prefix) for m in _stays() if m.startswith(prefix)}
     assert entered <= DERIVE_STILL_ENTERED
     assert "rewire_site.derive.evaluation_facts" not in _stays()
+
+
+def test_the_coarser_views_keep_the_walk_s_order_and_drop_its_detail() -> None:
+    """`--calls` leaves out the returns to a caller; `--depth 2` keeps the page job and
+    what it calls (the context builder, the renderer, the writer)."""
+    full = Walk(_stays())
+    calls, _ = evaluation_walk(FIXTURE, calls=True)
+    top, _ = evaluation_walk(FIXTURE, depth=2)
+    assert len(top.stays) < len(calls.stays) < len(full.stays)
+    assert set(top.stays) <= set(calls.stays) == set(full.stays)
+    assert top.stays[0] == "rewire_site.render.plan"
+    assert "rewire_site.render.evaluation" in top.stays
+    assert "rewire_site.write" in top.stays[-2:]  # the writer, then the file's hash
