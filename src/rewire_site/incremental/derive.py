@@ -60,6 +60,7 @@ class Derived:
         self.recorder = Recorder()
         self.items: dict[str, dict[str, Item]] = {}  # tag -> name -> item
         self.wholes: dict[str, Mapping[Any, Any]] = {}  # tag -> a map made whole
+        self.made: dict[str, tuple[Any]] = {}  # tag -> a site-wide value (`whole`)
         self.known_logs: dict[str, LogFacts] = {}
         self.plan: SitePlan | None = None
         self.changed: set[Key] | None = None  # None: compute everything
@@ -107,6 +108,12 @@ class Derived:
         self._note(diff(tag, old, new))
         self.items[tag] = fresh
         return {k: i.value for k, i in fresh.items()}
+
+    def whole(self, tag: str, inputs: tuple[str, ...], compute: Callable[[], V]) -> V:
+        kept = self.made.get(tag)
+        if kept is None or self.changed is None or any((t, ANY) in self.changed for t in inputs):
+            kept = self.made[tag] = (compute(),)
+        return kept[0]
 
     def facts(self, facts: SiteFacts) -> SiteFacts:
         if self.plan is not None:

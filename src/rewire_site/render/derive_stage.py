@@ -35,7 +35,7 @@ from .coverage import coverage_row
 from .evaluation import evaluation_words
 from .export.eee import eee_line
 from .family import family_compare_links
-from .filters import evaluation_facets, index_of
+from .filters import FilterIndex, evaluation_facets, index_of
 from .findings import protocol_headline
 from .plan import SitePlan, api_slices
 from .protocol import protocol_table
@@ -69,6 +69,11 @@ class Reading(Protocol):
     ) -> dict[str, V]:
         """`compute(item)` by `name(item)`, for every item, in order; `tag` names the
         fact (the page jobs read it by that tag)."""
+        ...
+
+    def whole(self, tag: str, inputs: tuple[str, ...], compute: Callable[[], V]) -> V:
+        """`compute()`: a site-wide value made from the facts of the `each` tags
+        `inputs` only (serve keeps it while none of them changed)."""
         ...
 
     def facts(self, facts: SiteFacts) -> SiteFacts:
@@ -105,6 +110,9 @@ class Once:
     ) -> dict[str, V]:
         return {name(item): compute(item) for item in items}
 
+    def whole(self, tag: str, inputs: tuple[str, ...], compute: Callable[[], V]) -> V:
+        return compute()
+
     def facts(self, facts: SiteFacts) -> SiteFacts:
         return facts
 
@@ -124,6 +132,14 @@ def shared_titles(records: Iterable[RecordBase]) -> frozenset[str]:
     """Titles more than one record carries (their pages' <title> adds the record id)."""
     counts = Counter(r.title for r in records)
     return frozenset(title for title, count in counts.items() if count > 1)
+
+
+def _filters(
+    facets: Mapping[str, Mapping[str, tuple[tuple[str, str], ...]]],
+) -> tuple[FilterIndex, dict[tuple[str, str], str], dict[tuple[str, str], tuple[str, ...]]]:
+    """The filter index of the evaluations' facets, its pages' links and members."""
+    filters = index_of(facets.items())
+    return filters, index.filter_hrefs(filters), index.filter_members(filters)
 
 
 def plan_site(
@@ -151,27 +167,26 @@ def plan_site(
     by_flags: Mapping[str, tuple[Flag, ...]] = read.each(
         "flags", evaluations, lambda e: flags(e, seen)
     )
-    filters = index_of(
-        read.each("facets", evaluations, lambda e: evaluation_facets(e, seen)).items()
-    )
+    facets = read.each("facets", evaluations, lambda e: evaluation_facets(e, seen))
+    filters, hrefs, members = read.whole("filters", ("facets",), lambda: _filters(facets))
     hashes = release.hash_artifacts(catalogue, root)
     facts = SiteFacts(
         release_id=made.id,
         flags=by_flags,
         artifact_hashes=hashes,
         filters=filters,
-        filter_hrefs=index.filter_hrefs(filters),
+        filter_hrefs=hrefs,
         downloads=tuple(Link(d.label, d.path) for d in (*downloads.DOWNLOADS, *downloads.EXPORTS)),
         release_download=Link(downloads.RELEASE_LINK_TEXT, downloads.RELEASE_PAGE),
         shared_titles=shared_titles(catalogue.by_id.values()),
         artifact_logs=read.logs(catalogue, root, hashes),
     )
-    members = index.filter_members(filters)
     record_ids = tuple(sorted(catalogue.by_id))
     read.compare("members", members)
     read.compare("api", api_slices(record_ids))
     got = read.facts(facts)
-    entries = read.each("entries", catalogue.by_id.values(), lambda r: search_entry(r, seen))
+    by_record = read.each("entries", catalogue.by_id.values(), lambda r: search_entry(r, seen))
+    entries = read.whole("search", ("entries",), lambda: ordered_entries(by_record.values()))
     eee = read.each("eee", evaluations, lambda e: eee_line(e, seen))
     protocols = catalogue.protocols()
     groups = read.each(
@@ -196,7 +211,7 @@ def plan_site(
         release=made,
         catalogue=catalogue,
         facts=facts,
-        entries=ordered_entries(entries.values()),
+        entries=entries,
         members=members,
         download_items=index.download_items(facts.downloads),
         record_ids=record_ids,
