@@ -42,11 +42,11 @@ class ArtifactFile:
 
 
 GB = 1e9
+"""Bytes in a gigabyte as records state it (10^9, not GiB)."""
 AREAS = ["dna-genomes"]
 """The area of every record a recipe writes (one definition for all of measure/)."""
 CONTEXTS = ["research"]
 """The context of every record a recipe writes."""
-"""Bytes in a gigabyte as records state it (10^9, not GiB)."""
 
 
 def gigabyte_observations(
@@ -238,9 +238,9 @@ def write_finished(
     root: Path,
     build: Callable[[Path, dict[str, Any]], list[dict[str, Any]]],
 ) -> list[Path]:
-    """The records of a run's finished logs (`run_logs.finished_logs`): `build` makes those of one
-    log from its path and contents (none where the catalogue holds them or the log gives
-    none); then all are validated and written as new files (`write_new`)."""
+    """The records of a run's finished logs (`run_logs.finished_logs`): `build` makes
+    those of one log from its path and contents (none where the catalogue holds them or
+    the log gives none); then all are validated and written as new files (`write_new`)."""
     return write_new([r for path, log in finished_logs(paths) for r in build(path, log)], root)
 
 
