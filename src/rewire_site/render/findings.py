@@ -81,34 +81,35 @@ SHOWN_FINDINGS = 12
 
 @dataclass(frozen=True)
 class Headline:
-    """The finding that leads a page: a summary sentence and one finding per value."""
+    """The finding that leads a page: a summary sentence and one finding per value
+    (`headline` makes it)."""
 
     summary: str
     findings: tuple[Finding, ...]
-
-    @property
-    def shown(self) -> tuple[Finding, ...]:
-        """The findings a page lists under its summary: values that were measured first
-        (reproduced, not reproduced, not judged, incomplete), then the others, at most
-        SHOWN_FINDINGS; none when the summary already is the only finding."""
-        if len(self.findings) <= 1:
-            return ()
-        order = {s: i for i, s in enumerate(_STATE_ORDER)}
-        ranked = sorted(self.findings, key=lambda f: order[f.state])
-        return tuple(ranked[:SHOWN_FINDINGS])
-
-    @property
-    def more_text(self) -> str:
-        """'300 more values: each evaluation page gives its finding.' or ''."""
-        more = len(self.findings) - len(self.shown) if len(self.findings) > 1 else 0
-        return (
-            f"{plural(more, 'more value')}: each evaluation page gives its finding." if more else ""
-        )
+    shown: tuple[Finding, ...]
+    """The findings a page lists under its summary: values that were measured first
+    (reproduced, not reproduced, not judged, incomplete), then the others, at most
+    SHOWN_FINDINGS; none when the summary already is the only finding."""
+    more_text: str
+    """'300 more values: each evaluation page gives its finding.' or ''."""
 
     @property
     def measured(self) -> tuple[Finding, ...]:
         """Findings about values a measurement bears on (for the home page)."""
         return tuple(f for f in self.findings if f.state not in ("unmeasured",))
+
+
+def headline(summary: str, findings: tuple[Finding, ...]) -> Headline:
+    """The headline of `summary` and `findings`, with the findings a page shows."""
+    shown: tuple[Finding, ...] = ()
+    if len(findings) > 1:
+        order = {s: i for i, s in enumerate(_STATE_ORDER)}
+        shown = tuple(sorted(findings, key=lambda f: order[f.state])[:SHOWN_FINDINGS])
+    more = len(findings) - len(shown) if len(findings) > 1 else 0
+    more_text = (
+        f"{plural(more, 'more value')}: each evaluation page gives its finding." if more else ""
+    )
+    return Headline(summary, findings, shown, more_text)
 
 
 def _lowered(sentence: str) -> str:
@@ -520,7 +521,7 @@ def evaluation_headline(
     claims = claim_views(evaluation, catalogue)
     if not found and claims:
         required = requirement_summary(evaluation, catalogue)
-        return Headline(
+        return headline(
             f"{plural(len(claims), 'claim')} as printed, not one value each: "
             + "; ".join(f"“{c.statement}” ({c.qualifier})" for c in claims[:3])
             + ("; ..." if len(claims) > 3 else "")
@@ -531,8 +532,8 @@ def evaluation_headline(
     target = catalogue.by_id.get(evaluation.reproduces or "")
     required = requirement_summary(target, catalogue) if isinstance(target, Evaluation) else ""
     if required:
-        return Headline(f"{_summary(found)} {required}", found)
-    return Headline(_summary(found), found)
+        return headline(f"{_summary(found)} {required}", found)
+    return headline(_summary(found), found)
 
 
 def _summary(found: Sequence[Finding]) -> str:
@@ -595,7 +596,7 @@ def protocol_headline(
         )
         summary += f"; {plural(measured, 'Rewire measurement')}." if measured else "."
         required = " ".join(t for e in published if (t := requirement_summary(e, catalogue)))
-        return Headline(f"{summary} {required}" if required else summary, ())
+        return headline(f"{summary} {required}" if required else summary, ())
     agree = sum(f.state == "reproduced" for f in found)
     summary = f"{plural(len(found), 'published value')}: " + ", ".join(
         plural(n, *_STATE_NOUNS[s]) for s in _STATE_ORDER if (n := sum(f.state == s for f in found))
@@ -622,7 +623,7 @@ def protocol_headline(
         summary += (
             f" None agrees within the protocol's ±{display_number(protocol.tolerance * 100)}%."
         )
-    return Headline(summary, found)
+    return headline(summary, found)
 
 
 QUALIFIER_TEXTS: dict[str, str] = {

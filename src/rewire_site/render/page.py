@@ -23,6 +23,7 @@ class PageHeader(TypedDict):
     head_title: str
     description: str
     release_id: str
+    preview: bool
     nav: str
 
 
@@ -46,6 +47,7 @@ def page_header(
         head_title=head_title,
         description=description,
         release_id=release_id,
+        preview=is_preview(release_id),
         nav=nav,
     )
 
@@ -75,12 +77,9 @@ class Page:
     json_ld: Markup = field(default=Markup(""), kw_only=True)
     """schema.org JSON-LD for the page's head (protocol and evaluation pages; see
     export/jsonld.py); empty on other pages."""
-
-    @property
-    def preview(self) -> bool:
-        """True on a preview build (`rewire serve`, `rewire build --preview`): the footer
-        says the release id is not a release's."""
-        return is_preview(self.release_id)
+    preview: bool = field(kw_only=True)
+    """True on a preview build (`rewire serve`, `rewire build --preview`): the footer
+    says the release id is not a release's (`release.is_preview` of `release_id`)."""
 
 
 @dataclass(frozen=True)
