@@ -24,7 +24,6 @@
 from __future__ import annotations
 
 from .environment import (
-    FragmentCache,
     Renderer,
     fast_escape,
     make_environment,
@@ -34,7 +33,6 @@ from .pool import DataFile, Job, MakePages, RenderStats, render_jobs
 
 __all__ = [
     "DataFile",
-    "FragmentCache",
     "Job",
     "MakePages",
     "RenderStats",

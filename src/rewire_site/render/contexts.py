@@ -12,7 +12,7 @@ here, and that it is described; `tests/test_pages.py` that every field is shown.
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -223,8 +223,6 @@ class EvaluationPage(RecordPage):
     flags_text: str
     """'2 concerns', '1 concern': how many concern flags the evaluation has."""
     readiness: ReadinessView
-    readiness_key: Hashable
-    """Everything the readiness section shows: equal keys render the same HTML."""
     procedure: tuple[Fact, ...]
     conditions_unreported: bool
     """True when a comparison condition is missing (automatic comparison is blocked)."""

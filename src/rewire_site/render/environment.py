@@ -7,7 +7,7 @@ arithmetic, no lookups.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, MutableMapping
+from collections.abc import Callable, MutableMapping
 from pathlib import Path
 from typing import Any, cast
 
@@ -151,7 +151,6 @@ def make_environment(template_root: Path) -> Environment:
     )
     env.template_class = FastEscapeTemplate
     env.code_generator_class = FastCodeGenerator
-    env.globals["fragment"] = FragmentCache()
     env.globals["rounding_rule"] = ROUNDING_RULE  # said once on pages that list values
     env.filters["md"] = render_block
     env.filters["md_inline"] = render_inline
@@ -165,29 +164,6 @@ def _record_path(record_id: str, kind: str) -> str:
     """`{{ id|record_path("source") }}`: the page of a record, from `urls.record_path`
     (the one place page paths are made; templates write no 'sources/.../index.html')."""
     return record_path(kind, record_id)
-
-
-class FragmentCache:
-    """`fragment(name, key, render, *args)` in templates: calls the macro `render(*args)`
-    once per distinct `(name, key)` in this process and reuses the HTML. For sections many
-    pages share word for word (the readiness checks of evaluations in the same state);
-    `key` must hold everything the section shows."""
-
-    def __init__(self, limit: int = 4096) -> None:
-        self.limit = limit
-        self.cache: dict[tuple[str, Hashable], Markup] = {}
-        self.hits = 0
-
-    def __call__(self, name: str, key: Hashable, render: Callable[..., Any], *args: Any) -> Markup:
-        found = self.cache.get((name, key))
-        if found is not None:
-            self.hits += 1
-            return found
-        html = Markup(render(*args))
-        if len(self.cache) >= self.limit:
-            self.cache.clear()
-        self.cache[(name, key)] = html
-        return html
 
 
 class Renderer:

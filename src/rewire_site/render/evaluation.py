@@ -162,13 +162,6 @@ def evaluation_page(
         flags=flags,
         flags_text=plural(len(flags), "concern"),
         readiness=ready,
-        readiness_key=(
-            ready.checks,
-            ready.artifacts,
-            ready.summary,
-            ready.artifact_note,
-            facts.release_id,
-        ),
         procedure=procedure,
         conditions_unreported=any(f.missing for f in (*setup, *versions)),
         configuration=link_to(catalogue, evaluation.configuration),

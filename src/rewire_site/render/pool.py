@@ -107,7 +107,7 @@ def _run(indices: Sequence[int]) -> RenderStats:
     writer: OutputWriter = _STATE["writer"].for_process()
     tracker: Tracker | None = _STATE["tracker"]
     stats = RenderStats()
-    # What earlier batches left (caches of markdown, fragments, citations) lives until
+    # What earlier batches left (caches of markdown and citations) lives until
     # the end: out of the collector's sight, or each full collection walks it again
     # (what the freezes save: see build.build_site).
     gc.collect(1)

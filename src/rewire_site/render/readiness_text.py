@@ -139,11 +139,8 @@ class CheckView:
     """'Verified' or 'Not verified'."""
     requirements: tuple[RequirementView, ...]
     """The check's requirements, the shared ones first."""
-
-    @property
-    def unresolved(self) -> tuple[RequirementView, ...]:
-        """The requirements not met (not applicable ones aside)."""
-        return tuple(r for r in self.requirements if r.state == "unmet")
+    unresolved: tuple[RequirementView, ...]
+    """The requirements not met (not applicable ones aside)."""
 
 
 @dataclass(frozen=True)
@@ -357,6 +354,7 @@ def readiness_view(ready: Readiness, protocol: Protocol) -> ReadinessView:
             CHECK_STATUS_LABELS[check.state],
             "Verified" if check.met else "Not verified",
             tuple(words[r.key] for r in check.requirements),
+            tuple(words[r.key] for r in check.requirements if words[r.key].state == "unmet"),
         )
         for check in ready.checks
     )
