@@ -52,8 +52,9 @@ page words each relation there: 5 stays, 1 module)."""
 
 DERIVE_STILL_ENTERED = frozenset({"scales"})
 """derive/ modules the page job still enters: a metric's scale (a ratchet: it may only
-shrink; the hash of a readiness fact left with the fragment cache it keyed; display and tables left it when derive/
-stopped making reader text, agreement when an agreement's read facts became fields).
+shrink; the hash of a readiness fact left with the fragment cache it keyed; display and
+tables left it when derive/ stopped making reader text, agreement when an agreement's
+read facts became fields).
 The evaluation's derived facts themselves are computed before the page, by the derive
 stage (`derive.evaluation_facts`)."""
 
