@@ -260,8 +260,9 @@ def test_downloads_page_lists_every_export() -> None:
 def test_json_ld_for_protocol_and_evaluation_pages(catalogue: Catalogue) -> None:
     from rewire_site.render.contexts import Page
     from rewire_site.render.export.jsonld import with_json_ld
+    from rewire_site.render.page import page_header
 
-    page = Page("t.html", "x/index.html", "../", "T", "D", RELEASE, "")
+    page = Page(**page_header("t.html", "x/index.html", "T", "D", RELEASE))
     assert page.json_ld == ""
     protocol = catalogue.get("feng-2024-protocol-gm12878", Protocol)
     data = json.loads(str(with_json_ld(page, protocol, catalogue, SITE_URL).json_ld))
