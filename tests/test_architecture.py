@@ -372,7 +372,7 @@ KEY_BUILDERS: dict[str, tuple[int, str]] = {
     "model_compare:family_tables": (1, "a task key where a result names no dataset"),
     "model_results:_table_results": (1, "a task key where a result names no dataset"),
     "names:order_text": (
-        7,
+        9,
         "the ordering key of a row name: rows sort on the characters the name reads as "
         "(titles hold parentheses of their own, so no tuple of its parts sorts the same); "
         "render/present/names.row_title words it and a test holds the two equal",

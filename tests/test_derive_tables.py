@@ -189,3 +189,30 @@ def test_a_setup_key_older_records_lack_reads_as_its_default() -> None:
     assert order_text(setup_name("NT 2.5B", keys, ("bf16", "full", "overlap"), defaults)) == (
         "NT 2.5B (precision bf16, update full, deepspeed_communication overlap)"
     )
+
+
+def test_a_setup_measured_on_two_cards_has_a_row_for_each_card_named_by_it() -> None:
+    """Two runs of one setup on different cards: a row per card, each naming its card
+    (rows of one setup read the same otherwise), still one competitor in the ranking."""
+    catalogue = load_scenario("setup_rows")
+    protocol = catalogue.get("repro-peak-memory", Protocol)
+    measured = [e for e in catalogue.evaluations_of(protocol.id) if e.reproduces is not None]
+    h200 = catalogue.get("eval-nt-rewire-fp32-ckpt", Evaluation)
+    assert h200.environment is not None and h200.environment.gpu == "NVIDIA H200"
+    h100 = h200.model_copy(
+        update={
+            "id": "eval-nt-rewire-fp32-ckpt-h100",
+            "environment": h200.environment.model_copy(update={"gpu": "NVIDIA H100 80GB HBM3"}),
+        }
+    )
+    keys = ("precision", "update")
+    table = comparison(protocol, catalogue, evaluations=[*measured, h100], setup_keys=keys)
+    rows = [r for r in table.rows if r.name.label == "NT 2.5B" and "fp32" in r.order]
+    assert [(r.name.hardware, r.evaluation_ids) for r in rows] == [
+        ("NVIDIA H100 80GB HBM3", ("eval-nt-rewire-fp32-ckpt-h100",)),
+        ("NVIDIA H200", ("eval-nt-rewire-fp32-ckpt", "eval-nt-rewire-fp32-ds")),
+    ]
+    assert rows[0].order == "NT 2.5B (precision fp32-autocast, update full) (NVIDIA H100 80GB HBM3)"
+    # one setup on one card keeps its plain name
+    alone = comparison(protocol, catalogue, evaluations=measured, setup_keys=keys)
+    assert all(r.name.hardware is None for r in alone.rows)

@@ -29,6 +29,10 @@ SETTINGS = (("precision", "bf16"), ("update", "full"))
             RowName("HyenaDNA", (("layer", "2"), ("pooling", "mean")), "table", "config-c"),
             "HyenaDNA, layer 2, pooling mean (config-c)",
         ),
+        (
+            RowName("NT 2.5B", SETTINGS, form="setup", hardware="NVIDIA H100 80GB HBM3"),
+            "NT 2.5B (precision bf16, update full) (NVIDIA H100 80GB HBM3)",
+        ),
     ],
 )
 def test_a_name_reads_as_the_text_rows_sort_on(name: RowName, words: str) -> None:

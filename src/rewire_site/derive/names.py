@@ -27,6 +27,9 @@ class RowName:
     form: NameForm = "title"
     configuration_id: str | None = None
     """Set where another row of the table would read the same (`tables.distinct_titles`)."""
+    hardware: str | None = None
+    """The card a setup row's measurements ran on, set where one setup was measured on
+    more than one (`tables.comparison`: a row for each card)."""
 
 
 def order_text(name: RowName) -> str:
@@ -39,6 +42,8 @@ def order_text(name: RowName) -> str:
         text += " (" + ", ".join(k + " " + v for k, v in name.settings) + ")"
     elif name.form == "table":
         text += "".join(", " + k + " " + v for k, v in name.settings)
+    if name.hardware is not None:
+        text += " (" + name.hardware + ")"
     if name.configuration_id is not None:
         text += " (" + name.configuration_id + ")"
     return text

@@ -229,6 +229,7 @@ def comparison(
     evaluation_ids: dict[tuple[str, int], list[str]] = {}
     configurations: dict[str, list[str]] = {}
     setups: dict[str, tuple[str, RowName]] = {}
+    hardware_of: dict[str, list[str | None]] = {}  # a setup's rows: the card each ran on
     flagged: list[tuple[Flag, bool]] = []
     result_count = 0
     for evaluation in chosen:
@@ -245,10 +246,21 @@ def comparison(
         if evaluation.configuration not in members:
             members.append(evaluation.configuration)
         rows = groups.setdefault(key, [])
+        cards = hardware_of.setdefault(key, [])
+        configuration = catalogue.by_id.get(evaluation.configuration)
+        card = None
+        if setup is not None:  # a setup measured on two cards: a row for each card
+            card = evaluation_hardware(
+                evaluation, configuration if isinstance(configuration, Configuration) else None
+            )
         columns_here = {r.column for r in evaluation.results}
-        index = next((i for i, row in enumerate(rows) if not columns_here & row.keys()), None)
+        index = next(
+            (i for i, row in enumerate(rows) if cards[i] == card and not columns_here & row.keys()),
+            None,
+        )
         if index is None:
             rows.append({})
+            cards.append(card)
             index = len(rows) - 1
         for result in evaluation.results:
             rows[index][result.column] = _cell(evaluation, result, found, catalogue, protocol)
@@ -300,12 +312,13 @@ def comparison(
         family_id = None
         if key in setups:
             family_id, name = setups[key]
+        cards = hardware_of[key]
         for index, row in enumerate(rows):
             shown = [row.get(column_id) or _empty(column_id) for column_id in column_ids]
             table_rows.append(
                 ComparedRow(
                     configuration_id,
-                    name,
+                    replace(name, hardware=cards[index]) if len(set(cards)) > 1 else name,
                     tuple(evaluation_ids[(key, index)]),
                     tuple(shown),
                     family_id,
