@@ -4,14 +4,13 @@ resuming script plans exactly the points the committed runs lack."""
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
-import sys
 import tarfile
 from pathlib import Path
 
 import pytest
+from dry_run import dry_run_env
 
 from measure.memory_curve.recipe import RECIPE_FILE, THROUGHPUT_FILE, load_recipe, points
 from measure.run_logs import FINISHED, read_status
@@ -23,18 +22,8 @@ PLANNED = re.compile(r"^run (?P<run>\S+): (?P<points>\d+) points, (?P<todo>\d+) 
 
 
 def _env(tmp_path: Path, **extra: str) -> dict[str, str]:
-    """A dry run on this machine: no wheels (the environment has pydantic), this Python
-    first on PATH as `python3`, run folders and $OUT under tmp_path."""
-    return {
-        **os.environ,
-        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
-        "PYTHONPATH": f"{REPO / 'src'}{os.pathsep}{REPO}",
-        "DRY_RUN": "1",
-        "WHEELS": "",
-        "R": str(tmp_path / "curves"),
-        "OUT": str(tmp_path / "out"),
-        **extra,
-    }
+    """A dry run with its run folders and $OUT under tmp_path."""
+    return dry_run_env(tmp_path / "curves", tmp_path / "out", **extra)
 
 
 def _missing(recipe_file: Path, run: str, model: str, methods: list[str], batch: int | None) -> int:

@@ -5,13 +5,12 @@ $OUT as the GPU run does."""
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from dry_run import dry_run_env
 
 from measure.peak_memory.recipe import load_recipe, work_items
 
@@ -32,15 +31,7 @@ def _selected(stages: list[str], *settings: str) -> int:
 
 @pytest.mark.slow
 def test_the_dry_run_plans_every_stage_in_order_with_the_recipes_points(tmp_path: Path) -> None:
-    env = {
-        **os.environ,
-        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
-        "PYTHONPATH": f"{REPO / 'src'}{os.pathsep}{REPO}",
-        "DRY_RUN": "1",
-        "WHEELS": "",
-        "R": str(tmp_path / "pm"),
-        "OUT": str(tmp_path / "out"),
-    }
+    env = dry_run_env(tmp_path / "pm", tmp_path / "out")
     done = subprocess.run(
         ["bash", str(SCRIPT), "19990101-dry"], cwd=REPO, env=env, capture_output=True,
         text=True, timeout=300,

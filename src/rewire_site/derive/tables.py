@@ -235,7 +235,8 @@ def comparison(
     for evaluation in chosen:
         found = flags.get(evaluation.id, ())
         key = evaluation.configuration
-        setup = setup_key(catalogue.by_id.get(key), setup_keys, setup_defaults)
+        configuration = catalogue.by_id.get(key)
+        setup = setup_key(configuration, setup_keys, setup_defaults)
         if setup is not None:
             key = "setup:" + "\x1f".join(setup)
             setups[key] = (
@@ -247,7 +248,6 @@ def comparison(
             members.append(evaluation.configuration)
         rows = groups.setdefault(key, [])
         cards = hardware_of.setdefault(key, [])
-        configuration = catalogue.by_id.get(evaluation.configuration)
         card = None
         if setup is not None:  # a setup measured on two cards: a row for each card
             card = evaluation_hardware(
